@@ -1,0 +1,243 @@
+"""The `tablerules` command: a thin layer that builds results and renders them as text or JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..errors import TablerulesError, render
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Write domino game rules as YAML, check them like a compiler, and simulate them.\n\n"
+         "A RULESET is a built-in name (see `tablerules list`) or a path to a .yaml file.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+OptionArg = typer.Option(None, "--option", "-o", metavar="NAME=VALUE",
+                         help="Set a ruleset option (repeatable); see `tablerules show RULESET`.")
+FormatArg = typer.Option("text", "--format", "-f", help="Output format: text or json.")
+
+
+def _err(msg: str) -> None:
+    typer.echo(msg, err=True)
+
+
+def _fail(e: TablerulesError, sources: dict[str, str] | None = None) -> None:
+    """Print every diagnostic of `e` to stderr and exit 1."""
+    srcs = dict(sources or {})
+    for d in e.diagnostics:
+        p = Path(d.span.file)
+        if d.span.file not in srcs and p.is_file():
+            try:
+                srcs[d.span.file] = p.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                pass
+    for d in e.diagnostics:
+        _err(render(d, srcs))
+    raise typer.Exit(1)
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in ("text", "json"):
+        _err(f"error: --format is text or json, got '{fmt}'")
+        raise typer.Exit(2)
+
+
+def _load(ruleset: str, options: list[str] | None):
+    from ..interpreter import load_game
+    from ..interpreter.options import parse_cli_options
+    try:
+        return load_game(ruleset, parse_cli_options(options))
+    except TablerulesError as e:
+        _fail(e)
+
+
+@app.command("list")
+def list_cmd(fmt: str = FormatArg) -> None:
+    """List the built-in rulesets, one line each."""
+    from ..describe import list_builtins
+    _check_format(fmt)
+    items = list_builtins()
+    if fmt == "json":
+        typer.echo(json.dumps(items, indent=2))
+        return
+    w = max((len(i["name"]) for i in items), default=0)
+    for i in items:
+        typer.echo(f"{i['name']:<{w}}  {i['title']}")
+
+
+@app.command()
+def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path."),
+         option: Optional[List[str]] = OptionArg, fmt: str = FormatArg) -> None:
+    """Show a ruleset: its options (value, default, allowed, description) and its phases."""
+    from ..describe import describe, render_show
+    _check_format(fmt)
+    game = _load(ruleset, option)
+    info = describe(game)
+    if fmt == "json":
+        typer.echo(json.dumps(info, indent=2, default=str))
+    else:
+        typer.echo(render_show(info))
+
+
+@app.command()
+def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or built-in names)."),
+             option: Optional[List[str]] = OptionArg,
+             hands: int = typer.Option(200, "--hands", min=0,
+                                       help="Random hands to play after the static checks (0: none)."),
+             seed: int = typer.Option(0, "--seed", help="Seed of the random hands."),
+             fmt: str = FormatArg) -> None:
+    """Check rulesets like a compiler: YAML, schema, names, types, options; then play random hands.
+
+    Every problem is printed as file:line:col: error: message with the source line and a caret.
+    Exit status 1 if any file has an error, 0 if all are clean.
+    """
+    from ..interpreter.options import parse_cli_options
+    from ..validation import check_file
+    _check_format(fmt)
+    try:
+        opts = parse_cli_options(option)
+    except TablerulesError as e:
+        _fail(e)
+    results = [check_file(f, opts, hands=hands, seed=seed) for f in files]
+    if fmt == "json":
+        typer.echo(json.dumps({"ok": all(r.ok for r in results),
+                               "files": [r.as_dict() for r in results]}, indent=2))
+    else:
+        for r in results:
+            for d in r.diagnostics:
+                _err(render(d, r.sources))
+            if r.ok:
+                played = f", {r.hands_played} random hands played" if hands else ""
+                typer.echo(f"{r.ref}: ok ({r.game.definition.canonical}{played})")
+        bad = [r for r in results if not r.ok]
+        if bad:
+            n = sum(len(r.diagnostics) for r in bad)
+            _err(f"{n} error{'s' if n != 1 else ''} in {len(bad)} of {len(results)} "
+                 f"file{'s' if len(results) != 1 else ''}")
+    if not all(r.ok for r in results):
+        raise typer.Exit(1)
+
+
+@app.command()
+def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path."),
+             games: int = typer.Option(100, "--games", "-n", min=1, help="Matches to play."),
+             seed: int = typer.Option(0, "--seed", "-s", help="Master seed; same seed, same games."),
+             option: Optional[List[str]] = OptionArg,
+             record: Optional[Path] = typer.Option(None, "--record", "-r",
+                                                   help="Write a JSON Lines game record here."),
+             agents: str = typer.Option("random", "--agents",
+                                        help="Agent name, or comma-separated names by seat."),
+             progress: bool = typer.Option(True, "--progress/--no-progress",
+                                           help="Progress bar on a terminal for runs over a second."),
+             fmt: str = FormatArg) -> None:
+    """Play matches with bots and report what happened (contracts, make rates, marks, wins)."""
+    from ..agents import AGENTS
+    from ..records.runner import simulate as run
+    _check_format(fmt)
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    bad = [a for a in names if a not in AGENTS]
+    if bad or not names:
+        _err(f"error: unknown agent '{bad[0] if bad else agents}' (agents: {', '.join(sorted(AGENTS))})")
+        raise typer.Exit(2)
+    game = _load(ruleset, option)
+    out = None
+    if record is not None:
+        try:
+            out = open(record, "w", encoding="utf-8", newline="\n")
+        except OSError as e:
+            _err(f"error: cannot write {record}: {e.strerror or e}")
+            raise typer.Exit(1)
+    bar = _Progress(games, enabled=progress and sys.stderr.isatty())
+    started = time.perf_counter()
+    try:
+        summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update)
+    except TablerulesError as e:
+        bar.close()
+        _fail(e)
+    finally:
+        if out is not None:
+            out.close()
+    bar.close()
+    elapsed = time.perf_counter() - started
+    result = {"ruleset": game.definition.canonical, "seed": seed, **summary.as_dict(),
+              "record": str(record) if record else None}
+    if fmt == "json":
+        typer.echo(json.dumps(result, indent=2))
+        return
+    typer.echo(_render_summary(result))
+    _err(f"{summary.games} games, {summary.hands} hands in {elapsed:.2f}s "
+         f"({summary.hands / elapsed if elapsed else 0:.0f} hands/s)")
+
+
+class _Progress:
+    """A rich progress bar on stderr, shown only once a run has taken more than a second."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.total = total
+        self.enabled = enabled
+        self.start = time.perf_counter()
+        self.bar = None
+        self.task = None
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            if time.perf_counter() - self.start < 1.0:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+            self.bar = Progress("games", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("games", total=self.total)
+        self.bar.update(self.task, completed=done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def _render_summary(r: dict) -> str:
+    lines = [f"ruleset   {r['ruleset']}   seed {r['seed']}",
+             f"games     {r['games']}",
+             f"hands     {r['hands']}" + (f"   (thrown in: {r['thrown_in']})" if r["thrown_in"] else ""),
+             f"marks     {r['avg_marks_per_hand']:.3f} per hand", ""]
+    lines.append("contract        hands   share")
+    for k, v in r["contracts"].items():
+        lines.append(f"{k:<14} {v:>6}  {v / r['hands']:>6.1%}")
+    lines.append("")
+    lines.append("bid             hands    made   rate")
+    for k, v in r["make_rate_by_bid"].items():
+        lines.append(f"{k:<14} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}")
+    lines.append("")
+    lines.append("side   wins   rate")
+    for k, v in r["wins_by_side"].items():
+        lines.append(f"{k:<5} {v:>5}  {r['win_rate_by_side'][k]:>6.1%}")
+    if r.get("record"):
+        lines.append("")
+        lines.append(f"record written to {r['record']}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Entry point: run the app; any user error not caught below still prints without a trace."""
+    try:
+        app()
+    except TablerulesError as e:  # pragma: no cover - commands catch their own
+        for d in e.diagnostics:
+            _err(render(d))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""Readable descriptions of a compiled game: its options and the phases of a hand and match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .interpreter import Game
+from .interpreter.definition import value_str
+from .load.ruleset import builtin_names, builtin_path, read_tree
+
+
+def list_builtins() -> list[dict[str, str]]:
+    """Name and title of every shipped ruleset (read, not compiled)."""
+    out = []
+    for name in builtin_names():
+        try:
+            data = read_tree(builtin_path(name)).data
+            title = str(data.get("title", ""))
+            base = data.get("extends")
+        except Exception as e:  # a broken shipped file is shown, not fatal for the list
+            title, base = f"(unreadable: {e})", None
+        out.append({"name": name, "title": title, **({"extends": base} if base else {})})
+    return out
+
+
+def describe(game: Game) -> dict[str, Any]:
+    """A structured account of the ruleset, for `show` (text or JSON)."""
+    gd = game.definition
+    src = gd.source
+    contracts = []
+    for c in gd.contracts:
+        spec = src["contracts"][c.name]
+        levels = [b.level for b in gd.bids if b.contract == c.index]
+        play = spec.get("play") or {}
+        contracts.append({
+            "name": c.name,
+            "title": c.title,
+            "bids": _ranges(levels),
+            "requires": (spec.get("bid") or {}).get("requires"),
+            "declare": {gd.declarations[s.decl].name: {
+                "by": (spec.get("declare") or {}).get(gd.declarations[s.decl].name, {}).get("by", "bidder"),
+                "choices": [value_str(v) for v in s.choices]} for s in c.declare},
+            "play": {k: play[k] for k in ("leader", "sits_out", "lead", "follows", "must_follow",
+                                          "legal", "rank", "trick_points") if k in play},
+            "outcome": dict(spec.get("outcome") or {}),
+        })
+    disabled = [n for n in src.get("contracts", {}) if n not in {c.name for c in gd.contracts}
+                or not any(b.contract_name == n for b in gd.bids)]
+    return {
+        "name": gd.name,
+        "title": gd.title,
+        "canonical": gd.canonical,
+        "ruleset_hash": gd.content_hash,
+        "extends": src.get("extends"),
+        "options": [{"name": d.name, "type": d.type, "value": gd.options[d.name],
+                     "default": d.default, "allowed": d.allowed(), "description": d.description}
+                    for d in gd.option_decls.values()],
+        "pieces": {"count": len(gd.pieces), "max_pip": src["pieces"]["max_pip"],
+                   "filter": src["pieces"].get("filter"),
+                   "attributes": {k: v.get("value") for k, v in
+                                  (src["pieces"].get("attributes") or {}).items()}},
+        "seats": {"count": gd.seat_count, "names": list(gd.seat_names),
+                  "sides": [list(s) for s in gd.sides]},
+        "constants": dict(gd.constants),
+        "phases": {
+            "deal": {"hand_size": gd.hand_size, "widow": gd.widow,
+                     "first_dealer": gd.first_dealer,
+                     "next_dealer": (src.get("deal") or {}).get("next_dealer", "next(dealer)")},
+            "auction": {k: v for k, v in (src.get("auction") or {}).items()},
+            "contracts": contracts,
+            "disabled_contracts": disabled,
+            "scoring": dict(src.get("scoring") or {}),
+        },
+        "actions": gd.num_actions,
+    }
+
+
+def _ranges(levels: list[int]) -> str:
+    if not levels:
+        return "none (disabled)"
+    levels = sorted(levels)
+    parts = []
+    start = prev = levels[0]
+    for x in levels[1:] + [None]:
+        if x is not None and x == prev + 1:
+            prev = x
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if x is not None:
+            start = prev = x
+    return ", ".join(parts)
+
+
+def render_show(info: dict[str, Any]) -> str:
+    """The text form of `describe`."""
+    lines = [f"{info['name']}: {info['title']}"]
+    if info.get("extends"):
+        lines.append(f"  extends {info['extends']}")
+    lines.append(f"  canonical name: {info['canonical']}")
+    lines.append("")
+    lines.append("Options (--option name=value):")
+    w = max((len(o["name"]) for o in info["options"]), default=0)
+    for o in info["options"]:
+        val = value_str(o["value"])
+        dflt = value_str(o["default"])
+        set_note = "" if o["value"] == o["default"] else f" (default {dflt})"
+        lines.append(f"  {o['name']:<{w}}  {val}{set_note}  [{o['type']}: {o['allowed']}]")
+        lines.append(f"  {'':<{w}}  {o['description']}")
+    p = info["pieces"]
+    lines.append("")
+    lines.append(f"Pieces: {p['count']} (double-{p['max_pip']} set"
+                 + (f", filter: {p['filter']})" if p["filter"] else ")"))
+    for k, v in p["attributes"].items():
+        lines.append(f"  {k}: {v}")
+    s = info["seats"]
+    lines.append(f"Seats: {s['count']} ({', '.join(s['names'])}); sides: "
+                 + ", ".join("+".join(s["names"][i] for i in side) for side in s["sides"]))
+    if info["constants"]:
+        lines.append("Constants: " + ", ".join(f"{k} = {value_str(v)}"
+                                               for k, v in info["constants"].items()))
+    ph = info["phases"]
+    d = ph["deal"]
+    lines.append("")
+    lines.append("Hand:")
+    lines.append(f"  1. deal: {d['hand_size']} each" + (f", widow {d['widow']}" if d["widow"] else "")
+                 + f"; first dealer seat {d['first_dealer']}; next dealer: {d['next_dealer']}")
+    a = ph["auction"]
+    lines.append(f"  2. auction: one round from {a.get('first', 'next(dealer)')}")
+    if "beats" in a:
+        lines.append(f"     a bid beats the high bid when: {' '.join(str(a['beats']).split())}")
+    if a.get("forced"):
+        lines.append(f"     forced to bid when: {a['forced'].get('when')}; "
+                     f"only: {a['forced'].get('bids', 'any bid')}")
+    lines.append("     all pass: the hand is thrown in and dealt again")
+    lines.append("  3. contracts:")
+    for c in ph["contracts"]:
+        lines.append(f"     {c['name']}: {c['title']}; bids {c['bids']}"
+                     + (f"; requires {c['requires']}" if c["requires"] else ""))
+        for dn, dv in c["declare"].items():
+            lines.append(f"       declare {dn} by {dv['by']}: {', '.join(dv['choices'])}")
+        for k, v in c["play"].items():
+            lines.append(f"       {k}: {' '.join(str(v).split())}")
+        for k, v in c["outcome"].items():
+            lines.append(f"       {k}: {' '.join(str(v).split())}")
+    if ph["disabled_contracts"]:
+        lines.append(f"     disabled by options: {', '.join(ph['disabled_contracts'])}")
+    sc = ph["scoring"]
+    lines.append(f"  4. score each side: {sc.get('hand')}")
+    lines.append(f"Match ends when: {sc.get('match_over')}")
+    return "\n".join(lines)

@@ -1,0 +1,494 @@
+"""The generic state machine: deal, auction, declarations, trick play, hand and match scoring.
+
+A state follows the Game/State contract: `current_player()` (a seat, CHANCE or TERMINAL),
+sorted int `legal_actions()`, `apply_action()`, `is_terminal()`, `observation(seat)`, `returns()`.
+Every game-specific decision is a compiled hook or a table of the GameDef.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..errors import GameError
+from ..interpreter.definition import GameDef
+
+CHANCE = -1
+TERMINAL = -2
+
+DEAL, AUCTION, DECLARE, PLAY, LEAD, DONE = range(6)
+PHASE_NAMES = ("deal", "auction", "declare", "play", "lead", "done")
+
+
+def bits(m: int) -> list[int]:
+    """Indexes of the set bits of `m`, lowest first."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+class State:
+    """One match (or one hand, when made by `new_hand`) of a compiled game."""
+
+    __slots__ = (
+        "game", "phase", "single_hand", "events", "dealer", "hands", "widow", "actor",
+        "speakers", "speaker_i", "high", "high_seat", "passes", "bid", "bidder", "bidder_side",
+        "contract", "decl", "declare_i", "tables", "active", "nxt", "leader", "led", "trick",
+        "trick_seats", "points", "tricks", "tricks_played", "score", "hands_played", "deals",
+        "made", "x_side", "x_seat", "x_tile", "history", "steps", "_legal",
+        "winner_sides", "trick_log", "legal_fn", "dealt", "decisions_made",
+    )
+
+    def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False):
+        self.game = game
+        self.single_hand = single_hand
+        self.events: list[dict] | None = [] if record else None
+        self.dealer = game.first_dealer
+        self.score = [0] * len(game.sides)
+        self.hands_played = 0
+        self.deals = 0
+        self.winner_sides: list[int] = []
+        self.decisions_made = 0
+        self._reset_hand()
+        self.phase = DEAL
+
+    def _reset_hand(self) -> None:
+        g = self.game
+        n = g.seat_count
+        self.hands = [0] * n
+        self.dealt: tuple = ()
+        self.widow: tuple = ()
+        self.actor = CHANCE
+        self.speakers: list[int] = []
+        self.speaker_i = 0
+        self.high = 0
+        self.high_seat = -1
+        self.passes = 0
+        self.bid = 0
+        self.bidder = -1
+        self.bidder_side = -1
+        self.contract = -1
+        self.decl = g.default_decl
+        self.declare_i = 0
+        self.tables = None
+        self.active = g.all_seats
+        self.nxt = g.default_nxt
+        self.leader = -1
+        self.led = -1
+        self.trick: list[int] = []
+        self.trick_seats: list[int] = []
+        self.points = [0] * len(g.sides)
+        self.tricks = [0] * len(g.sides)
+        self.tricks_played = 0
+        self.made = False
+        self.x_side = 0
+        self.x_seat = 0
+        self.x_tile = 0
+        self.history: list[tuple[int, int]] = []
+        self.steps = 0
+        self.trick_log: list = []
+        self._legal = None
+
+    # -- the contract ------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == DONE:
+            return TERMINAL
+        if self.phase == DEAL:
+            return CHANCE
+        return self.actor
+
+    def is_terminal(self) -> bool:
+        return self.phase == DONE
+
+    def is_chance_node(self) -> bool:
+        return self.phase == DEAL
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """Sorted action ids the player to move may take (empty at chance and terminal nodes)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        ph = self.phase
+        if ph == PLAY:
+            m = self.hands[self.actor]
+            t = self.tables
+            if self.led >= 0 and t.must_follow:
+                f = m & t.follow_mask[self.led]
+                if f:
+                    m = f
+            legal = self.game.mask_pieces(m)
+            legal_fn = self.legal_fn
+            if legal_fn is not None:
+                keep = []
+                for tile in legal:
+                    self.x_tile = tile
+                    if legal_fn(self):
+                        keep.append(tile)
+                legal = tuple(keep)
+        elif ph == AUCTION:
+            legal = self._legal_bids()
+        elif ph == DECLARE:
+            legal = self.game.contracts[self.contract].declare[self.declare_i].actions
+        elif ph == LEAD:
+            la = self.tables.lead_actions
+            legal = tuple(la[i] for i in self.tables.lead[self.trick[0]])
+        else:
+            return ()
+        if not legal:
+            raise GameError(f"{self.game.seat_names[self.actor]} has no legal action in the "
+                            f"{PHASE_NAMES[ph]} (hand {self.hands_played + 1})")
+        self._legal = legal
+        return legal
+
+    def apply_action(self, action: int) -> None:
+        """Apply a decision of the player to move; raises GameError if it is not legal."""
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:
+            raise GameError(f"{self.action_to_string(action)} is not a legal action for "
+                            f"{self.game.seat_names[self.actor]} "
+                            f"(legal: {', '.join(self.action_to_string(a) for a in legal)})")
+        self._legal = None
+        self.history.append((self.actor, action))
+        ph = self.phase
+        if ph == PLAY:
+            self.hands[self.actor] &= ~(1 << action)
+            trick = self.trick
+            trick.append(action)
+            self.trick_seats.append(self.actor)
+            if len(trick) == 1:
+                lead = self.tables.lead[action]
+                if type(lead) is tuple:
+                    self.phase = LEAD
+                    return
+                self.led = lead
+            if len(trick) < len(self.active):
+                self.actor = self.nxt[self.actor]
+            else:
+                self._end_trick()
+        elif ph == AUCTION:
+            self._speak(action)
+        elif ph == DECLARE:
+            self._declare(action)
+        else:
+            self._choose_lead(action)
+
+    def deal_random(self, rng: random.Random) -> tuple[tuple[int, ...], ...]:
+        """The chance step: shuffle and deal; returns the deal (hands, then the widow)."""
+        order = list(range(len(self.game.pieces)))
+        rng.shuffle(order)
+        g = self.game
+        k = g.hand_size
+        hands = [tuple(sorted(order[i * k:(i + 1) * k])) for i in range(g.seat_count)]
+        rest = g.seat_count * k
+        hands.append(tuple(sorted(order[rest:rest + g.widow])))
+        deal = tuple(hands)
+        self.apply_deal(deal)
+        return deal
+
+    def apply_deal(self, deal) -> None:
+        """Apply a chance outcome: one tuple of piece ids per seat, then the widow."""
+        if self.phase != DEAL:
+            raise GameError("a deal was applied when no deal was due")
+        g = self.game
+        if len(deal) not in (g.seat_count, g.seat_count + 1):
+            raise GameError(f"a deal has {g.seat_count} hands (and a widow)")
+        n = g.seat_count
+        self.dealt = deal[:n]
+        self.widow = tuple(deal[n]) if len(deal) > n else ()
+        every = 0
+        count = 0
+        bit = g.bit.__getitem__
+        try:
+            hands = self.hands
+            for s, h in enumerate(self.dealt):
+                m = sum(map(bit, h))
+                hands[s] = m
+                every |= m
+                count += len(h)
+            for t in self.widow:
+                every |= bit(t)
+        except (KeyError, TypeError):
+            every = -1
+
+        count += len(self.widow)
+        if every < 0 or every.bit_count() != count or every >> len(g.pieces):
+            raise GameError("a deal names a piece twice or a piece not in the set")
+        self.deals += 1
+        if self.events is not None:
+            self.events.append({"type": "deal", "hand": self.hands_played + 1,
+                                "dealer": self.dealer,
+                                "hands": [[g.pieces.names[t] for t in h] for h in self.dealt],
+                                **({"widow": [g.pieces.names[t] for t in self.widow]}
+                                   if self.widow else {})})
+        self._start_auction()
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What `seat` may know: its own pieces and everything played or said in public."""
+        g = self.game
+        names = g.pieces.names
+        return {
+            "seat": seat,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": self.current_player(),
+            "dealer": self.dealer,
+            "hand": [names[t] for t in bits(self.hands[seat])],
+            "hand_sizes": [bin(m).count("1") for m in self.hands],
+            "history": [[s, g.action_to_string(a)] for s, a in self.history],
+            "bid": g.bids[self.high if self.phase == AUCTION else self.bid].label,
+            "bidder": self.bidder,
+            "declarations": {d.name: self.decl[d.index] for d in g.declarations},
+            "trick": [[s, names[t]] for s, t in zip(self.trick_seats, self.trick)],
+            "points": list(self.points),
+            "tricks": list(self.tricks),
+            "score": list(self.score),
+        }
+
+    def returns(self) -> list[float]:
+        """+1 for the seats of the winning side, -1 for the others (0 before the end)."""
+        if self.phase != DONE or self.single_hand:
+            return [0.0] * self.game.seat_count
+        win = set(self.winner_sides)
+        return [1.0 if self.game.side_of[s] in win else -1.0 for s in range(self.game.seat_count)]
+
+    def action_to_string(self, action: int) -> str:
+        try:
+            return self.game.action_to_string(action)
+        except ValueError:
+            return f"action {action}"
+
+    # -- names read by compiled expressions ----------------------------------------------------
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        return self.game.mask_pieces(self.hands[self.actor])
+
+    @property
+    def points_against(self) -> int:
+        return sum(self.points) - self.points[self.bidder_side]
+
+    @property
+    def tricks_against(self) -> int:
+        return sum(self.tricks) - self.tricks[self.bidder_side]
+
+    @property
+    def leading(self) -> bool:
+        return not self.trick
+
+    # -- auction -----------------------------------------------------------------------------
+
+    def _start_auction(self) -> None:
+        g = self.game
+        first = g.auction_first(self)
+        n = g.seat_count
+        self.speakers = [(first + i) % n for i in range(n)]
+        self.speaker_i = 0
+        self.actor = first
+        self.phase = AUCTION
+
+    def _legal_bids(self) -> tuple[int, ...]:
+        g = self.game
+        forced = g.forced_when(self) if g.forced_when is not None else False
+        key = (self.high, forced)
+        acts = g.auction_cache.get(key)
+        if acts is None:
+            bids = g.bids
+            ok = [b for b in g.beats[self.high] if not forced or b in g.forced_bids]
+            acts = (() if forced else (g.pass_action,)) + tuple(bids[b].action for b in ok)
+            g.auction_cache[key] = acts
+        if g.has_requires:
+            contracts = g.contracts
+            bids = g.bids
+            base = g.bid_base - 1
+            verdict: dict[int, bool] = {}
+            out = []
+            for a in acts:
+                if a == g.pass_action:
+                    out.append(a)
+                    continue
+                c = bids[a - base].contract
+                ok = verdict.get(c)
+                if ok is None:
+                    req = contracts[c].requires
+                    ok = verdict[c] = req is None or bool(req(self))
+                if ok:
+                    out.append(a)
+            acts = tuple(out)
+        return acts
+
+    def _speak(self, action: int) -> None:
+        g = self.game
+        if action == g.pass_action:
+            self.passes += 1
+        else:
+            self.high = action - g.bid_base + 1
+            self.high_seat = self.actor
+        self.speaker_i += 1
+        if self.speaker_i < len(self.speakers):
+            self.actor = self.speakers[self.speaker_i]
+            return
+        if self.high == 0:
+            self._end_hand(thrown_in=True)
+            return
+        self.bid = self.high
+        self.bidder = self.high_seat
+        self.bidder_side = g.side_of[self.bidder]
+        self.contract = g.bids[self.bid].contract
+        self.declare_i = 0
+        self._next_declaration()
+
+    # -- declarations --------------------------------------------------------------------------
+
+    def _next_declaration(self) -> None:
+        steps = self.game.contracts[self.contract].declare
+        if self.declare_i < len(steps):
+            self.phase = DECLARE
+            self.actor = steps[self.declare_i].by(self)
+            return
+        self._start_play()
+
+    def _declare(self, action: int) -> None:
+        d, value = self.game.decl_actions[action - self.game.decl_base]
+        decl = list(self.decl)
+        decl[d] = value
+        self.decl = tuple(decl)
+        self.declare_i += 1
+        self._next_declaration()
+
+    # -- trick play ----------------------------------------------------------------------------
+
+    def _start_play(self) -> None:
+        g = self.game
+        c = g.contracts[self.contract]
+        self.tables = g.tables(self.contract, self.decl)
+        self.legal_fn = c.play.legal
+        n = g.seat_count
+        if c.play.sits_out is not None:
+            active = []
+            for s in range(n):
+                self.x_seat = s
+                if not c.play.sits_out(self):
+                    active.append(s)
+            self.active = tuple(active)
+            if not active:
+                raise GameError(f"contract '{c.name}': every seat sits out")
+            nxt = [0] * n
+            for i, s in enumerate(active):
+                nxt[s] = active[(i + 1) % len(active)]
+            self.nxt = tuple(nxt)
+        if self.events is not None:
+            self.events.append({"type": "contract", "contract": c.name,
+                                "bid": g.bids[self.bid].label, "bidder": self.bidder,
+                                "declarations": {d.name: self.decl[d.index] for d in g.declarations
+                                                 if self.decl[d.index] != d.default},
+                                "seats": list(self.active)})
+        leader = c.play.leader(self)
+        if leader not in self.active:
+            raise GameError(f"contract '{c.name}': the leader, seat {leader}, does not play")
+        self.leader = leader
+        self.actor = leader
+        self.led = -1
+        self.phase = PLAY
+
+    def _choose_lead(self, action: int) -> None:
+        self.led = action - self.game.lead_base
+        self.phase = PLAY
+        if len(self.trick) < len(self.active):
+            self.actor = self.nxt[self.actor]
+        else:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        g = self.game
+        rank = self.tables.rank[self.led]
+        trick = self.trick
+        best = 0
+        best_rank = rank[trick[0]]
+        for i in range(1, len(trick)):
+            r = rank[trick[i]]
+            if r > best_rank:
+                best, best_rank = i, r
+        winner = self.trick_seats[best]
+        play = g.contracts[self.contract].play
+        pts = play.trick_points(self)
+        side = g.side_of[winner]
+        self.points[side] += pts
+        self.tricks[side] += 1
+        self.tricks_played += 1
+        if self.events is not None:
+            names = g.pieces.names
+            self.events.append({"type": "trick", "n": self.tricks_played,
+                                "led": self.tables.suits[self.led],
+                                "plays": [[s, names[t]] for s, t in zip(self.trick_seats, trick)],
+                                "winner": winner, "points": pts})
+        self.trick_log.append((tuple(self.trick_seats), tuple(trick), winner, pts))
+        self.trick = []
+        self.trick_seats = []
+        self.led = -1
+        if g.contracts[self.contract].over(self) or not any(self.hands[s] for s in self.active):
+            self._end_hand()
+            return
+        self.leader = winner
+        self.actor = winner
+
+    # -- end of a hand and of the match ---------------------------------------------------------
+
+    def _end_hand(self, thrown_in: bool = False) -> None:
+        g = self.game
+        marks = [0] * len(g.sides)
+        if not thrown_in:
+            c = g.contracts[self.contract]
+            self.made = bool(c.made(self))
+            for s in range(len(g.sides)):
+                self.x_side = s
+                marks[s] = g.score_hand(self)
+            for s in range(len(g.sides)):
+                self.score[s] += marks[s]
+            self.hands_played += 1
+        if self.events is not None:
+            ev: dict[str, Any] = {"type": "hand", "hand": self.hands_played, "dealer": self.dealer}
+            if thrown_in:
+                ev["thrown_in"] = True
+            else:
+                ev.update({"contract": g.contracts[self.contract].name,
+                           "bid": g.bids[self.bid].label, "bidder": self.bidder,
+                           "declarations": {d.name: self.decl[d.index] for d in g.declarations},
+                           "points": list(self.points), "tricks": list(self.tricks),
+                           "made": self.made, "marks": marks, "ended_after_trick": self.tricks_played})
+            ev["score"] = list(self.score)
+            self.events.append(ev)
+        if self.single_hand:
+            self.phase = DONE
+            return
+        if not thrown_in and g.match_over(self):
+            top = max(self.score)
+            self.winner_sides = [s for s, v in enumerate(self.score) if v == top]
+            self.phase = DONE
+            if self.events is not None:
+                self.events.append({"type": "match", "score": list(self.score),
+                                    "winner": self.winner_sides, "hands": self.hands_played,
+                                    "deals": self.deals})
+            return
+        if self.deals >= g.max_hands:
+            raise GameError(f"the match did not end within {g.max_hands} deals (bounds.max_hands)")
+        dealer = g.next_dealer(self)
+        self._reset_hand()
+        self.dealer = dealer
+        self.phase = DEAL
+
+
+def new_match(game: GameDef, *, record: bool = False) -> State:
+    return State(game, record=record)
+
+
+def new_hand(game: GameDef, deal, dealer: int, *, record: bool = False) -> State:
+    """A state for one hand from a given deal (piece ids per seat), at the auction."""
+    st = State(game, single_hand=True, record=record)
+    st.dealer = dealer
+    st.apply_deal(deal)
+    return st

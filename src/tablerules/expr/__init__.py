@@ -1,0 +1,119 @@
+"""The expression language: parse, check and compile small expressions against an Env."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..errors import ExprError
+from .builtins import AGGREGATES, BUILTINS, KEYWORDS, RESERVED, AggregateSpec, signature
+from .checker import Binder, Checker, check_env
+from .compiler import CTX, NOT_CONST, Compiler, FrameMode, ItemMode, const_fn
+from .env import Env, Func, Var
+from .nodes import Node
+from .parser import Locate, Locator
+from .parser import parse as _parse
+from .types import Type
+
+__all__ = ["AGGREGATES", "BUILTINS", "KEYWORDS", "NOT_CONST", "AggregateSpec", "Compiled",
+           "Env", "Func", "Var", "compile_expression", "define_function", "parse", "signature"]
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A checked, compiled expression: call `fn(ctx)` to evaluate it."""
+
+    fn: Callable[[Any], Any]
+    type: Type
+    uses: frozenset[str]  # env names (vars and funcs) referenced; bound variables excluded
+    text: str
+    const: Any = NOT_CONST  # the folded value when the whole expression is constant
+
+    @property
+    def is_const(self) -> bool:
+        return self.const is not NOT_CONST
+
+
+def parse(text: str, *, locate: Locate = None) -> Node:
+    """Syntax only: the AST of `text`, or a located ExprError."""
+    return _parse(text, locate=locate)
+
+
+def _too_deep(loc: Locator, text: str) -> ExprError:
+    return loc.error("expression is nested too deeply", 0, len(text))
+
+
+def compile_expression(text: str, env: Env, *, locate: Locate = None,
+                       expected: Type | None = None) -> Compiled:
+    """Parse, check against `env` (and `expected`), and compile `text` to a closure."""
+    loc = Locator(locate)
+    root = _parse(text, locate=loc)
+    check_env(env, loc, len(text))
+    try:
+        checker = Checker(env, loc)
+        checked = checker.run(root)
+        if expected is not None:
+            checker.literal_fits(root, expected)
+            if not expected.accepts(checked.type):
+                raise loc.error(f"expected {expected}, got {checked.type}", root.offset,
+                                root.length)
+        code = Compiler(checked, loc).comp(root, CTX)
+    except RecursionError:
+        raise _too_deep(loc, text) from None
+    uses = frozenset(checked.uses)
+    if code.is_const:
+        return Compiled(const_fn(code.const), checked.type, uses, text, code.const)
+    return Compiled(code.fn, checked.type, uses, text)
+
+
+def define_function(name: str, params: list[tuple[str, Type]], body: str, env: Env, *,
+                    locate: Locate = None) -> Func:
+    """A user-defined function: `body` checked in `env` plus `params`; usable in later envs."""
+    loc = Locator(locate)
+    root = _parse(body, locate=loc)
+    check_env(env, loc, len(body))
+    binders: list[Binder] = []
+    for pname, ptype in params:
+        if pname in RESERVED:
+            raise loc.error(f"parameter '{pname}' of {name}() is a built-in name", 0, len(body))
+        if pname in env.funcs:
+            raise loc.error(f"parameter '{pname}' of {name}() hides the function '{pname}'",
+                            0, len(body))
+        if any(b.name == pname for b in binders):
+            raise loc.error(f"{name}() has two parameters named '{pname}'", 0, len(body))
+        binders.append(Binder(pname, ptype))
+    inner = Env(env.vars, env.funcs, f"the body of {name}()")
+    try:
+        checked = Checker(inner, loc, binders).run(root)
+        compiler = Compiler(checked, loc)
+        if len(binders) == 1 and compiler.item_ok(root, binders[0]):
+            # one parameter and no context: the body is a plain function of the argument
+            code = compiler.comp(root, ItemMode(binders[0]))
+            impl = _item_impl(code)
+        else:
+            alloc = [len(binders) + 1]
+            code = compiler.comp(root, FrameMode({b: i for i, b in enumerate(binders, 1)}, alloc))
+            impl = _frame_impl(code, alloc[0] - 1 - len(binders))
+    except RecursionError:
+        raise _too_deep(loc, body) from None
+    return Func(tuple(t for _, t in params), checked.type, impl, needs_ctx=True,
+                pure=not compiler.deps(root).dyn, doc=body)
+
+
+def _item_impl(code):
+    if code.is_const:
+        v = code.const
+        return lambda ctx, x: v
+    f = code.fn
+    return lambda ctx, x: f(x)
+
+
+def _frame_impl(code, extra: int):
+    if code.is_const:
+        v = code.const
+        return lambda ctx, *args: v
+    f = code.fn
+    if extra:
+        pad = (None,) * extra
+        return lambda ctx, *args: f([ctx, *args, *pad])
+    return lambda ctx, *args: f([ctx, *args])

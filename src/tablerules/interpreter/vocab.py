@@ -1,0 +1,111 @@
+"""The names expressions may use at each place of a ruleset, and how they read the game state.
+
+Every dynamic name reads an attribute of the evaluation context; the engine's state and the
+table-building contexts expose the attributes named here.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any, Callable
+
+from ..expr.env import Env, Func, Var
+from ..expr.types import BOOL, INT, SCALAR, ListType, ObjType, Type
+
+
+def dyn(type_: Type, attr: str, doc: str) -> Var:
+    """A variable read from the context attribute `attr`."""
+    return Var(type_, attrgetter(attr), doc=doc)
+
+
+def const(type_: Type, value: Any, doc: str) -> Var:
+    return Var(type_, const=value, doc=doc)
+
+
+def piece_funcs(ends: tuple[tuple[int, int], ...], tile: ObjType) -> dict[str, Func]:
+    """Functions over pieces that every place may use."""
+
+    def has(t: int, x: Any) -> bool:
+        return type(x) is int and x in ends[t]
+
+    def other(t: int, x: Any) -> int:
+        h, lo = ends[t]
+        if type(x) is not int:
+            return -1
+        if h == x:
+            return lo
+        if lo == x:
+            return h
+        return -1
+
+    return {
+        "has": Func([tile, SCALAR], BOOL, has, doc="whether a piece shows the number x on an end",
+                    example="has(tile, 5)"),
+        "other": Func([tile, SCALAR], INT, other,
+                      doc="the end opposite the number x, or -1 if the piece lacks x",
+                      example="other(tile, 4)"),
+    }
+
+
+def seat_funcs(seat_count: int, sides: tuple[tuple[int, ...], ...]) -> dict[str, Func]:
+    """Functions over seats and sides (seats are ints counted to the left from 0)."""
+    side_of = {s: i for i, side in enumerate(sides) for s in side}
+
+    def nxt(seat: int) -> int:
+        return (seat + 1) % seat_count
+
+    def partner(seat: int) -> int:
+        mates = sides[side_of[seat]]
+        return mates[(mates.index(seat) + len(mates) // 2) % len(mates)]
+
+    return {
+        "next": Func([INT], INT, nxt, doc="the seat to the left", example="next(dealer)"),
+        "partner": Func([INT], INT, partner, doc="the seat across in the same side (itself alone)",
+                        example="partner(bidder)"),
+        "side_of": Func([INT], INT, lambda s: side_of[s], doc="the side a seat belongs to",
+                        example="side_of(bidder)"),
+    }
+
+
+def state_funcs() -> dict[str, Func]:
+    """Functions that read running totals of the hand and match."""
+    return {
+        "points": Func([INT], INT, lambda c, side: c.points[side], needs_ctx=True, pure=False,
+                       doc="points a side has taken this hand", example="points(bidder_side)"),
+        "tricks": Func([INT], INT, lambda c, side: c.tricks[side], needs_ctx=True, pure=False,
+                       doc="tricks a side has taken this hand", example="tricks(bidder_side)"),
+        "score": Func([INT], INT, lambda c, side: c.score[side], needs_ctx=True, pure=False,
+                      doc="a side's match score before this hand is added",
+                      example="score(side) >= marks_to_win"),
+    }
+
+
+def outcome_vars(bid: ObjType) -> dict[str, Var]:
+    return {
+        "bid": dyn(bid, "bid", "the winning bid"),
+        "bidder": dyn(INT, "bidder", "the seat that won the auction"),
+        "bidder_side": dyn(INT, "bidder_side", "the side of the bidder"),
+        "dealer": dyn(INT, "dealer", "the dealer of this hand"),
+        "points_against": dyn(INT, "points_against", "points taken by every side but the bidder's"),
+        "tricks_against": dyn(INT, "tricks_against", "tricks taken by every side but the bidder's"),
+        "tricks_played": dyn(INT, "tricks_played", "tricks completed this hand"),
+    }
+
+
+def tile_type(attrs: dict) -> ObjType:
+    return ObjType("tile", attrs, doc="a piece")
+
+
+def bid_type(attrs: dict) -> ObjType:
+    return ObjType("bid", attrs, doc="a bid: a contract at a level")
+
+
+def list_of(t: Type) -> ListType:
+    return ListType(t)
+
+
+def place(env: Env, where: str, **vars: Var) -> Env:
+    return env.extended(vars=vars, where=where)
+
+
+Getter = Callable[[Any], Any]

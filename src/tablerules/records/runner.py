@@ -1,0 +1,153 @@
+"""Play matches with agents, collect a summary, and write JSON Lines game records."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import IO, Callable, Iterable
+
+from ..agents import make_agent
+from ..errors import GameError
+from ..engine.state import State
+from ..interpreter import Game
+
+FORMAT = "tablerules-record"
+VERSION = 1
+
+
+def game_seed(seed: int, game: int) -> str:
+    """The seed text of one game of a run: independent of how many games run before it."""
+    return f"{seed}:{game}"
+
+
+@dataclass
+class Summary:
+    """What happened over a run of games."""
+
+    games: int = 0
+    hands: int = 0
+    thrown_in: int = 0
+    decisions: int = 0
+    contracts: Counter = field(default_factory=Counter)
+    bids: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # label -> [made, n]
+    marks_total: int = 0
+    side_wins: Counter = field(default_factory=Counter)
+    sides: int = 0
+
+    def add_hand(self, ev: dict) -> None:
+        if ev.get("thrown_in"):
+            self.thrown_in += 1
+            return
+        self.hands += 1
+        self.contracts[ev["contract"]] += 1
+        b = self.bids[ev["bid"]]
+        b[1] += 1
+        b[0] += 1 if ev["made"] else 0
+        self.marks_total += sum(ev["marks"])
+
+    def as_dict(self) -> dict:
+        return {
+            "games": self.games,
+            "hands": self.hands,
+            "thrown_in": self.thrown_in,
+            "decisions": self.decisions,
+            "contracts": dict(sorted(self.contracts.items())),
+            "make_rate_by_bid": {k: {"made": v[0], "hands": v[1],
+                                     "rate": round(v[0] / v[1], 4) if v[1] else None}
+                                 for k, v in sorted(self.bids.items(), key=lambda kv: _bid_key(kv[0]))},
+            "avg_marks_per_hand": round(self.marks_total / self.hands, 4) if self.hands else 0.0,
+            "wins_by_side": {str(s): self.side_wins.get(s, 0) for s in range(self.sides)},
+            "win_rate_by_side": {str(s): round(self.side_wins.get(s, 0) / self.games, 4)
+                                 if self.games else 0.0 for s in range(self.sides)},
+        }
+
+
+def _bid_key(label: str):
+    name, _, level = label.rpartition(" ")
+    return (name, int(level)) if level.lstrip("-").isdigit() else (label, 0)
+
+
+def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
+              record: bool = True, emit: Callable[[dict], None] | None = None,
+              decisions: bool = True) -> State:
+    """Play one match; every record line goes to `emit` (decisions, deals, tricks, hands)."""
+    gd = game.definition
+    base = game_seed(seed, index)
+    deal_rng = random.Random(base + ":deal")
+    agents = [make_agent(agent_names[s % len(agent_names)], random.Random(f"{base}:seat{s}"))
+              for s in range(gd.seat_count)]
+    st = State(gd, record=record)
+    events = st.events
+    to_string = gd.action_to_string
+    max_steps = gd.max_steps * max(gd.max_hands, 1)
+    steps = 0
+    while st.phase != 5:
+        if st.phase == 0:
+            st.deal_random(deal_rng)
+        else:
+            seat = st.actor
+            legal = st.legal_actions()
+            a = agents[seat].act(seat, legal, lambda s=seat: st.observation(s))
+            if decisions and emit is not None:
+                emit({"type": "decision", "seat": seat, "action": to_string(a),
+                      "legal": [to_string(x) for x in legal]})
+            st.apply_action(a)
+            steps += 1
+            if steps > max_steps:
+                raise GameError(f"the match did not end within {max_steps} decisions")
+        if events:
+            if emit is not None:
+                for ev in events:
+                    emit(ev)
+            events.clear()
+    st.decisions_made = steps
+    return st
+
+
+def header(game: Game, seed: int, games: int, agent_names: list[str]) -> dict:
+    gd = game.definition
+    return {"type": "header", "format": FORMAT, "version": VERSION, "ruleset": gd.name,
+            "canonical": gd.canonical, "ruleset_hash": gd.content_hash,
+            "options": gd.options, "seed": seed, "games": games,
+            "agents": [agent_names[s % len(agent_names)] for s in range(gd.seat_count)],
+            "seats": list(gd.seat_names), "sides": [list(s) for s in gd.sides]}
+
+
+def dumps(obj: dict) -> str:
+    """One record line: compact, key order as built, so equal games give equal bytes."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = ("random",),
+             out: IO[str] | None = None, progress: Callable[[int], None] | None = None) -> Summary:
+    """Play `games` matches; write the record to `out` if given; return the summary."""
+    names = list(agent_names)
+    gd = game.definition
+    summary = Summary(sides=len(gd.sides))
+    write = out.write if out is not None else None
+    if write is not None:
+        write(dumps(header(game, seed, games, names)) + "\n")
+
+    def emit(ev: dict) -> None:
+        t = ev["type"]
+        if t == "hand":
+            summary.add_hand(ev)
+        elif t == "decision":
+            summary.decisions += 1
+        if write is not None:
+            write(dumps(ev) + "\n")
+
+    for i in range(games):
+        if write is not None:
+            write(dumps({"type": "game", "game": i + 1, "seed": game_seed(seed, i)}) + "\n")
+        st = play_game(game, names, seed, i, record=True, emit=emit, decisions=write is not None)
+        summary.games += 1
+        if write is None:
+            summary.decisions += st.decisions_made
+        for s in st.winner_sides:
+            summary.side_wins[s] += 1
+        if progress is not None:
+            progress(i + 1)
+    return summary
