@@ -1,8 +1,7 @@
-"""Random well-typed expressions: the compiled closure agrees with a direct Python evaluation.
+"""Random well-typed expressions: compiled closures agree with a direct Python evaluation."""
 
-This exercises folding and the three compilation modes (context, frame, item) with nesting
-and shadowing of bound variables.
-"""
+# This exercises folding and the three compilation modes (context, frame, item), with
+# nested aggregates and shadowed bound variables.
 
 from __future__ import annotations
 

@@ -103,8 +103,8 @@ def test_syntax_error_at_the_bad_token():
 def test_end_of_text_error_points_after_the_last_token():
     with pytest.raises(ExprError) as info:
         compile_expression("abs(x   ", ENV)
-    assert info.value.message == "unexpected end of expression; expected one of ')', ','"
-    assert info.value.span.col == 7
+    assert info.value.message == "unexpected end of expression; expected one of ')', ',', 'for'"
+    assert info.value.span.col == 6  # just after `x`
 
 
 def test_runtime_error_is_located():

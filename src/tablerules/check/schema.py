@@ -286,6 +286,12 @@ class _Formatter:
                             f"{_subject(path)}expected one of {choices}, got {_got(err.instance)}",
                             sugg)
             return
+        if v == "pattern" and re.fullmatch(r"\^[a-z_]+\$", err.validator_value or ""):
+            word = err.validator_value[1:-1]  # a pattern that admits one word is an enum of one
+            yield self.diag(self.span(path),
+                            f"{_subject(path)}expected one of '{word}', got {_got(err.instance)}",
+                            did_you_mean(str(err.instance), [word]))
+            return
         if v == "pattern":
             help_ = schema.get("patternErrorMessage") or f"it must match {err.validator_value}"
             yield self.diag(self.span(path),

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from ..errors import GameError
-from ..interpreter.definition import GameDef
+from ..interpreter.definition import CHUNK, CHUNK_MASK, GameDef
 
 CHANCE = -1
 TERMINAL = -2
@@ -39,7 +39,7 @@ class State:
         "contract", "decl", "declare_i", "tables", "active", "nxt", "leader", "led", "trick",
         "trick_seats", "points", "tricks", "tricks_played", "score", "hands_played", "deals",
         "made", "x_side", "x_seat", "x_tile", "history", "steps", "_legal",
-        "winner_sides", "trick_log", "legal_fn", "dealt", "decisions_made",
+        "winner_sides", "plays_left", "pending", "all_passed", "x_bid", "legal_fn", "over_fn", "dealt", "decisions_made",
     )
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False):
@@ -67,6 +67,9 @@ class State:
         self.high = 0
         self.high_seat = -1
         self.passes = 0
+        self.pending = None  # (asking seat, bid) while a partner is asked to agree
+        self.all_passed = False
+        self.x_bid = 0
         self.bid = 0
         self.bidder = -1
         self.bidder_side = -1
@@ -89,7 +92,7 @@ class State:
         self.x_tile = 0
         self.history: list[tuple[int, int]] = []
         self.steps = 0
-        self.trick_log: list = []
+        self.plays_left = 0
         self._legal = None
 
     # -- the contract ------------------------------------------------------------------------
@@ -120,7 +123,9 @@ class State:
                 f = m & t.follow_mask[self.led]
                 if f:
                     m = f
-            legal = self.game.mask_pieces(m)
+            tb = self.game.chunk_bits
+            legal = tb[0][m & CHUNK_MASK] + tb[1][m >> CHUNK] if len(tb) == 2 \
+                else self.game.mask_pieces(m)
             legal_fn = self.legal_fn
             if legal_fn is not None:
                 keep = []
@@ -158,6 +163,7 @@ class State:
         ph = self.phase
         if ph == PLAY:
             self.hands[self.actor] &= ~(1 << action)
+            self.plays_left -= 1
             trick = self.trick
             trick.append(action)
             self.trick_seats.append(self.actor)
@@ -293,29 +299,40 @@ class State:
 
     def _legal_bids(self) -> tuple[int, ...]:
         g = self.game
-        forced = g.forced_when(self) if g.forced_when is not None else False
-        key = (self.high, forced)
-        acts = g.auction_cache.get(key)
-        if acts is None:
-            bids = g.bids
-            ok = [b for b in g.beats[self.high] if not forced or b in g.forced_bids]
-            acts = (() if forced else (g.pass_action,)) + tuple(bids[b].action for b in ok)
-            g.auction_cache[key] = acts
-        if g.has_requires:
+        if self.pending:
+            return (g.pass_action + 1, g.pass_action + 2)  # agree, decline
+        if self.all_passed:
+            acts = tuple(g.bids[b].action for b in g.all_pass_bids)
+            forced = True
+        else:
+            forced = g.forced_when(self) if g.forced_when is not None else False
+            key = (self.high, forced)
+            acts = g.auction_cache.get(key)
+            if acts is None:
+                bids = g.bids
+                ok = [b for b in g.beats[self.high] if not forced or b in g.forced_bids]
+                acts = (() if forced else (g.pass_action,)) + tuple(bids[b].action for b in ok)
+                g.auction_cache[key] = acts
+        if g.has_requires or g.beats_dyn is not None:
             contracts = g.contracts
             bids = g.bids
             base = g.bid_base - 1
+            beats = g.beats_dyn if not self.all_passed else None
             verdict: dict[int, bool] = {}
             out = []
             for a in acts:
                 if a == g.pass_action:
                     out.append(a)
                     continue
-                c = bids[a - base].contract
+                b = a - base
+                c = bids[b].contract
                 ok = verdict.get(c)
                 if ok is None:
                     req = contracts[c].requires
                     ok = verdict[c] = req is None or bool(req(self))
+                if ok and beats is not None:
+                    self.x_bid = b
+                    ok = bool(beats(self))
                 if ok:
                     out.append(a)
             acts = tuple(out)
@@ -323,16 +340,40 @@ class State:
 
     def _speak(self, action: int) -> None:
         g = self.game
+        if self.pending:
+            asker, b = self.pending
+            self.pending = None
+            if action == g.pass_action + 1:
+                self.high, self.high_seat = b, asker
+            else:
+                self.passes += 1
+            self._next_speaker()
+            return
         if action == g.pass_action:
             self.passes += 1
         else:
-            self.high = action - g.bid_base + 1
+            b = action - g.bid_base + 1
+            confirm = g.contracts[g.bids[b].contract].confirm
+            if confirm is not None and not self.all_passed:
+                self.pending = (self.actor, b)
+                self.actor = confirm(self)
+                return
+            self.high = b
             self.high_seat = self.actor
+        self._next_speaker()
+
+    def _next_speaker(self) -> None:
+        g = self.game
         self.speaker_i += 1
         if self.speaker_i < len(self.speakers):
             self.actor = self.speakers[self.speaker_i]
             return
         if self.high == 0:
+            if g.all_pass_seat is not None and not self.all_passed:
+                self.all_passed = True
+                self.actor = g.all_pass_seat(self)
+                self.speaker_i -= 1  # one more speaker: the forced seat
+                return
             self._end_hand(thrown_in=True)
             return
         self.bid = self.high
@@ -367,6 +408,7 @@ class State:
         c = g.contracts[self.contract]
         self.tables = g.tables(self.contract, self.decl)
         self.legal_fn = c.play.legal
+        self.over_fn = c.over
         n = g.seat_count
         if c.play.sits_out is not None:
             active = []
@@ -387,6 +429,7 @@ class State:
                                 "declarations": {d.name: self.decl[d.index] for d in g.declarations
                                                  if self.decl[d.index] != d.default},
                                 "seats": list(self.active)})
+        self.plays_left = sum(self.hands[s].bit_count() for s in self.active)
         leader = c.play.leader(self)
         if leader not in self.active:
             raise GameError(f"contract '{c.name}': the leader, seat {leader}, does not play")
@@ -426,11 +469,10 @@ class State:
                                 "led": self.tables.suits[self.led],
                                 "plays": [[s, names[t]] for s, t in zip(self.trick_seats, trick)],
                                 "winner": winner, "points": pts})
-        self.trick_log.append((tuple(self.trick_seats), tuple(trick), winner, pts))
         self.trick = []
         self.trick_seats = []
         self.led = -1
-        if g.contracts[self.contract].over(self) or not any(self.hands[s] for s in self.active):
+        if self.over_fn(self) or not self.plays_left:
             self._end_hand()
             return
         self.leader = winner

@@ -56,23 +56,23 @@ class AggregateSpec:
             form = f"{self.name}(NAME in LIST [if BOOL])"
         else:
             form = f"{self.name}({self.elem} for NAME in LIST [if BOOL]"
-            form += ", default=int)" if self.default else ")"
+            form += " [, default=int])" if self.default else ")"
         return f"{form} -> {self.result}"
 
 
 AGGREGATES: dict[str, AggregateSpec] = {a.name: a for a in [
     AggregateSpec("sum", INT, INT, False, "Adds the values for the elements that pass the filter "
-                  "(0 if none).", "sum(t.high for t in hand if t.double)"),
+                  "(0 if none).", "sum(k * k for k in range(1, 4) if k != 2) == 10"),
     AggregateSpec("min", INT, INT, True, "The smallest value; with no elements, the default, or "
-                  "a game error without one.", "min(t.high for t in hand, default=0)"),
+                  "a game error without one.", "min(k for k in [] if k > 0, default=0) == 0"),
     AggregateSpec("max", INT, INT, True, "The largest value; with no elements, the default, or "
-                  "a game error without one.", "max(t.high for t in hand if t.double, default=-1)"),
+                  "a game error without one.", "max(k % 4 for k in range(0, 10)) == 3"),
     AggregateSpec("any", BOOL, BOOL, False, "Whether the condition holds for at least one element "
-                  "(false if none); stops at the first true.", "any(t.double for t in hand)"),
+                  "(false if none).", "any(k > 2 for k in [1, 3])"),
     AggregateSpec("all", BOOL, BOOL, False, "Whether the condition holds for every element "
-                  "(true if none); stops at the first false.", "all(t.high > 2 for t in hand)"),
+                  "(true if none).", "all(k > 0 for k in [1, 3])"),
     AggregateSpec("count", None, INT, False, "How many elements pass the filter (all of them "
-                  "without one).", "count(t in hand if t.double)"),
+                  "without one).", "count(k in range(0, 10) if k % 3 == 0) == 4"),
 ]}
 
 KEYWORDS = frozenset({"if", "else", "or", "and", "not", "in", "for", "true", "false", "count"})

@@ -10,7 +10,7 @@ from . import nodes as n
 from .builtins import AGGREGATES, BUILTINS, KEYWORDS, RESERVED, VARIADIC
 from .env import Env, Func, Var
 from .parser import Locator
-from .types import (BOOL, INT, SCALAR, ListType, NeverType, ObjType, SymType, Type, join)
+from .types import BOOL, INT, ListType, NeverType, ObjType, SymType, Type, join
 
 
 class Binder:

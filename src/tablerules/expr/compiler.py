@@ -1,15 +1,13 @@
-"""Checked AST to Python closures, once; constant sub-expressions are folded.
+"""Checked AST to Python closures, built once; constant sub-expressions are folded."""
 
-Every compiled node is either a constant or a one-argument closure. What that argument is
-depends on the *mode* the node was compiled in:
-
-- ctx mode: the evaluation context itself (top level, no bound variables in scope);
-- frame mode: a per-evaluation list `[ctx, slot1, slot2, ...]` holding bound variables, made
-  fresh by the outermost aggregate (or user function) on each call, so evaluation is
-  re-entrant and thread-safe;
-- item mode: the current element of an aggregate, used when an aggregate's body and filter
-  read nothing but that element (`t.high`), so the loop becomes `sum(map(getter, items))`.
-"""
+# Every compiled node is a constant or a one-argument closure; what the argument is depends
+# on the mode the node was compiled in:
+# - ctx mode: the evaluation context (top level, no bound variable in scope);
+# - frame mode: a list `[ctx, slot1, ...]` holding bound variables, made fresh by the
+#   outermost aggregate (or user function) on each call, so evaluation is re-entrant and
+#   thread-safe;
+# - item mode: the current element of an aggregate, when its body and filter read nothing
+#   else (`t.high`), so the loop becomes `sum(map(getter, items))` with no frame at all.
 
 from __future__ import annotations
 
@@ -236,8 +234,8 @@ class Compiler:
         if var.is_const:
             return Code(const=normalize(var.const))
         get = var.get
-        if get is None:
-            raise TypeError(f"variable '{node.name}' has neither a getter nor a constant")
+        if get is None:  # a vocabulary declared for checking only: fail if ever run
+            get = _no_getter(node.name)
         if mode is CTX:
             return Code(get)
         return Code(lambda fr: get(fr[0]))
@@ -433,7 +431,7 @@ class Compiler:
         if kind == "count":
             if select is items:
                 return lambda a: len(items(a))
-            return lambda a: sum(1 for _ in select(a))
+            return lambda a: len(list(select(a)))  # measurably faster than sum(1 for ...)
         pick = min if kind == "min" else max
         message = f"{kind}() of an empty collection"
 
@@ -445,6 +443,12 @@ class Compiler:
                 return dflt(a)
             return r
         return extreme
+
+
+def _no_getter(name: str):
+    def get(ctx):
+        raise RuntimeError(f"variable '{name}' has no getter in this vocabulary")
+    return get
 
 
 def _fast_container(c):

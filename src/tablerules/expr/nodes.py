@@ -33,7 +33,7 @@ class BoolLit(Node):
 
 @dataclass(frozen=True, kw_only=True)
 class SymLit(Node):
-    """A quoted symbol, `'doubles'` or `"doubles"`."""
+    """A quoted symbol, `'name'` or `"name"`."""
 
     value: str
 
@@ -80,7 +80,7 @@ class Call(Node):
 
 @dataclass(frozen=True, kw_only=True)
 class Aggregate(Node):
-    """`func(elem for var in iter if cond, kw=default)`, or `count(var in iter if cond)` (elem None)."""
+    """`func(elem for var in iter if cond, kw=default)`; `count(var in iter ...)` has no elem."""
 
     func: Node
     elem: Node | None

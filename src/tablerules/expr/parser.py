@@ -137,11 +137,11 @@ class _ToAst(Transformer_NonRecursive):
 
 _TRANSFORMER = _ToAst()
 
-# How terminals read in "expected ..." messages.
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "not"}
+# How terminals read in "expected ..." messages.
 _TERMINAL_WORDS = {"NAME": "a name", "INT": "a number", "STRING": "a symbol",
                    "$END": "the end of the expression"}
-# Order in which expected tokens are listed: closing brackets and operators first.
+# Tokens that can start an operand: together they read as "an expression".
 _ATOM_STARTERS = {"NAME", "INT", "STRING", "LPAR", "LSQB", "TRUE", "FALSE", "COUNT", "MINUS"}
 
 
@@ -181,10 +181,9 @@ def _syntax_error(text: str, e: UnexpectedInput, loc: Locator) -> ExprError:
             word = "and" if ch == "&" else "or"
             return loc.error(f"unexpected '{ch}'; use '{word}'", pos)
         return loc.error(f"unexpected character {ch!r}", pos)
-    assert isinstance(e, UnexpectedToken)
-    tok = e.token
-    expected = set(getattr(e, "accepts", None) or e.expected)
-    if tok.type == "$END":
+    tok = getattr(e, "token", None)
+    expected = set(getattr(e, "accepts", None) or getattr(e, "expected", None) or ())
+    if not isinstance(e, UnexpectedToken) or tok.type == "$END":
         end = len(text.rstrip())
         return loc.error("unexpected end of expression" + _expected_phrase(expected), end)
     what = f"'{tok}'"

@@ -145,38 +145,59 @@ class Compiler:
 
         auction_env = vocab.place(base, "auction", dealer=vocab.dyn(INT, "dealer", "the dealer"))
         first = self.expr(("auction", "first"), auction_env, INT, default="next(dealer)")
-        pair_env = vocab.place(base, "auction.beats",
-                               bid=vocab.dyn(bid, "bid", "the bid offered"),
-                               high=vocab.dyn(bid, "high", "the standing high bid (contract 'none' "
-                                              "with rank -1 when nobody has bid)"))
+        speaker = {
+            "dealer": vocab.dyn(INT, "dealer", "the dealer"),
+            "seat": vocab.dyn(INT, "actor", "the seat to speak"),
+            "passes": vocab.dyn(INT, "passes", "passes so far this hand"),
+            "hand": vocab.dyn(ListType(tile), "hand", "the speaker's pieces"),
+        }
+        offered = vocab.dyn(bid, "x_bid", "the bid offered")
+        standing = vocab.dyn(bid, "high", "the standing high bid (contract 'none' with rank -1 "
+                                          "when nobody has bid)")
+        pair_env = vocab.place(base, "auction.beats", bid=offered, high=standing, **speaker)
         beats_c = self.expr(("auction", "beats"), pair_env, BOOL, default="bid.rank > high.rank")
-        speak_env = vocab.place(base, "auction.forced.when",
-                                dealer=vocab.dyn(INT, "dealer", "the dealer"),
-                                seat=vocab.dyn(INT, "actor", "the seat to speak"),
-                                passes=vocab.dyn(INT, "passes", "passes so far this hand"),
-                                high=vocab.dyn(bid, "high", "the standing high bid"),
-                                hand=vocab.dyn(ListType(tile), "hand", "the speaker's pieces"))
+        speak_env = vocab.place(base, "auction.forced.when", high=standing, **speaker)
+        bid_env = vocab.place(base, "auction.forced.bids", bid=offered)
         forced_when = None
         forced_bids: frozenset[int] = frozenset()
         if self.tree.get(("auction", "forced")) is not None:
             forced_when = self.expr(("auction", "forced", "when"), speak_env, BOOL)
-            fb = self.expr(("auction", "forced", "bids"),
-                           vocab.place(base, "auction.forced.bids",
-                                       bid=vocab.dyn(bid, "bid", "the bid offered")), BOOL,
-                           default="true")
+            fb = self.expr(("auction", "forced", "bids"), bid_env, BOOL, default="true")
             if fb is not None:
                 forced_bids = frozenset(b.index for b in bids[1:]
-                                        if fb.fn(SimpleNamespace(bid=b.index)))
+                                        if fb.fn(SimpleNamespace(x_bid=b.index)))
+        all_pass_seat = None
+        all_pass_bids: tuple[int, ...] = ()
+        ap = self.tree.get(("auction", "all_pass"))
+        if isinstance(ap, dict):
+            sc = self.expr(("auction", "all_pass", "seat"),
+                           vocab.place(base, "auction.all_pass.seat",
+                                       dealer=vocab.dyn(INT, "dealer", "the dealer")), INT)
+            bc = self.expr(("auction", "all_pass", "bids"),
+                           bid_env.extended(where="auction.all_pass.bids"), BOOL, default="true")
+            if sc is not None and bc is not None:
+                all_pass_seat = sc.fn
+                all_pass_bids = tuple(b.index for b in bids[1:]
+                                      if bc.fn(SimpleNamespace(x_bid=b.index)))
+                if not all_pass_bids:
+                    self.error(("auction", "all_pass", "bids"),
+                               "no bid satisfies 'all_pass.bids': the forced seat could not bid")
         beats: dict[int, tuple[int, ...]] = {}
+        beats_dyn = None
         if beats_c is not None:
-            for h in bids:
-                ctx = SimpleNamespace(high=h.index, bid=0)
-                ok = []
-                for b in bids[1:]:
-                    ctx.bid = b.index
-                    if beats_c.fn(ctx):
-                        ok.append(b.index)
-                beats[h.index] = tuple(ok)
+            if beats_c.uses & set(speaker):
+                beats_dyn = beats_c.fn  # depends on the speaker: judged at run time
+                every = tuple(b.index for b in bids[1:])
+                beats = {h.index: every for h in bids}
+            else:
+                for h in bids:
+                    ctx = SimpleNamespace(high=h.index, x_bid=0)
+                    ok = []
+                    for b in bids[1:]:
+                        ctx.x_bid = b.index
+                        if beats_c.fn(ctx):
+                            ok.append(b.index)
+                    beats[h.index] = tuple(ok)
 
         sc_env = game_env.extended(vars={
             **vocab.outcome_vars(bid),
@@ -204,13 +225,13 @@ class Compiler:
         # the action space: pieces, pass, bids, declaration choices, lead choices
         n = len(pieces)
         pass_action = n
-        bid_base = n + 1
+        bid_base = n + 3  # after pass, agree, decline
         decl_base = bid_base + len(bids) - 1
         decl_actions = tuple((dc.index, v) for dc in declarations for v in dc.values)
         lead_base = decl_base + len(decl_actions)
         decl_action_of = {(dv[0], _vkey(dv[1])): decl_base + i for i, dv in enumerate(decl_actions)}
         contracts = tuple(
-            ContractDef(c.index, c.name, c.title, c.requires,
+            ContractDef(c.index, c.name, c.title, c.requires, c.confirm,
                         tuple(DeclareStep(s.decl, s.by, s.choices,
                                           tuple(decl_action_of[(s.decl, _vkey(v))] for v in s.choices))
                               for s in c.declare),
@@ -226,7 +247,8 @@ class Compiler:
             hand_size=hand_size, widow=widow if isinstance(widow, int) else 0,
             first_dealer=first_dealer, next_dealer=next_dealer.fn, constants=constants,
             declarations=declarations, contracts=contracts, bids=bids, auction_first=first.fn,
-            beats=beats, forced_when=forced_when.fn if forced_when else None,
+            beats=beats, beats_dyn=beats_dyn, all_pass_seat=all_pass_seat,
+            all_pass_bids=all_pass_bids, forced_when=forced_when.fn if forced_when else None,
             forced_bids=forced_bids, has_requires=any(c.requires is not None for c in contracts),
             score_hand=score_hand.fn, match_over=match_over.fn,
             hand_points=hand_points, max_hands=max_hands, max_steps=max_steps,
@@ -474,6 +496,7 @@ class Compiler:
         decl_by_name = {dc.name: dc for dc in declarations}
         contracts = []
         bids = [BidDef(0, -1, NO_BID, 0, -1, 0, -1, NO_BID)]
+        labels: set[str] = set()
         raw = self.get("contracts", default={})
         if not raw:
             self.error(("contracts",), "a ruleset needs at least one contract", kind="schema")
@@ -504,6 +527,16 @@ class Compiler:
                                       where=f"contracts.{name}.bid")
             rk = self.expr(cp + ("bid", "rank"), level_env, INT, default="level")
             mk = self.expr(cp + ("bid", "marks"), level_env, INT, default="1")
+            label = None
+            if self.tree.get(cp + ("bid", "label")) is not None:
+                label = self.expr(cp + ("bid", "label"), level_env, SCALAR)
+            confirm = None
+            if self.tree.get(cp + ("bid", "confirm")) is not None:
+                cf = self.expr(cp + ("bid", "confirm"), base.extended(vars={
+                    "seat": vocab.dyn(INT, "actor", "the seat bidding"),
+                    "dealer": vocab.dyn(INT, "dealer", "the dealer")},
+                    where=f"contracts.{name}.bid.confirm"), INT)
+                confirm = cf.fn if cf is not None else None
             req = None
             if self.tree.get(cp + ("bid", "requires")) is not None:
                 req_env = base.extended(vars={
@@ -515,8 +548,13 @@ class Compiler:
                 req = rq.fn if rq is not None else None
             if enabled and None not in (lv, rk, mk):
                 for level in self.const_value(lv):
+                    text = f"{name} {level}" if label is None else str(label.fn(level))
+                    if text in labels:
+                        self.error(cp + ("bid", "label" if label else "levels"),
+                                   f"two bids are both named '{text}'")
+                    labels.add(text)
                     bids.append(BidDef(len(bids), idx, name, level, rk.fn(level), mk.fn(level), 0,
-                                       f"{name} {level}"))
+                                       text))
             steps = []
             for dname, dspec in (self.get(*cp, "declare", default={}) or {}).items():
                 dp = cp + ("declare", dname)
@@ -587,6 +625,7 @@ class Compiler:
                 continue
             play = PlayDef(leader.fn, sits, lead.fn, follows.fn, rank.fn, mf.fn, legal, tp.fn)
             contracts.append(SimpleNamespace(index=idx, name=name, title=title, requires=req,
+                                             confirm=confirm,
                                              declare=steps, play=play, over=over.fn, made=made.fn))
         if len(bids) == 1 and not self.diags:
             self.error(("contracts",), "no contract can be bid: every one is disabled or has no levels")

@@ -90,6 +90,7 @@ class ContractDef:
     name: str
     title: str
     requires: Fn | None
+    confirm: Fn | None  # the seat that must agree to this contract's bids (None: nobody)
     declare: tuple[DeclareStep, ...]
     play: PlayDef
     over: Fn
@@ -133,6 +134,9 @@ class GameDef:
     bids: tuple[BidDef, ...]
     auction_first: Fn
     beats: dict[int, tuple[int, ...]]  # high bid index -> bid indexes that beat it (enabled)
+    beats_dyn: Fn | None  # set when `beats` depends on the speaker: judged per bid at run time
+    all_pass_seat: Fn | None  # when all pass: the seat that must then bid (None: throw in)
+    all_pass_bids: tuple[int, ...]
     forced_when: Fn | None
     forced_bids: frozenset[int]
     has_requires: bool
@@ -194,6 +198,10 @@ class GameDef:
             return self.pieces.names[action]
         if action == self.pass_action:
             return "pass"
+        if action == self.pass_action + 1:
+            return "agree"
+        if action == self.pass_action + 2:
+            return "decline"
         if self.bid_base <= action < self.decl_base:
             return "bid " + self.bids[action - self.bid_base + 1].label
         if self.decl_base <= action < self.lead_base:
