@@ -79,6 +79,7 @@ def check_match(recs: list[dict], opts: dict, n_pieces: int, stats: dict) -> Non
             tricks.append(r)
         elif t == "hand":
             assert r["dealer"] == dealer
+            assert max(score) < marks_to_win, "a hand was played after the match was won"
             if r.get("thrown_in"):
                 assert opts["all_pass"] == "reshuffle", "a hand was thrown in though the dealer is stuck"
                 assert contract is None and len(auction) == 4
@@ -97,7 +98,6 @@ def check_match(recs: list[dict], opts: dict, n_pieces: int, stats: dict) -> Non
     assert max(score) >= marks_to_win, f"the match ended at {score} before {marks_to_win} marks"
     assert len(m["winner"]) == 1 and score[m["winner"][0]] == max(score)
     assert min(score) < marks_to_win, "the match went on after a side had won"
-    # the match ended at the first hand that took a side to marks_to_win
     stats["matches"] += 1
     stats["hands"] += hands
 
@@ -179,5 +179,29 @@ def test_matches_end_with_a_winner(combo):
     assert stats["matches"] == MATCHES
     assert stats["hands"] == summary.hands and stats["thrown in"] == summary.thrown_in
     assert sum(summary.side_wins.values()) == MATCHES
-    if opts["all_pass"] == "reshuffle":
-        assert stats["thrown in"] > 0
+
+
+@pytest.mark.parametrize("all_pass", ["stuck", "reshuffle"])
+@pytest.mark.parametrize("min_bid", [30, 32])
+def test_all_pass(all_pass, min_bid):
+    """Random bots rarely all pass, so the all-pass rule is driven directly on single hands."""
+    game = load_game("texas42", {"all_pass": all_pass, "min_bid": min_bid})
+    gd = game.definition
+    name = gd.action_to_string
+    deal = [list(range(7 * s, 7 * s + 7)) for s in range(4)]
+    for dealer in range(4):
+        st = game.new_hand(deal, dealer, record=True)
+        for _ in range(3):
+            st.apply_action(next(a for a in st.legal_actions() if name(a) == "pass"))
+        assert st.actor == dealer
+        legal = [name(a) for a in st.legal_actions()]
+        if all_pass == "stuck":
+            assert legal == [f"bid points {min_bid}"]
+            continue
+        assert "pass" in legal and f"bid points {min_bid}" in legal
+        assert f"bid points {min_bid - 1}" not in legal
+        st.apply_action(gd.string_to_action("pass"))
+        assert st.is_terminal()
+        hand = st.events[-1]
+        assert hand["type"] == "hand" and hand.get("thrown_in") is True
+        assert hand["score"] == [0, 0] and "marks" not in hand

@@ -177,6 +177,56 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
          f"({summary.hands / elapsed if elapsed else 0:.0f} hands/s)")
 
 
+@app.command()
+def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simulate --record`."),
+           game: Optional[int] = typer.Option(None, "--game", "-g", min=1,
+                                              help="Show only this game (all are verified)."),
+           ruleset: Optional[str] = typer.Option(None, "--ruleset",
+                                                 help="Ruleset to replay with, if not the built-in "
+                                                      "named in the header (e.g. a file path)."),
+           quiet: bool = typer.Option(False, "--quiet", "-q", help="Verify only; print one line."),
+           ) -> None:
+    """Re-execute a game record through the engine, verifying every line, and print the games.
+
+    A record that does not match what the engine computes (an illegal play, a wrong trick winner,
+    a changed score) is rejected with the line of the record and the reason; exit status 1.
+    """
+    from ..records.replay import replay as run
+    try:
+        result = run(str(file), only_game=game, ruleset=ruleset)
+    except TablerulesError as e:
+        _fail(e)
+    if quiet:
+        typer.echo(f"{file}: ok ({len(result.games)} games verified)")
+        return
+    head = result.header
+    typer.echo(f"{head['canonical']}  seed {head['seed']}  agents {', '.join(head['agents'])}")
+    for g in result.games:
+        typer.echo("")
+        typer.echo(f"Game {g.number}")
+        for line in g.text:
+            typer.echo(line)
+
+
+@app.command()
+def diff(ruleset_a: str = typer.Argument(..., help="Built-in name or .yaml path."),
+         ruleset_b: str = typer.Argument(..., help="Built-in name or .yaml path."),
+         option: Optional[List[str]] = OptionArg, fmt: str = FormatArg) -> None:
+    """Show how two rulesets differ, option by option and part by part.
+
+    --option values apply to both. Exit status 0 whether or not they differ.
+    """
+    from ..diffing import diff_games, render_diff
+    _check_format(fmt)
+    a = _load(ruleset_a, option)
+    b = _load(ruleset_b, option)
+    d = diff_games(a, b)
+    if fmt == "json":
+        typer.echo(json.dumps(d.as_dict(), indent=2, default=str))
+    else:
+        typer.echo(render_diff(d))
+
+
 class _Progress:
     """A rich progress bar on stderr, shown only once a run has taken more than a second."""
 

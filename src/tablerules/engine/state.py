@@ -140,7 +140,7 @@ class State:
             legal = self.game.contracts[self.contract].declare[self.declare_i].actions
         elif ph == LEAD:
             la = self.tables.lead_actions
-            legal = tuple(la[i] for i in self.tables.lead[self.trick[0]])
+            legal = tuple(sorted(la[i] for i in self.tables.lead[self.trick[0]]))
         else:
             return ()
         if not legal:

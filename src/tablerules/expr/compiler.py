@@ -148,6 +148,7 @@ class Compiler:
         self.c = checked
         self.loc = loc
         self._deps: dict[int, Deps] = {}
+        self.guard = 0  # > 0 while compiling a part that is evaluated only conditionally
 
     def err(self, node: n.Node, message: str) -> ExprError:
         return self.loc.error(message, node.offset, node.length)
@@ -194,21 +195,39 @@ class Compiler:
             return self.fold(node)
         return getattr(self, "build_" + type(node).__name__)(node, mode)
 
+    def guarded(self, node: n.Node, mode) -> Code:
+        """Compile a part evaluated only under a condition (a branch, a filter, ...)."""
+        self.guard += 1
+        try:
+            return self.comp(node, mode)
+        finally:
+            self.guard -= 1
+
+    def fail(self, node: n.Node, message: str, span=None) -> Code:
+        """A constant part that cannot be computed: an error now, or when reached if guarded."""
+        # Always evaluated, the expression can never work; but a branch or filter may never
+        # be reached (`n == 0 or 10 // n > 1` with `n` an option), so it fails only then.
+        span = span or self.loc.node(node)
+        if not self.guard:
+            raise ExprError(message, span)
+
+        def fails(_):
+            raise GameError(message, span)
+        return Code(fails)
+
     def fold(self, node: n.Node) -> Code:
-        """Evaluate a constant node now; a failure is an error in the expression."""
+        """Evaluate a constant node now."""
         code = getattr(self, "build_" + type(node).__name__)(node, CTX)
         if code.is_const:
             return code
         try:
             return Code(const=code.fn(None))
         except GameError as e:
-            span = self.loc.node(node) if e.span == UNKNOWN else e.span
-            raise ExprError(e.message, span) from None
+            return self.fail(node, e.message, None if e.span == UNKNOWN else e.span)
         except RecursionError:
             raise self.err(node, "expression is nested too deeply") from None
         except Exception as e:  # a vocabulary function failing on constant arguments
-            raise self.err(node, f"evaluating this constant failed: {type(e).__name__}: {e}") \
-                from None
+            return self.fail(node, f"evaluating this constant failed: {type(e).__name__}: {e}")
 
     # -- leaves --------------------------------------------------------------------------
 
@@ -317,7 +336,7 @@ class Compiler:
         op, message = _DIVISION[node.op]
         l, r = self.comp(node.left, mode), self.comp(node.right, mode)
         if r.is_const and r.const == 0:
-            raise self.err(node.right, message)
+            return self.fail(node.right, message)
         lf, rf = l.lift(), r.lift()
         span = self.loc.node(node)
 
@@ -332,7 +351,7 @@ class Compiler:
         return self._binary(node, mode, node.op)
 
     def build_Logic(self, node: n.Logic, mode) -> Code:
-        l, r = self.comp(node.left, mode), self.comp(node.right, mode)
+        l, r = self.comp(node.left, mode), self.guarded(node.right, mode)
         if l.is_const:  # short-circuits: `false and x` is false, `true and x` is x
             if (node.op == "and") != bool(l.const):
                 return Code(const=l.const)
@@ -347,7 +366,7 @@ class Compiler:
         if cond.is_const:
             return self.comp(node.then if cond.const else node.orelse, mode)
         cf = cond.fn
-        tf, ef = self.comp(node.then, mode).lift(), self.comp(node.orelse, mode).lift()
+        tf, ef = self.guarded(node.then, mode).lift(), self.guarded(node.orelse, mode).lift()
         return Code(lambda a: tf(a) if cf(a) else ef(a))
 
     # -- aggregates ----------------------------------------------------------------------
@@ -361,18 +380,18 @@ class Compiler:
             select = self._item_select(node, ItemMode(binder), items)
         else:
             select = self._frame_select(node, binder, mode, items)
-        dflt = None if node.default is None else self.comp(node.default, mode).lift()
+        dflt = None if node.default is None else self.guarded(node.default, mode).lift()
         return Code(self._reduce(kind, select, dflt, self.loc.node(node), node, items))
 
     def _item_select(self, node: n.Aggregate, im: ItemMode, items):
         """`a -> iterable of values`, mapping closures of the element itself."""
-        pred = None if node.cond is None else self.comp(node.cond, im)
+        pred = None if node.cond is None else self.guarded(node.cond, im)
         if pred is not None and pred.is_const:
             if not pred.const:
                 return const_fn(())
             pred = None
         p = pred.fn if pred is not None else None
-        body = None if node.elem is None else self.comp(node.elem, im)
+        body = None if node.elem is None else self.guarded(node.elem, im)
         if body is None or body.fn is _identity:  # count, or the elements themselves
             if p is None:
                 return items
@@ -391,13 +410,13 @@ class Compiler:
         k = alloc[0]
         alloc[0] += 1
         fm = FrameMode({**slots, binder: k}, alloc)
-        pred = None if node.cond is None else self.comp(node.cond, fm)
+        pred = None if node.cond is None else self.guarded(node.cond, fm)
         if pred is not None and pred.is_const:
             if not pred.const:
                 return const_fn(())
             pred = None
         pf = pred.fn if pred is not None else None
-        bf = const_fn(1) if node.elem is None else self.comp(node.elem, fm).lift()
+        bf = const_fn(1) if node.elem is None else self.guarded(node.elem, fm).lift()
 
         if pf is None:
             def gen(fr, xs):

@@ -241,7 +241,7 @@ class Compiler:
                             b.action if b.index == 0 else bid_base + b.index - 1, b.label)
                      for b in bids)
         game = GameDef(
-            name=name, title=title, canonical=canonical_name(name, decls, values),
+            name=name, title=title, canonical=canonical_name(name, decls, values, self.house_defaults),
             content_hash=content_hash(d), options=values, option_decls=decls, pieces=pieces,
             seat_count=seat_count, seat_names=seat_names, sides=sides, side_of=side_of,
             hand_size=hand_size, widow=widow if isinstance(widow, int) else 0,
@@ -293,6 +293,7 @@ class Compiler:
 
     def option_values(self, decls: dict[str, OptionDecl]) -> dict[str, Any]:
         values = {k: v.default for k, v in decls.items()}
+        self.house_defaults = values  # replaced below by the values after `set:`
         for k, v in (self.data.get("set") or {}).items() if isinstance(self.data.get("set"), dict) \
                 else []:
             p = ("set", k)
@@ -307,6 +308,7 @@ class Compiler:
                            suggestion=did_you_mean(str(v), [str(x) for x in decl.values or ()]))
                 continue
             values[k] = v
+        self.house_defaults = dict(values)
         if self.cli:
             try:
                 values = apply_cli_options(decls, values, self.cli)

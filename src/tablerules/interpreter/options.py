@@ -137,12 +137,14 @@ def _value_suggestion(decl: OptionDecl, raw: Any) -> str | None:
     return None
 
 
-def canonical_name(name: str, decls: dict[str, OptionDecl], values: dict[str, Any]) -> str:
-    """`name(opt=value, ...)` listing only options that differ from their declared default."""
+def canonical_name(name: str, decls: dict[str, OptionDecl], values: dict[str, Any],
+                   defaults: dict[str, Any] | None = None) -> str:
+    """`name(opt=value, ...)` listing only options that differ from the ruleset's defaults."""
     diffs = []
     for k in sorted(values):
         d = decls.get(k)
-        if d is not None and values[k] != d.default:
+        default = (defaults or {}).get(k, d.default if d is not None else None)
+        if d is not None and values[k] != default:
             v = values[k]
             diffs.append(f"{k}={str(v).lower() if isinstance(v, bool) else v}")
     return f"{name}({', '.join(diffs)})" if diffs else name

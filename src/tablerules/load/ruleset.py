@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from ..errors import LoadError, Span, did_you_mean
-from .yamltree import Loc, Tree, merge, parse_yaml
+from .yamltree import Loc, Tree, merge, parse_yaml, strip_nulls
 
 MAX_EXTENDS_DEPTH = 16
 MAX_FILE_BYTES = 2_000_000
@@ -84,6 +84,7 @@ def load_tree(ref: str) -> Tree:
     path = resolve_ref(ref)
     tree = _load_extends(path, [])
     resolve_likes(tree)
+    strip_nulls(tree)
     return tree
 
 

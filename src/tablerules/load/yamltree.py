@@ -177,9 +177,12 @@ def _merge_data(b: Any, o: Any, path: Path, locs: dict, olocs: dict) -> Any:
         for k, v in o.items():
             p = path + (k,)
             if v is DELETE:
-                if k in out:  # deleting what the base never had is a no-op
+                if k in out:
                     del out[k]
                     _drop(locs, p)
+                else:  # kept until `like:` is resolved, where it may delete an inherited part
+                    out[k] = None
+                    _copy(olocs, locs, p)
                 continue
             if k in out:
                 out[k] = _merge_data(out[k], v, p, locs, olocs)
@@ -190,6 +193,23 @@ def _merge_data(b: Any, o: Any, path: Path, locs: dict, olocs: dict) -> Any:
     _drop(locs, path)
     _copy(olocs, locs, path)
     return o
+
+
+def strip_nulls(tree: Tree) -> None:
+    """Remove the null values left after merging (in place): null only ever means 'delete'."""
+
+    def strip(node, path):
+        if isinstance(node, dict):
+            for k in [k for k, v in node.items() if v is None]:
+                del node[k]
+                _drop(tree.locs, path + (k,))
+            for k, v in node.items():
+                strip(v, path + (k,))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                strip(v, path + (i,))
+
+    strip(tree.data, ())
 
 
 def _drop(locs: dict, path: Path) -> None:

@@ -1,0 +1,116 @@
+"""How two rulesets differ: option by option, then part by part of the merged rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .interpreter import Game
+from .interpreter.definition import value_str
+
+# parts that describe a ruleset rather than its rules
+IGNORED = {"name", "title", "extends", "set", "options"}
+
+
+@dataclass
+class RulesetDiff:
+    a: str
+    b: str
+    options: list[dict] = field(default_factory=list)
+    parts: list[dict] = field(default_factory=list)
+
+    @property
+    def same(self) -> bool:
+        return not self.options and not self.parts
+
+    def as_dict(self) -> dict:
+        return {"a": self.a, "b": self.b, "same": self.same, "options": self.options,
+                "parts": self.parts}
+
+
+def diff_games(a: Game, b: Game) -> RulesetDiff:
+    """Compare option declarations and values, then every other part of the merged rules."""
+    da, db = a.definition, b.definition
+    out = RulesetDiff(da.canonical, db.canonical)
+    names = list(da.option_decls) + [n for n in db.option_decls if n not in da.option_decls]
+    for n in names:
+        oa, ob = da.option_decls.get(n), db.option_decls.get(n)
+        if oa is None or ob is None:
+            present = oa or ob
+            out.options.append({"option": n, "change": "only in " + (out.a if oa else out.b),
+                                "a": da.options.get(n), "b": db.options.get(n),
+                                "description": present.description})
+            continue
+        changes = []
+        if da.options[n] != db.options[n]:
+            changes.append("value")
+        if oa.values != ob.values or (oa.min, oa.max) != (ob.min, ob.max) or oa.type != ob.type:
+            changes.append("allowed values")
+        if oa.default != ob.default and "value" not in changes:
+            changes.append("default")
+        if changes:
+            out.options.append({"option": n, "change": ", ".join(changes),
+                                "a": da.options[n], "b": db.options[n],
+                                "allowed_a": oa.allowed(), "allowed_b": ob.allowed(),
+                                "description": oa.description})
+    fa = _flatten({k: v for k, v in da.source.items() if k not in IGNORED})
+    fb = _flatten({k: v for k, v in db.source.items() if k not in IGNORED})
+    for path in sorted(set(fa) | set(fb), key=_order(fa, fb)):
+        va, vb = fa.get(path, _ABSENT), fb.get(path, _ABSENT)
+        if va == vb:
+            continue
+        out.parts.append({"part": path,
+                          "a": None if va is _ABSENT else va,
+                          "b": None if vb is _ABSENT else vb,
+                          "change": "added" if va is _ABSENT else
+                          "removed" if vb is _ABSENT else "changed"})
+    return out
+
+
+_ABSENT = object()
+
+
+def _flatten(data: Any, prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if isinstance(data, dict) and data:
+        for k, v in data.items():
+            out.update(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+    else:
+        out[prefix] = data
+    return out
+
+
+def _order(fa: dict, fb: dict):
+    keys = list(fa) + [k for k in fb if k not in fa]
+    index = {k: i for i, k in enumerate(keys)}
+    return lambda k: index[k]
+
+
+def render_diff(d: RulesetDiff) -> str:
+    if d.same:
+        return f"{d.a} and {d.b} play the same rules"
+    lines = [f"--- {d.a}", f"+++ {d.b}"]
+    if d.options:
+        lines.append("")
+        lines.append("options:")
+        for o in d.options:
+            lines.append(f"  {o['option']}: {_show(o['a'])} -> {_show(o['b'])}  ({o['change']})")
+            lines.append(f"      {o['description']}")
+    if d.parts:
+        lines.append("")
+        lines.append("rules:")
+        for p in d.parts:
+            lines.append(f"  {p['part']} ({p['change']})")
+            if p["change"] != "added":
+                lines.append(f"    - {_show(p['a'])}")
+            if p["change"] != "removed":
+                lines.append(f"    + {_show(p['b'])}")
+    return "\n".join(lines)
+
+
+def _show(v: Any) -> str:
+    if v is None:
+        return "(none)"
+    if isinstance(v, str):
+        return " ".join(v.split())
+    return value_str(v) if not isinstance(v, (list, dict)) else str(v)

@@ -1,0 +1,244 @@
+"""The `tablerules` command line, run in-process with typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import click
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from tablerules.cli.main import app
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCATED = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.+)$", re.M)
+
+
+@pytest.fixture(autouse=True)
+def in_repo_root(monkeypatch):
+    """Paths in messages are shown relative to the working directory: make it the checkout."""
+    monkeypatch.chdir(ROOT)
+
+
+def run(*args: str):
+    result = CliRunner().invoke(app, list(args))
+    assert "Traceback" not in result.output
+    if result.exception is not None:
+        assert isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+# -- list and show ---------------------------------------------------------------------------
+
+
+def test_list_names_the_builtins():
+    r = run("list")
+    assert r.exit_code == 0
+    assert re.search(r"^texas42\s+Texas 42 with Nello and Sevens bids$", r.stdout, re.M)
+    j = run("list", "--format", "json")
+    assert j.exit_code == 0
+    items = json.loads(j.stdout)
+    assert {"name": "texas42", "title": "Texas 42 with Nello and Sevens bids"} in items
+
+
+def test_show_text(snapshot):
+    r = run("show", "texas42")
+    assert r.exit_code == 0 and r.stderr == ""
+    for name in ("marks_to_win", "min_bid", "all_pass", "nello_doubles", "sevens"):
+        assert name in r.stdout
+    assert r.stdout == snapshot
+
+
+def test_show_json():
+    r = run("show", "texas42", "--format", "json")
+    assert r.exit_code == 0
+    info = json.loads(r.stdout)
+    assert info["name"] == "texas42" and info["canonical"] == "texas42"
+    assert info["ruleset_hash"].startswith("sha256:")
+    opts = {o["name"]: o for o in info["options"]}
+    assert set(opts) == {"marks_to_win", "min_bid", "all_pass", "max_opening_marks", "marks_step",
+                         "nello", "nello_doubles", "sevens"}
+    assert opts["min_bid"] == {"name": "min_bid", "type": "int", "value": 30, "default": 30,
+                               "allowed": "0..42", "description": "The lowest point bid allowed."}
+    assert opts["all_pass"]["allowed"] == "stuck, reshuffle"
+    assert "phases" in info
+
+
+def test_show_with_an_option_changes_value_not_default():
+    r = run("show", "texas42", "--option", "min_bid=32", "-o", "nello=false", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    info = json.loads(r.stdout)
+    opts = {o["name"]: o for o in info["options"]}
+    assert opts["min_bid"]["value"] == 32 and opts["min_bid"]["default"] == 30
+    assert opts["nello"]["value"] is False and opts["nello"]["default"] is True
+    assert "min_bid=32" in info["canonical"] and "nello=false" in info["canonical"]
+
+
+def test_bad_format_is_a_usage_error():
+    r = run("list", "--format", "xml")
+    assert r.exit_code == 2 and "text or json" in r.stderr
+
+
+# -- simulate --------------------------------------------------------------------------------
+
+
+def test_simulate_record_snapshot(tmp_path, snapshot):
+    """THE seeded one-game record: any change to the engine, ruleset or record format shows here."""
+    rec = tmp_path / "one.jsonl"
+    r = run("simulate", "texas42", "--games", "1", "--seed", "7", "--record", str(rec), "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert f"record written to {rec}" in r.stdout
+    text = rec.read_text(encoding="utf-8")
+    lines = [json.loads(x) for x in text.splitlines()]
+    assert lines[0]["type"] == "header" and lines[0]["seed"] == 7 and lines[-1]["type"] == "match"
+    assert text == snapshot
+
+
+def test_simulate_record_is_the_same_from_the_cli_twice(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for f in (a, b):
+        assert run("simulate", "texas42", "-n", "3", "-s", "5", "-r", str(f), "-o", "min_bid=31").exit_code == 0
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_simulate_json_summary():
+    r = run("simulate", "texas42", "--games", "5", "--seed", "1", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    s = json.loads(r.stdout)
+    assert {"ruleset", "seed", "games", "hands", "thrown_in", "decisions", "contracts",
+            "make_rate_by_bid", "avg_marks_per_hand", "wins_by_side", "win_rate_by_side",
+            "record"} <= set(s)
+    assert s["ruleset"] == "texas42" and s["seed"] == 1 and s["games"] == 5 and s["record"] is None
+    assert sum(s["contracts"].values()) == s["hands"]
+    assert sum(v["hands"] for v in s["make_rate_by_bid"].values()) == s["hands"]
+    assert set(s["contracts"]) <= {"points", "marks", "nello", "sevens"}
+    assert sum(s["wins_by_side"].values()) == 5
+    assert set(s["wins_by_side"]) == {"0", "1"}
+    for v in s["make_rate_by_bid"].values():
+        assert 0 <= v["made"] <= v["hands"] and v["rate"] == round(v["made"] / v["hands"], 4)
+
+
+def test_simulate_text_summary():
+    r = run("simulate", "texas42", "--games", "3", "--seed", "2", "--no-progress")
+    assert r.exit_code == 0
+    assert r.stdout.startswith("ruleset   texas42   seed 2\ngames     3\n")
+    assert "3 games" in r.stderr and "hands/s" in r.stderr
+
+
+def test_simulate_unknown_agent():
+    r = run("simulate", "texas42", "--games", "1", "--agents", "greedy")
+    assert r.exit_code == 2 and "unknown agent 'greedy'" in r.stderr and "random" in r.stderr
+
+
+# -- bad options and rulesets ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["simulate", "texas42", "--games", "1"], ["show", "texas42"],
+                                     ["validate", "texas42", "--hands", "0"]])
+@pytest.mark.parametrize("option, message", [
+    ("min_bd=32", "unknown option 'min_bd' (options: all_pass, marks_step, marks_to_win, "
+                  "max_opening_marks, min_bid, nello, nello_doubles, sevens) (did you mean 'min_bid'?)"),
+    ("min_bid=thirty", "option 'min_bid' takes an int, got 'thirty'"),
+    ("min_bid=43", "option 'min_bid' must be at most 42, got 43"),
+    ("nello=maybe", "option 'nello' takes true or false, got 'maybe'"),
+    ("all_pass=shuffle", "option 'all_pass' takes one of stuck, reshuffle, got 'shuffle' "
+                         "(did you mean 'reshuffle'?)"),
+    ("nello_doubles=middle", "option 'nello_doubles' takes one of high, low, suit, got 'middle'"),
+    ("min_bid", "--option takes name=value, got 'min_bid'"),
+])
+def test_bad_option_values(command, option, message):
+    r = run(*command, "--option", option)
+    assert r.exit_code == 1
+    assert r.stdout == ""
+    assert r.stderr == f"--option:1:1: error: {message}\n"
+
+
+def test_every_bad_option_is_reported_and_located():
+    r = run("simulate", "texas42", "-o", "min_bid=32", "-o", "nelo=false", "-o", "marks_to_win=0")
+    assert r.exit_code == 1
+    found = LOCATED.findall(r.stderr)
+    assert [(f, ln) for f, ln, _, _ in found] == [("--option", "2"), ("--option", "3")]
+    assert "did you mean 'nello'" in found[0][3]
+    assert "marks_to_win" in found[1][3] and "at least 1" in found[1][3]
+
+
+@pytest.mark.parametrize("command", ["show", "simulate", "validate"])
+def test_unknown_ruleset(command):
+    r = run(command, "texas24")
+    assert r.exit_code == 1
+    assert "no built-in ruleset named 'texas24'" in r.stderr and "did you mean 'texas42'" in r.stderr
+
+
+def test_missing_ruleset_file():
+    r = run("simulate", "no/such/rules.yaml")
+    assert r.exit_code == 1 and "Traceback" not in r.stderr
+    assert "rules.yaml" in r.stderr and "error:" in r.stderr
+
+
+# -- validate --------------------------------------------------------------------------------
+
+
+def test_validate_texas42():
+    r = run("validate", "texas42", "rulesets/texas42.yaml", "--hands", "50", "--seed", "3")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == ("texas42: ok (texas42, 50 random hands played)\n"
+                        "rulesets/texas42.yaml: ok (texas42, 50 random hands played)\n")
+    assert r.stderr == ""
+
+
+def test_validate_texas42_default_hands_and_options():
+    r = run("validate", "texas42")
+    assert r.exit_code == 0 and r.stdout == "texas42: ok (texas42, 200 random hands played)\n"
+    r = run("validate", "texas42", "-o", "min_bid=32", "-o", "all_pass=reshuffle", "--hands", "30")
+    assert r.exit_code == 0, r.stderr
+    assert "ok (texas42(" in r.stdout and "30 random hands played" in r.stdout
+
+
+def test_validate_json():
+    r = run("validate", "texas42", "--hands", "5", "--format", "json")
+    assert r.exit_code == 0
+    assert json.loads(r.stdout) == {"ok": True, "files": [
+        {"file": "texas42", "ok": True, "hands_played": 5, "diagnostics": []}]}
+
+
+def test_validate_an_overlay_that_is_fine(tmp_path):
+    f = tmp_path / "our-hall.yaml"
+    f.write_text("name: our-hall\ntitle: Our hall's 42\nextends: texas42\n"
+                 "set:\n  min_bid: 32\n  all_pass: reshuffle\n  nello_doubles: low\n", encoding="utf-8")
+    r = run("validate", str(f), "--hands", "20")
+    assert r.exit_code == 0, r.stderr
+    assert "ok (our-hall(" in r.stdout
+
+
+# -- help ------------------------------------------------------------------------------------
+
+
+def commands() -> dict[str, click.Command]:
+    return dict(typer.main.get_command(app).commands)
+
+
+def test_the_app_has_the_documented_commands():
+    assert {"list", "show", "validate", "simulate"} <= set(commands())
+
+
+def test_top_level_help():
+    r = run("--help")
+    assert r.exit_code == 0
+    for name in commands():
+        assert name in r.stdout
+
+
+@pytest.mark.parametrize("name", sorted(commands()))
+def test_help_of_every_command(name):
+    r = run(name, "--help")
+    assert r.exit_code == 0, r.output
+    cmd = commands()[name]
+    for p in cmd.params:
+        if isinstance(p, click.Option):
+            for opt in p.opts + p.secondary_opts:
+                if opt.startswith("--"):
+                    assert opt in r.stdout, f"`{name} --help` does not mention {opt}"
+    assert "-h" in r.stdout
