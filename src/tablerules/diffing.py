@@ -53,37 +53,27 @@ def diff_games(a: Game, b: Game) -> RulesetDiff:
                                 "a": da.options[n], "b": db.options[n],
                                 "allowed_a": oa.allowed(), "allowed_b": ob.allowed(),
                                 "description": oa.description})
-    fa = _flatten({k: v for k, v in da.source.items() if k not in IGNORED})
-    fb = _flatten({k: v for k, v in db.source.items() if k not in IGNORED})
-    for path in sorted(set(fa) | set(fb), key=_order(fa, fb)):
-        va, vb = fa.get(path, _ABSENT), fb.get(path, _ABSENT)
-        if va == vb:
-            continue
-        out.parts.append({"part": path,
-                          "a": None if va is _ABSENT else va,
-                          "b": None if vb is _ABSENT else vb,
-                          "change": "added" if va is _ABSENT else
-                          "removed" if vb is _ABSENT else "changed"})
+    _diff_parts({k: v for k, v in da.source.items() if k not in IGNORED},
+                {k: v for k, v in db.source.items() if k not in IGNORED}, "", out.parts)
     return out
 
 
 _ABSENT = object()
 
 
-def _flatten(data: Any, prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if isinstance(data, dict) and data:
-        for k, v in data.items():
-            out.update(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
-    else:
-        out[prefix] = data
-    return out
-
-
-def _order(fa: dict, fb: dict):
-    keys = list(fa) + [k for k in fb if k not in fa]
-    index = {k: i for i, k in enumerate(keys)}
-    return lambda k: index[k]
+def _diff_parts(a: Any, b: Any, path: str, out: list[dict]) -> None:
+    """Walk both trees; a part present on one side only is reported once, at its root."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            p = f"{path}.{k}" if path else str(k)
+            if k not in b:
+                out.append({"part": p, "change": "removed", "a": a[k], "b": None})
+            elif k not in a:
+                out.append({"part": p, "change": "added", "a": None, "b": b[k]})
+            else:
+                _diff_parts(a[k], b[k], p, out)
+    elif a != b:
+        out.append({"part": path, "change": "changed", "a": a, "b": b})
 
 
 def render_diff(d: RulesetDiff) -> str:
@@ -113,4 +103,10 @@ def _show(v: Any) -> str:
         return "(none)"
     if isinstance(v, str):
         return " ".join(v.split())
-    return value_str(v) if not isinstance(v, (list, dict)) else str(v)
+    if isinstance(v, dict):
+        if isinstance(v.get("title"), str):
+            return v["title"]
+        if isinstance(v.get("value"), str):
+            return " ".join(v["value"].split())
+        return "{" + ", ".join(f"{k}: {_show(x)}" for k, x in v.items()) + "}"
+    return value_str(v) if not isinstance(v, list) else str(v)
