@@ -63,7 +63,7 @@ def describe(game: Game) -> dict[str, Any]:
                   "sides": [list(s) for s in gd.sides]},
         "constants": dict(gd.constants),
         "phases": {
-            "deal": {"hand_size": gd.hand_size, "widow": gd.widow,
+            "deal": {"hand_size": gd.hand_size, "stock": gd.stock,
                      "first_dealer": gd.first_dealer,
                      "next_dealer": (src.get("deal") or {}).get("next_dealer", "next(dealer)")},
             "auction": {k: v for k, v in (src.get("auction") or {}).items()},
@@ -122,7 +122,7 @@ def render_show(info: dict[str, Any]) -> str:
     d = ph["deal"]
     lines.append("")
     lines.append("Hand:")
-    lines.append(f"  1. deal: {d['hand_size']} each" + (f", widow {d['widow']}" if d["widow"] else "")
+    lines.append(f"  1. deal: {d['hand_size']} each" + (f", stock {d['stock']}" if d["stock"] else "")
                  + f"; first dealer seat {d['first_dealer']}; next dealer: {d['next_dealer']}")
     a = ph["auction"]
     lines.append(f"  2. auction: one round from {a.get('first', 'next(dealer)')}")

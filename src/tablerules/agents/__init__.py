@@ -28,11 +28,41 @@ class RandomAgent:
         return legal[self.rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
 
 
-AGENTS: dict[str, Callable[[random.Random], Agent]] = {"random": RandomAgent}
+class CautiousAgent:
+    """Random play, but in an auction it mostly passes and otherwise makes the lowest bid.
+
+    Uniformly random bidders overbid wildly; in games where a missed bid costs points (Moon)
+    their matches drift below zero and never end. This bidder keeps random play comparable
+    while letting such matches finish.
+    """
+
+    name = "cautious"
+    pass_rate = 0.7
+
+    def __init__(self, rng: random.Random, pass_action: int):
+        self.rng = rng
+        self.pass_action = pass_action
+
+    def act(self, seat: int, legal: tuple[int, ...], observe: Observe) -> int:
+        if len(legal) > 1 and legal[0] == self.pass_action:
+            return legal[0] if self.rng.random() < self.pass_rate else legal[1]
+        return legal[self.rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
 
 
-def make_agent(name: str, rng: random.Random) -> Agent:
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": lambda rng, game: RandomAgent(rng),
+    "cautious": lambda rng, game: CautiousAgent(rng, game.pass_action),
+}
+AGENT_HELP = {
+    "random": "uniformly random legal actions",
+    "cautious": "random play; in an auction passes 70% of the time, else bids the lowest bid",
+}
+
+
+def make_agent(name: str, rng: random.Random, game) -> Agent:
+    """An agent by name for a compiled game (a GameDef), with its own generator."""
     try:
-        return AGENTS[name](rng)
+        factory = AGENTS[name]
     except KeyError:
         raise ValueError(f"unknown agent '{name}' (agents: {', '.join(sorted(AGENTS))})") from None
+    return factory(rng, game)

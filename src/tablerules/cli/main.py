@@ -134,7 +134,10 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              record: Optional[Path] = typer.Option(None, "--record", "-r",
                                                    help="Write a JSON Lines game record here."),
              agents: str = typer.Option("random", "--agents",
-                                        help="Agent name, or comma-separated names by seat."),
+                                        help="Agent name, or comma-separated names by seat: "
+                                             "random (uniformly random legal actions) or cautious "
+                                             "(random play, but passes 70% of auction turns and "
+                                             "otherwise bids the lowest bid)."),
              progress: bool = typer.Option(True, "--progress/--no-progress",
                                            help="Progress bar on a terminal for runs over a second."),
              fmt: str = FormatArg) -> None:
@@ -161,6 +164,9 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update)
     except TablerulesError as e:
         bar.close()
+        if "did not end within" in e.message and "cautious" not in names:
+            _err("note: uniformly random bidders may never finish a match of this game; "
+                 "try --agents cautious")
         _fail(e)
     finally:
         if out is not None:
@@ -261,7 +267,7 @@ def _render_summary(r: dict) -> str:
     lines = [f"ruleset   {r['ruleset']}   seed {r['seed']}",
              f"games     {r['games']}",
              f"hands     {r['hands']}" + (f"   (thrown in: {r['thrown_in']})" if r["thrown_in"] else ""),
-             f"marks     {r['avg_marks_per_hand']:.3f} per hand", ""]
+             f"awarded   {r['avg_marks_per_hand']:.3f} per hand (marks or points, all sides)", ""]
     lines.append("contract        hands   share")
     for k, v in r["contracts"].items():
         lines.append(f"{k:<14} {v:>6}  {v / r['hands']:>6.1%}")

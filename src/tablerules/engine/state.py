@@ -11,13 +11,14 @@ import random
 from typing import Any
 
 from ..errors import GameError
-from ..interpreter.definition import CHUNK, CHUNK_MASK, GameDef
+from ..interpreter.definition import ARMS, CHUNK, CHUNK_MASK, GameDef
 
 CHANCE = -1
 TERMINAL = -2
 
-DEAL, AUCTION, DECLARE, PLAY, LEAD, DONE = range(6)
-PHASE_NAMES = ("deal", "auction", "declare", "play", "lead", "done")
+DEAL, AUCTION, DECLARE, PLAY, LEAD, DONE, EXCHANGE, LAYOUT = range(8)
+PHASE_NAMES = ("deal", "auction", "declare", "play", "lead", "done", "exchange", "layout")
+W, E, N, S = range(4)  # layout arms: the line's two ends, then the spinner's two sides
 
 
 def bits(m: int) -> list[int]:
@@ -34,12 +35,14 @@ class State:
     """One match (or one hand, when made by `new_hand`) of a compiled game."""
 
     __slots__ = (
-        "game", "phase", "single_hand", "events", "dealer", "hands", "widow", "actor",
+        "game", "phase", "single_hand", "events", "dealer", "hands", "stock", "actor",
         "speakers", "speaker_i", "high", "high_seat", "passes", "bid", "bidder", "bidder_side",
         "contract", "decl", "declare_i", "tables", "active", "nxt", "leader", "led", "trick",
         "trick_seats", "points", "tricks", "tricks_played", "score", "hands_played", "deals",
         "made", "x_side", "x_seat", "x_tile", "history", "steps", "_legal",
-        "winner_sides", "plays_left", "pending", "all_passed", "x_bid", "legal_fn", "over_fn", "dealt", "decisions_made",
+        "winner_sides", "plays_left", "pending", "all_passed", "x_bid",
+        "setup", "buried", "exchange_taking", "arms", "center", "spinner", "spinner_pending",
+        "knocks", "went_out", "blocked", "lay_points", "arm_pieces", "legal_fn", "over_fn", "dealt", "decisions_made",
     )
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False):
@@ -60,7 +63,7 @@ class State:
         n = g.seat_count
         self.hands = [0] * n
         self.dealt: tuple = ()
-        self.widow: tuple = ()
+        self.stock: tuple = ()
         self.actor = CHANCE
         self.speakers: list[int] = []
         self.speaker_i = 0
@@ -90,6 +93,18 @@ class State:
         self.x_side = 0
         self.x_seat = 0
         self.x_tile = 0
+        self.setup: list = []  # remaining setup steps after the auction: ("x",) or ("d", i)
+        self.buried: list[int] = []
+        self.exchange_taking = False
+        self.arms: list[list[int]] = []  # per arm: [open number, end piece, pieces on it, playable]
+        self.center = -1
+        self.arm_pieces: list[list[str]] = [[], [], [], []]  # oriented "near-far" from the center
+        self.spinner = -1
+        self.spinner_pending: set[int] = set()
+        self.knocks = 0
+        self.went_out = -1
+        self.blocked = False
+        self.lay_points = 0
         self.history: list[tuple[int, int]] = []
         self.steps = 0
         self.plays_left = 0
@@ -141,6 +156,14 @@ class State:
         elif ph == LEAD:
             la = self.tables.lead_actions
             legal = tuple(sorted(la[i] for i in self.tables.lead[self.trick[0]]))
+        elif ph == LAYOUT:
+            legal = self._legal_lays()
+        elif ph == EXCHANGE:
+            g = self.game
+            if self.exchange_taking:
+                legal = (g.pass_action + 3, g.pass_action + 4)  # take stock, leave stock
+            else:
+                legal = tuple(g.bury_base + t for t in g.mask_pieces(self.hands[self.actor]))
         else:
             return ()
         if not legal:
@@ -181,32 +204,36 @@ class State:
             self._speak(action)
         elif ph == DECLARE:
             self._declare(action)
+        elif ph == LAYOUT:
+            self._lay(action)
+        elif ph == EXCHANGE:
+            self._exchange(action)
         else:
             self._choose_lead(action)
 
     def deal_random(self, rng: random.Random) -> tuple[tuple[int, ...], ...]:
-        """The chance step: shuffle and deal; returns the deal (hands, then the widow)."""
+        """The chance step: shuffle and deal; returns the deal (hands, then the stock)."""
         order = list(range(len(self.game.pieces)))
         rng.shuffle(order)
         g = self.game
         k = g.hand_size
         hands = [tuple(sorted(order[i * k:(i + 1) * k])) for i in range(g.seat_count)]
         rest = g.seat_count * k
-        hands.append(tuple(sorted(order[rest:rest + g.widow])))
+        hands.append(tuple(order[rest:rest + g.stock]))  # in drawing order
         deal = tuple(hands)
         self.apply_deal(deal)
         return deal
 
     def apply_deal(self, deal) -> None:
-        """Apply a chance outcome: one tuple of piece ids per seat, then the widow."""
+        """Apply a chance outcome: one tuple of piece ids per seat, then the stock (widow or boneyard)."""
         if self.phase != DEAL:
             raise GameError("a deal was applied when no deal was due")
         g = self.game
         if len(deal) not in (g.seat_count, g.seat_count + 1):
-            raise GameError(f"a deal has {g.seat_count} hands (and a widow)")
+            raise GameError(f"a deal has {g.seat_count} hands (and a stock)")
         n = g.seat_count
         self.dealt = deal[:n]
-        self.widow = tuple(deal[n]) if len(deal) > n else ()
+        self.stock = tuple(deal[n]) if len(deal) > n else ()
         every = 0
         count = 0
         bit = g.bit.__getitem__
@@ -217,12 +244,12 @@ class State:
                 hands[s] = m
                 every |= m
                 count += len(h)
-            for t in self.widow:
+            for t in self.stock:
                 every |= bit(t)
         except (KeyError, TypeError):
             every = -1
 
-        count += len(self.widow)
+        count += len(self.stock)
         if every < 0 or every.bit_count() != count or every >> len(g.pieces):
             raise GameError("a deal names a piece twice or a piece not in the set")
         self.deals += 1
@@ -230,8 +257,8 @@ class State:
             self.events.append({"type": "deal", "hand": self.hands_played + 1,
                                 "dealer": self.dealer,
                                 "hands": [[g.pieces.names[t] for t in h] for h in self.dealt],
-                                **({"widow": [g.pieces.names[t] for t in self.widow]}
-                                   if self.widow else {})})
+                                **({"stock": [g.pieces.names[t] for t in self.stock]}
+                                   if self.stock else {})})
         self._start_auction()
 
     def observation(self, seat: int) -> dict[str, Any]:
@@ -290,6 +317,10 @@ class State:
 
     def _start_auction(self) -> None:
         g = self.game
+        if g.fixed_contract >= 0:  # no bidding: every hand is this contract
+            self.contract = g.fixed_contract
+            self._start_contract()
+            return
         first = g.auction_first(self)
         n = g.seat_count
         self.speakers = [(first + i) % n for i in range(n)]
@@ -380,33 +411,91 @@ class State:
         self.bidder = self.high_seat
         self.bidder_side = g.side_of[self.bidder]
         self.contract = g.bids[self.bid].contract
-        self.declare_i = 0
-        self._next_declaration()
+        self._start_contract()
 
-    # -- declarations --------------------------------------------------------------------------
+    # -- setup after the auction: the exchange and the declarations -----------------------------
 
-    def _next_declaration(self) -> None:
-        steps = self.game.contracts[self.contract].declare
-        if self.declare_i < len(steps):
-            self.phase = DECLARE
-            self.actor = steps[self.declare_i].by(self)
-            return
+    def _start_contract(self) -> None:
+        c = self.game.contracts[self.contract]
+        steps: list = [("d", i) for i in range(len(c.declare))]
+        if c.exchange is not None:
+            steps.insert(0 if c.exchange.first else len(steps), ("x",))
+        self.setup = steps
+        self._next_setup()
+
+    def _next_setup(self) -> None:
+        c = self.game.contracts[self.contract]
+        while self.setup:
+            step = self.setup[0]
+            if step[0] == "d":
+                self.declare_i = step[1]
+                self.phase = DECLARE
+                self.actor = c.declare[step[1]].by(self)
+                return
+            ex = c.exchange
+            self.actor = ex.by(self)
+            if ex.optional and self.stock:
+                self.exchange_taking = True
+                self.phase = EXCHANGE
+                return
+            self._take_stock()
+            if self._bury_due():
+                return
+            self.setup.pop(0)
         self._start_play()
+
+    def _take_stock(self) -> None:
+        for t in self.stock:
+            self.hands[self.actor] |= 1 << t
+        if self.events is not None:
+            g = self.game
+            self.events.append({"type": "exchange", "seat": self.actor, "took":
+                                [g.pieces.names[t] for t in self.stock]})
+        self.stock = ()
+
+    def _bury_due(self) -> bool:
+        if len(self.buried) < self.game.contracts[self.contract].exchange.bury:
+            self.phase = EXCHANGE
+            return True
+        return False
+
+    def _exchange(self, action: int) -> None:
+        g = self.game
+        if self.exchange_taking:
+            self.exchange_taking = False
+            if action == g.pass_action + 3:
+                self._take_stock()
+                if self._bury_due():
+                    return
+            self.setup.pop(0)
+            self._next_setup()
+            return
+        t = action - g.bury_base
+        self.hands[self.actor] &= ~(1 << t)
+        self.buried.append(t)
+        if self.events is not None:
+            self.events.append({"type": "exchange", "seat": self.actor,
+                                "buried": g.pieces.names[t]})
+        if self._bury_due():
+            return
+        self.setup.pop(0)
+        self._next_setup()
 
     def _declare(self, action: int) -> None:
         d, value = self.game.decl_actions[action - self.game.decl_base]
         decl = list(self.decl)
         decl[d] = value
         self.decl = tuple(decl)
-        self.declare_i += 1
-        self._next_declaration()
+        self.setup.pop(0)
+        self._next_setup()
 
     # -- trick play ----------------------------------------------------------------------------
 
     def _start_play(self) -> None:
         g = self.game
         c = g.contracts[self.contract]
-        self.tables = g.tables(self.contract, self.decl)
+        layout = c.play.mode == "layout"
+        self.tables = None if layout else g.tables(self.contract, self.decl)
         self.legal_fn = c.play.legal
         self.over_fn = c.over
         n = g.seat_count
@@ -436,7 +525,157 @@ class State:
         self.leader = leader
         self.actor = leader
         self.led = -1
-        self.phase = PLAY
+        self.phase = LAYOUT if layout else PLAY
+
+    # -- layout play ---------------------------------------------------------------------------
+
+    def _legal_lays(self) -> tuple[int, ...]:
+        g = self.game
+        hand = g.mask_pieces(self.hands[self.actor])
+        if self.center < 0:
+            return hand
+        ends = g.pieces.ends
+        base = g.layout_base
+        plays = [base + 4 * t + a for t in hand for a, arm in enumerate(self.arms)
+                 if arm[3] and arm[0] in ends[t]]
+        lay = g.contracts[self.contract].play.layout
+        extra = []
+        if self.stock and (lay.may_draw or not plays):
+            extra.append(g.pass_action + 5)  # draw
+        if not plays and not (self.stock and lay.must_draw):
+            extra.append(g.pass_action + 6)  # knock
+        return tuple(extra + plays)
+
+    def _lay(self, action: int) -> None:
+        g = self.game
+        lay = g.contracts[self.contract].play.layout
+        seat = self.actor
+        if action == g.pass_action + 5:  # draw: the next piece of the stock, in dealt order
+            t = self.stock[0]
+            self.stock = self.stock[1:]
+            self.hands[seat] |= 1 << t
+            if self.events is not None:
+                self.events.append({"type": "draw", "seat": seat, "piece": g.pieces.names[t]})
+            return
+        if action == g.pass_action + 6:  # knock
+            self.knocks += 1
+            if self.events is not None:
+                self.events.append({"type": "knock", "seat": seat})
+            if self.knocks >= len(self.active):
+                self.blocked = True
+                self._end_hand()
+                return
+            self.actor = self.nxt[seat]
+            return
+        self.knocks = 0
+        ends = g.pieces.ends
+        if action < len(g.pieces):
+            t, arm = action, -1
+            self._set_center(t, lay.spinner)
+        else:
+            t, arm = divmod(action - g.layout_base, 4)
+            a = self.arms[arm]
+            h, lo = ends[t]
+            far = lo if a[0] == h else h
+            self.arm_pieces[arm].append(f"{a[0]}-{far}")
+            a[0] = far
+            a[1] = t
+            a[2] += 1
+            if arm in self.spinner_pending:
+                self.spinner_pending.discard(arm)
+                if not self.spinner_pending:  # both main sides covered: its other sides open
+                    d = ends[self.spinner][0]
+                    self.arms[N] = [d, self.spinner, 0, 1]
+                    self.arms[S] = [d, self.spinner, 0, 1]
+            elif lay.spinner and self.spinner < 0 and h == lo:
+                self.spinner = t
+                self.spinner_pending = {arm}
+        self.hands[seat] &= ~(1 << t)
+        self.plays_left -= 1
+        scored = lay.scores(self)
+        side = g.side_of[seat]
+        if scored:
+            self.points[side] += scored
+            self.score[side] += scored
+        if self.events is not None:
+            self.events.append({"type": "lay", "seat": seat, "piece": g.pieces.names[t],
+                                "on": "first" if arm < 0 else ARMS[arm],
+                                "layout": self.layout_text(), "ends": [e[0] for e in self.ends],
+                                "scored": scored,
+                                "score": list(self.score)})
+        if scored and not self.single_hand and g.match_over(self):
+            self._end_hand(interrupted=True)
+            return
+        if not self.hands[seat]:
+            self.went_out = seat
+            self._end_hand()
+            return
+        self.actor = self.nxt[seat]
+
+    def _set_center(self, t: int, spinner: bool) -> None:
+        h, lo = self.game.pieces.ends[t]
+        self.center = t
+        self.arms = [[h, t, 0, 1], [lo, t, 0, 1], [h, t, 0, 0], [h, t, 0, 0]]
+        if spinner and h == lo:
+            self.spinner = t
+            self.spinner_pending = {W, E}
+
+    def layout_text(self) -> dict[str, str]:
+        """The layout as text: the line west to east, and each open spinner side outward."""
+        if self.center < 0:
+            return {}
+        h, lo = self.game.pieces.ends[self.center]
+        west = [_flip(p) for p in reversed(self.arm_pieces[W])]
+        line = west + [f"{h}-{lo}"] + self.arm_pieces[E]
+        if self.spinner >= 0 and self.spinner != self.center:
+            d = self.game.pieces.ends[self.spinner][0]
+            line = [x + "*" if x == f"{d}-{d}" else x for x in line]
+        elif self.spinner == self.center:
+            line = [x + "*" if i == len(west) else x for i, x in enumerate(line)]
+        out = {"line": " ".join(line)}
+        for arm, name in ((N, "north"), (S, "south")):
+            if self.arms[arm][3]:
+                out[name] = " ".join(self.arm_pieces[arm]) or "open"
+        return out
+
+    @property
+    def ends(self) -> tuple:
+        """Open ends that count: (pips, end piece is a double, end piece is the spinner)."""
+        if self.center < 0:
+            return ()
+        ends = self.game.pieces.ends
+        out = []
+        for i, a in enumerate(self.arms):
+            if not a[3] or (i >= N and not a[2]):
+                continue
+            h, lo = ends[a[1]]
+            out.append((a[0], h == lo, a[1] == self.spinner))
+        return tuple(out)
+
+    @property
+    def spinner_open(self) -> bool:
+        return self.spinner >= 0 and bool(self.spinner_pending)
+
+    @property
+    def spinner_pips(self) -> int:
+        return self.game.pieces.ends[self.spinner][0] if self.spinner >= 0 else 0
+
+    @property
+    def in_hands(self) -> tuple[int, ...]:
+        m = 0
+        for h in self.hands:
+            m |= h
+        return self.game.mask_pieces(m)
+
+    def holder(self, t: int) -> int:
+        for s, h in enumerate(self.hands):
+            if h >> t & 1:
+                return s
+        return -1
+
+    def pips_left(self, side: int) -> int:
+        pips = self.game.pieces.attrs["pips"]
+        return sum(pips[t] for s in self.game.sides[side] for t in self.game.mask_pieces(self.hands[s]))
 
     def _choose_lead(self, action: int) -> None:
         self.led = action - self.game.lead_base
@@ -480,13 +719,13 @@ class State:
 
     # -- end of a hand and of the match ---------------------------------------------------------
 
-    def _end_hand(self, thrown_in: bool = False) -> None:
+    def _end_hand(self, thrown_in: bool = False, interrupted: bool = False) -> None:
         g = self.game
         marks = [0] * len(g.sides)
         if not thrown_in:
             c = g.contracts[self.contract]
             self.made = bool(c.made(self))
-            for s in range(len(g.sides)):
+            for s in range(len(g.sides)) if not interrupted else ():
                 self.x_side = s
                 marks[s] = g.score_hand(self)
             for s in range(len(g.sides)):
@@ -502,6 +741,9 @@ class State:
                            "declarations": {d.name: self.decl[d.index] for d in g.declarations},
                            "points": list(self.points), "tricks": list(self.tricks),
                            "made": self.made, "marks": marks, "ended_after_trick": self.tricks_played})
+                if c.play.mode == "layout":
+                    ev.update({"went_out": self.went_out, "blocked": self.blocked,
+                               "pips_left": [self.pips_left(s) for s in range(len(g.sides))]})
             ev["score"] = list(self.score)
             self.events.append(ev)
         if self.single_hand:
@@ -522,6 +764,11 @@ class State:
         self._reset_hand()
         self.dealer = dealer
         self.phase = DEAL
+
+
+def _flip(p: str) -> str:
+    a, _, b = p.partition("-")
+    return f"{b}-{a}"
 
 
 def new_match(game: GameDef, *, record: bool = False) -> State:

@@ -14,13 +14,14 @@ from ..expr.types import BOOL, INT, SCALAR, SYM, Attr, ListType, Type, enum, joi
 from ..load.ruleset import content_hash
 from ..load.yamltree import Tree
 from . import vocab
-from .definition import (BidDef, ContractDef, Declaration, DeclareStep, GameDef, Pieces, PlayDef,
-                         TrickTables)
+from .definition import (FIXED_NAMES, BidDef, ContractDef, Declaration, DeclareStep, ExchangeDef, GameDef,
+                         LayoutDef, Pieces, PlayDef, TrickTables)
 from .options import OptionDecl, apply_cli_options, canonical_name
 
 TYPE_NAMES = {"int": INT, "bool": BOOL, "symbol": SYM, "scalar": SCALAR}
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\((.*)\)\s*$")
 MAX_TABLE_COMBOS = 20_000
+FIXED_ACTIONS = FIXED_NAMES
 NO_BID = "none"
 
 
@@ -89,26 +90,29 @@ class Compiler:
             t = enum(decls[k].values) if decls[k].type == "symbol" else TYPE_NAMES[decls[k].type]
             base.vars[k] = vocab.const(t, v, decls[k].description)
         pieces, tile = self.pieces(base)
-        seats = self.seats()
-        if seats is None or pieces is None:
+        if pieces is None:
             self.raise_if_errors()
-            raise CheckError("ruleset has no usable pieces or seats")
-        seat_count, seat_names, sides = seats
-        side_of = tuple(next(i for i, s in enumerate(sides) if seat in s) for seat in range(seat_count))
-        hand_size = self.get("deal", "hand_size", default=0)
-        widow = self.get("deal", "widow", default=0)
-        if isinstance(hand_size, int) and isinstance(widow, int) and \
-                hand_size * seat_count + widow > len(pieces):
-            self.error(("deal", "hand_size"),
-                       f"{seat_count} hands of {hand_size} plus a widow of {widow} need "
-                       f"{hand_size * seat_count + widow} pieces; the set has {len(pieces)}")
         base.vars.update({
             "max_pip": vocab.const(INT, self.get("pieces", "max_pip", default=0), "highest pip"),
             "pieces": vocab.const(ListType(tile), tuple(range(len(pieces))), "every piece in play"),
-            "hand_size": vocab.const(INT, hand_size, "pieces dealt to each seat"),
+        })
+        seats = self.seats(base)
+        if seats is None:
+            self.raise_if_errors()
+            raise CheckError("ruleset has no usable seats")
+        seat_count, seat_names, sides = seats
+        side_of = tuple(next(i for i, s in enumerate(sides) if seat in s) for seat in range(seat_count))
+        base.vars.update({
             "seat_count": vocab.const(INT, seat_count, "number of seats"),
             "sides": vocab.const(ListType(INT), tuple(range(len(sides))), "every side's index"),
         })
+        hand_size = self.const_int(("deal", "hand_size"), base, 0, "pieces dealt to each seat")
+        base.vars["hand_size"] = vocab.const(INT, hand_size, "pieces dealt to each seat")
+        stock = self.const_int(("deal", "stock"), base, 0, "pieces left undealt")
+        if hand_size * seat_count + stock > len(pieces):
+            self.error(("deal", "hand_size"),
+                       f"{seat_count} hands of {hand_size} plus a stock of {stock} need "
+                       f"{hand_size * seat_count + stock} pieces; the set has {len(pieces)}")
         base.funcs.update(vocab.piece_funcs(pieces.ends, tile))
         base.funcs.update(vocab.seat_funcs(seat_count, sides))
         constants = self.constants(base)
@@ -182,6 +186,15 @@ class Compiler:
                 if not all_pass_bids:
                     self.error(("auction", "all_pass", "bids"),
                                "no bid satisfies 'all_pass.bids': the forced seat could not bid")
+        fixed = self.tree.get(("auction", "contract"))
+        fixed_contract = -1
+        if fixed is not None:
+            found = [c for c in contracts if c.name == fixed]
+            if not found:
+                self.error(("auction", "contract"), f"'auction.contract' names no contract: {fixed!r}",
+                           suggestion=did_you_mean(str(fixed), [c.name for c in contracts]))
+            else:
+                fixed_contract = found[0].index
         beats: dict[int, tuple[int, ...]] = {}
         beats_dyn = None
         if beats_c is not None:
@@ -225,13 +238,13 @@ class Compiler:
         # the action space: pieces, pass, bids, declaration choices, lead choices
         n = len(pieces)
         pass_action = n
-        bid_base = n + 3  # after pass, agree, decline
+        bid_base = n + len(FIXED_ACTIONS)
         decl_base = bid_base + len(bids) - 1
         decl_actions = tuple((dc.index, v) for dc in declarations for v in dc.values)
         lead_base = decl_base + len(decl_actions)
         decl_action_of = {(dv[0], _vkey(dv[1])): decl_base + i for i, dv in enumerate(decl_actions)}
         contracts = tuple(
-            ContractDef(c.index, c.name, c.title, c.requires, c.confirm,
+            ContractDef(c.index, c.name, c.title, c.requires, c.confirm, c.exchange,
                         tuple(DeclareStep(s.decl, s.by, s.choices,
                                           tuple(decl_action_of[(s.decl, _vkey(v))] for v in s.choices))
                               for s in c.declare),
@@ -244,11 +257,11 @@ class Compiler:
             name=name, title=title, canonical=canonical_name(name, decls, values, self.house_defaults),
             content_hash=content_hash(d), options=values, option_decls=decls, pieces=pieces,
             seat_count=seat_count, seat_names=seat_names, sides=sides, side_of=side_of,
-            hand_size=hand_size, widow=widow if isinstance(widow, int) else 0,
+            hand_size=hand_size, stock=stock,
             first_dealer=first_dealer, next_dealer=next_dealer.fn, constants=constants,
             declarations=declarations, contracts=contracts, bids=bids, auction_first=first.fn,
             beats=beats, beats_dyn=beats_dyn, all_pass_seat=all_pass_seat,
-            all_pass_bids=all_pass_bids, forced_when=forced_when.fn if forced_when else None,
+            all_pass_bids=all_pass_bids, fixed_contract=fixed_contract, forced_when=forced_when.fn if forced_when else None,
             forced_bids=forced_bids, has_requires=any(c.requires is not None for c in contracts),
             score_hand=score_hand.fn, match_over=match_over.fn,
             hand_points=hand_points, max_hands=max_hands, max_steps=max_steps,
@@ -371,12 +384,36 @@ class Compiler:
         names = tuple(f"{h}-{lo}" for h, lo in ends)
         return Pieces(names, tuple(ends), tables), tile
 
-    def seats(self):
-        count = self.get("seats", "count")
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 < count <= 8:
-            self.error(("seats", "count"), "seats.count must be an int from 2 to 8")
+    def const_int(self, path: tuple, env: Env, default: int, what: str) -> int:
+        """An int given literally or as a constant expression (e.g. of options)."""
+        raw = self.tree.get(path)
+        if raw is None:
+            return default
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        c = self.expr(path, env.extended(where=_where(path)), INT)
+        if c is None:
+            return default
+        if not c.is_const:
+            self.error(path, f"{_where(path)} ({what}) must be fixed before the game starts")
+            return default
+        return c.const
+
+    def seats(self, base: Env):
+        count = self.const_int(("seats", "count"), base, 0, "the number of seats")
+        if not 1 < count <= 8:
+            self.error(("seats", "count"), f"seats.count must be from 2 to 8, got {count}")
             return None
-        sides_raw = self.get("seats", "sides", default=[[s] for s in range(count)])
+        env = base.extended(vars={"seat_count": vocab.const(INT, count, "number of seats")})
+        sides_raw = self.tree.get(("seats", "sides"))
+        if isinstance(sides_raw, str):
+            c = self.expr(("seats", "sides"), env.extended(where="seats.sides"),
+                          ListType(ListType(INT)))
+            sides_raw = [list(x) for x in self.const_value(c)] if c is not None else None
+            if sides_raw is None:
+                return None
+        elif sides_raw is None:
+            sides_raw = [[s] for s in range(count)]
         seen: list[int] = []
         sides = []
         ok = True
@@ -399,10 +436,10 @@ class Compiler:
             self.error(("seats", "sides"), f"seats {missing} belong to no side")
             ok = False
         names = self.get("seats", "names", default=[f"Seat {i}" for i in range(count)])
-        if not isinstance(names, list) or len(names) != count:
-            self.error(("seats", "names"), f"seats.names lists one name for each of the {count} seats")
+        if not isinstance(names, list) or len(names) < count:
+            self.error(("seats", "names"), f"seats.names lists a name for each of the {count} seats")
             names = [f"Seat {i}" for i in range(count)]
-        return (count, tuple(str(n) for n in names), tuple(sides)) if ok else None
+        return (count, tuple(str(n) for n in names[:count]), tuple(sides)) if ok else None
 
     def constants(self, base: Env) -> dict[str, Any]:
         out = {}
@@ -504,8 +541,10 @@ class Compiler:
             self.error(("contracts",), "a ruleset needs at least one contract", kind="schema")
         sit_env = decl_env.extended(vars={
             "seat": vocab.dyn(INT, "x_seat", "the seat in question"),
-            "bidder": vocab.dyn(INT, "bidder", "the seat that won the auction"),
-            "dealer": vocab.dyn(INT, "dealer", "the dealer")}, where="play.sits_out")
+            "bidder": vocab.dyn(INT, "bidder", "the seat that won the auction (-1 without one)"),
+            "dealer": vocab.dyn(INT, "dealer", "the dealer"),
+            "dealt": vocab.dyn(ListType(tile), "in_hands", "every piece in a seat's hand")},
+            funcs={"holder": vocab.holder_func(tile)}, where="play.sits_out")
         tile_var = Var(tile, lambda c: c.x_tile, doc="the piece in question")
         led_var = Var(SCALAR, lambda c: c.x_led, doc="the suit led")
         outcome_env = game_env.extended(vars=vocab.outcome_vars(bid), where="outcome")
@@ -548,6 +587,8 @@ class Compiler:
                 }, where=f"contracts.{name}.bid.requires")
                 rq = self.expr(cp + ("bid", "requires"), req_env, BOOL)
                 req = rq.fn if rq is not None else None
+            if self.tree.get(("auction", "contract")) is not None:
+                enabled = False  # no auction: nothing is bid
             if enabled and None not in (lv, rk, mk):
                 for level in self.const_value(lv):
                     text = f"{name} {level}" if label is None else str(label.fn(level))
@@ -585,10 +626,14 @@ class Compiler:
                     self.error(dp + ("choices",), "a declaration needs at least one choice")
                     continue
                 steps.append(SimpleNamespace(decl=dc.index, by=by.fn, choices=choices))
+            exchange = self.exchange(cp, sit_env, base)
             pp = cp + ("play",)
             pw = _where(pp)
-            te = decl_env.extended(vars={"tile": tile_var}, where=f"{pw}.lead")
-            tle = decl_env.extended(vars={"tile": tile_var, "led": led_var})
+            mode = self.get(*pp, "mode", default="tricks")
+            if mode not in ("tricks", "layout"):
+                self.error(pp + ("mode",), f"play.mode is 'tricks' or 'layout', got {mode!r}",
+                           suggestion=did_you_mean(str(mode), ["tricks", "layout"]))
+                continue
             leader = self.expr(pp + ("leader",), sit_env.extended(where=f"{pw}.leader"), INT,
                                default="bidder")
             sits = None
@@ -596,42 +641,98 @@ class Compiler:
                 sc = self.expr(pp + ("sits_out",), sit_env, BOOL)
                 if sc is not None and not (sc.is_const and not sc.const):
                     sits = sc.fn
-            lead = self.expr(pp + ("lead",), te, default="tile.high")
-            if lead is not None and not (SCALAR.accepts(lead.type) or (
-                    isinstance(lead.type, ListType) and SCALAR.accepts(lead.type.elem))):
-                self.error(pp + ("lead",), f"'lead' gives a suit or a list of suits, got {lead.type}")
-                lead = None
-            follows = self.expr(pp + ("follows",), tle.extended(where=f"{pw}.follows"), BOOL,
-                                default="has(tile, led)")
-            rank = self.expr(pp + ("rank",), tle.extended(where=f"{pw}.rank"), INT)
-            mf = self.expr(pp + ("must_follow",), decl_env.extended(where=f"{pw}.must_follow"), BOOL,
-                           default="true")
-            legal = None
-            if self.tree.get(pp + ("legal",)) is not None:
-                le = decl_env.extended(vars={
-                    "tile": tile_var,
-                    "hand": vocab.dyn(ListType(tile), "hand", "the player's pieces"),
-                    "leading": vocab.dyn(BOOL, "leading", "whether the player leads this trick"),
-                    "trick": vocab.dyn(ListType(tile), "trick", "pieces played to this trick"),
-                }, where=f"{pw}.legal")
-                lc = self.expr(pp + ("legal",), le, BOOL)
-                legal = lc.fn if lc is not None else None
-            tp = self.expr(pp + ("trick_points",), game_env.extended(vars={
-                "trick": vocab.dyn(ListType(tile), "trick", "the pieces of the trick")},
-                where=f"{pw}.trick_points"), INT, default="1")
+            if mode == "layout":
+                layout = self.layout(pp, game_env, base)
+                if None in (leader, layout):
+                    continue
+                never = lambda c: False  # noqa: E731 - tricks are not played in a layout
+                play = PlayDef(leader.fn, sits, lambda c: 0, never, lambda c: 0, never, None,
+                               lambda c: 0, "layout", layout)
+            else:
+                te = decl_env.extended(vars={"tile": tile_var}, where=f"{pw}.lead")
+                tle = decl_env.extended(vars={"tile": tile_var, "led": led_var})
+                lead = self.expr(pp + ("lead",), te, default="tile.high")
+                if lead is not None and not (SCALAR.accepts(lead.type) or (
+                        isinstance(lead.type, ListType) and SCALAR.accepts(lead.type.elem))):
+                    self.error(pp + ("lead",), f"'lead' gives a suit or a list of suits, got {lead.type}")
+                    lead = None
+                follows = self.expr(pp + ("follows",), tle.extended(where=f"{pw}.follows"), BOOL,
+                                    default="has(tile, led)")
+                rank = self.expr(pp + ("rank",), tle.extended(where=f"{pw}.rank"), INT)
+                mf = self.expr(pp + ("must_follow",), decl_env.extended(where=f"{pw}.must_follow"),
+                               BOOL, default="true")
+                legal = None
+                if self.tree.get(pp + ("legal",)) is not None:
+                    le = decl_env.extended(vars={
+                        "tile": tile_var,
+                        "hand": vocab.dyn(ListType(tile), "hand", "the player's pieces"),
+                        "leading": vocab.dyn(BOOL, "leading", "whether the player leads this trick"),
+                        "trick": vocab.dyn(ListType(tile), "trick", "pieces played to this trick"),
+                    }, where=f"{pw}.legal")
+                    lc = self.expr(pp + ("legal",), le, BOOL)
+                    legal = lc.fn if lc is not None else None
+                tp = self.expr(pp + ("trick_points",), game_env.extended(vars={
+                    "trick": vocab.dyn(ListType(tile), "trick", "the pieces of the trick")},
+                    where=f"{pw}.trick_points"), INT, default="1")
+                if None in (leader, lead, follows, rank, mf, tp):
+                    continue
+                play = PlayDef(leader.fn, sits, lead.fn, follows.fn, rank.fn, mf.fn, legal, tp.fn)
             op = cp + ("outcome",)
             over = self.expr(op + ("over",), outcome_env.extended(where=f"{_where(op)}.over"), BOOL,
                              default="false")
-            made = self.expr(op + ("made",), outcome_env.extended(where=f"{_where(op)}.made"), BOOL)
-            if None in (leader, lead, follows, rank, mf, tp, over, made):
+            made = self.expr(op + ("made",), outcome_env.extended(where=f"{_where(op)}.made"), BOOL,
+                             default="false")
+            if None in (over, made):
                 continue
-            play = PlayDef(leader.fn, sits, lead.fn, follows.fn, rank.fn, mf.fn, legal, tp.fn)
             contracts.append(SimpleNamespace(index=idx, name=name, title=title, requires=req,
-                                             confirm=confirm,
+                                             confirm=confirm, exchange=exchange,
                                              declare=steps, play=play, over=over.fn, made=made.fn))
-        if len(bids) == 1 and not self.diags:
+        if len(bids) == 1 and not self.diags and self.tree.get(("auction", "contract")) is None:
             self.error(("contracts",), "no contract can be bid: every one is disabled or has no levels")
         return contracts, bids
+
+    def exchange(self, cp: tuple, sit_env: Env, base: Env):
+        """A contract's `exchange`: a seat takes the stock into hand, then buries pieces."""
+        ep = cp + ("exchange",)
+        if self.tree.get(ep) is None:
+            return None
+        w = _where(ep)
+        by = self.expr(ep + ("by",), sit_env.extended(where=f"{w}.by"), INT, default="bidder")
+        bury = self.const_int(ep + ("bury",), base, 0, "pieces to bury")
+        optional = self.const_bool(ep + ("optional",), base, False)
+        first = self.const_bool(ep + ("first",), base, True)
+        if by is None:
+            return None
+        return ExchangeDef(by.fn, bury, optional, first)
+
+    def const_bool(self, path: tuple, env: Env, default: bool) -> bool:
+        if self.tree.get(path) is None:
+            return default
+        c = self.expr(path, env.extended(where=_where(path)), BOOL)
+        if c is None:
+            return default
+        if not c.is_const:
+            self.error(path, f"{_where(path)} must be fixed before the game starts")
+            return default
+        return bool(c.const)
+
+    def layout(self, pp: tuple, game_env: Env, base: Env):
+        """A layout play mode: pieces laid end to end on open ends, a spinner, scoring ends."""
+        end = vocab.end_type()
+        env = game_env.extended(vars={
+            "ends": vocab.dyn(ListType(end), "ends", "the open ends after the play"),
+            "spinner_open": vocab.dyn(BOOL, "spinner_open",
+                                      "whether the spinner is still an end of the line"),
+            "spinner_pips": vocab.dyn(INT, "spinner_pips", "the spinner's number (0 if none)"),
+            "seat": vocab.dyn(INT, "actor", "the seat that played"),
+        }, where=f"{_where(pp)}.scores")
+        scores = self.expr(pp + ("scores",), env, INT, default="0")
+        spinner = self.const_bool(pp + ("spinner",), base, True)
+        must_draw = self.const_bool(pp + ("must_draw",), base, True)
+        may_draw = self.const_bool(pp + ("may_draw",), base, False)
+        if scores is None:
+            return None
+        return LayoutDef(spinner, scores.fn, must_draw, may_draw)
 
     # -- per-hand tables -------------------------------------------------------------------------
 
@@ -642,6 +743,8 @@ class Compiler:
         suit_values: list = []
         combos: list[tuple[int, tuple]] = []
         for c in game.contracts:
+            if c.play.mode != "tricks":
+                continue
             choice_lists = [list(s.choices) for s in c.declare]
             n = 1
             for cl in choice_lists:
@@ -659,7 +762,9 @@ class Compiler:
             self._leads(game, *key, suit_values)
         game.suit_values = tuple(suit_values)
         game.lead_base = game.decl_base + len(game.decl_actions)
-        game.num_actions = game.lead_base + len(suit_values)
+        game.bury_base = game.lead_base + len(suit_values)
+        game.layout_base = game.bury_base + len(game.pieces)
+        game.num_actions = game.layout_base + 4 * len(game.pieces)
         lead_actions = tuple(game.lead_base + i for i in range(len(suit_values)))
         for key in combos:
             game._tables[key] = self._tables(game, *key, suit_values, lead_actions)

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 Fn = Callable[[Any], Any]
+FIXED_NAMES = ("pass", "agree", "decline", "take stock", "leave stock", "draw", "knock")
+ARMS = ("west", "east", "north", "south")  # the line's two ends, then the spinner's sides
 CHUNK = 14  # bits per lookup table of mask_pieces: 2 lookups cover a 28-piece set
 CHUNK_MASK = (1 << CHUNK) - 1
 
@@ -71,8 +73,28 @@ class DeclareStep:
 
 
 @dataclass(frozen=True)
+class LayoutDef:
+    """Play by laying pieces end to end: the first double may be a spinner; plays may score."""
+
+    spinner: bool
+    scores: Fn  # points the seat's side scores for the play just made
+    must_draw: bool  # a seat with no play draws from the stock while it lasts
+    may_draw: bool  # a seat may draw even when it could play
+
+
+@dataclass(frozen=True)
+class ExchangeDef:
+    """After the auction a seat takes the stock (widow) into hand and buries pieces."""
+
+    by: Fn
+    bury: int
+    optional: bool  # the seat may leave the stock where it is
+    first: bool  # before the declarations (else after them)
+
+
+@dataclass(frozen=True)
 class PlayDef:
-    """How tricks are played under a contract; `lead`/`follows`/`rank` are tabulated per hand."""
+    """How a hand is played: by tricks (`lead`/`follows`/`rank` tabulated) or by layout."""
 
     leader: Fn
     sits_out: Fn | None
@@ -82,6 +104,8 @@ class PlayDef:
     must_follow: Fn
     legal: Fn | None
     trick_points: Fn
+    mode: str = "tricks"
+    layout: LayoutDef | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +115,7 @@ class ContractDef:
     title: str
     requires: Fn | None
     confirm: Fn | None  # the seat that must agree to this contract's bids (None: nobody)
+    exchange: ExchangeDef | None
     declare: tuple[DeclareStep, ...]
     play: PlayDef
     over: Fn
@@ -125,7 +150,7 @@ class GameDef:
     sides: tuple[tuple[int, ...], ...]
     side_of: tuple[int, ...]
     hand_size: int
-    widow: int
+    stock: int  # pieces left undealt: a widow, kitty or boneyard
     first_dealer: int
     next_dealer: Fn
     constants: dict[str, Any]
@@ -137,6 +162,7 @@ class GameDef:
     beats_dyn: Fn | None  # set when `beats` depends on the speaker: judged per bid at run time
     all_pass_seat: Fn | None  # when all pass: the seat that must then bid (None: throw in)
     all_pass_bids: tuple[int, ...]
+    fixed_contract: int  # >= 0: no auction, every hand is this contract
     forced_when: Fn | None
     forced_bids: frozenset[int]
     has_requires: bool
@@ -153,6 +179,8 @@ class GameDef:
     lead_base: int
     num_actions: int
     suit_values: tuple  # every suit value any contract can lead, for lead-choice actions
+    bury_base: int = 0
+    layout_base: int = 0
     table_builder: Callable[[int, tuple], TrickTables] = field(repr=False, default=None)
     _tables: dict = field(default_factory=dict, repr=False)
     auction_cache: dict = field(default_factory=dict, repr=False)  # (high, forced) -> actions
@@ -196,19 +224,20 @@ class GameDef:
         n = len(self.pieces)
         if 0 <= action < n:
             return self.pieces.names[action]
-        if action == self.pass_action:
-            return "pass"
-        if action == self.pass_action + 1:
-            return "agree"
-        if action == self.pass_action + 2:
-            return "decline"
+        if self.pass_action <= action < self.bid_base:
+            return FIXED_NAMES[action - self.pass_action]
         if self.bid_base <= action < self.decl_base:
             return "bid " + self.bids[action - self.bid_base + 1].label
         if self.decl_base <= action < self.lead_base:
             d, v = self.decl_actions[action - self.decl_base]
             return f"{self.declarations[d].name} {value_str(v)}"
-        if self.lead_base <= action < self.num_actions:
+        if self.lead_base <= action < self.bury_base:
             return f"lead {value_str(self.suit_values[action - self.lead_base])}"
+        if self.bury_base <= action < self.layout_base:
+            return f"bury {self.pieces.names[action - self.bury_base]}"
+        if self.layout_base <= action < self.num_actions:
+            piece, arm = divmod(action - self.layout_base, 4)
+            return f"{self.pieces.names[piece]} {ARMS[arm]}"
         raise ValueError(f"no action {action}")
 
     def string_to_action(self, text: str) -> int | None:

@@ -38,7 +38,18 @@ def piece_funcs(ends: tuple[tuple[int, int], ...], tile: ObjType) -> dict[str, F
             return h
         return -1
 
+    by_ends = {e: i for i, e in enumerate(ends)}
+
+    def piece(a: int, b: int) -> int:
+        t = by_ends.get((a, b) if a >= b else (b, a))
+        if t is None:
+            from ..errors import GameError
+            raise GameError(f"there is no piece {max(a, b)}-{min(a, b)} in this set")
+        return t
+
     return {
+        "piece": Func([INT, INT], tile, piece, doc="the piece with ends a and b",
+                      example="piece(6, 6)"),
         "has": Func([tile, SCALAR], BOOL, has, doc="whether a piece shows the number x on an end",
                     example="has(tile, 5)"),
         "other": Func([tile, SCALAR], INT, other,
@@ -74,10 +85,18 @@ def state_funcs() -> dict[str, Func]:
                        doc="points a side has taken this hand", example="points(bidder_side)"),
         "tricks": Func([INT], INT, lambda c, side: c.tricks[side], needs_ctx=True, pure=False,
                        doc="tricks a side has taken this hand", example="tricks(bidder_side)"),
+        "pips_left": Func([INT], INT, lambda c, side: c.pips_left(side), needs_ctx=True,
+                          pure=False, doc="pips on the pieces a side still holds",
+                          example="pips_left(side)"),
         "score": Func([INT], INT, lambda c, side: c.score[side], needs_ctx=True, pure=False,
                       doc="a side's match score before this hand is added",
                       example="score(side) >= marks_to_win"),
     }
+
+
+def holder_func(tile: ObjType) -> Func:
+    return Func([tile], INT, lambda c, t: c.holder(t), needs_ctx=True, pure=False,
+                doc="the seat holding a piece, or -1", example="holder(piece(6, 6))")
 
 
 def outcome_vars(bid: ObjType) -> dict[str, Var]:
@@ -89,7 +108,20 @@ def outcome_vars(bid: ObjType) -> dict[str, Var]:
         "points_against": dyn(INT, "points_against", "points taken by every side but the bidder's"),
         "tricks_against": dyn(INT, "tricks_against", "tricks taken by every side but the bidder's"),
         "tricks_played": dyn(INT, "tricks_played", "tricks completed this hand"),
+        "went_out": dyn(INT, "went_out", "the seat that played its last piece (-1 if none)"),
+        "blocked": dyn(BOOL, "blocked", "whether every seat knocked in a row"),
     }
+
+
+def end_type() -> ObjType:
+    """An open end of a layout: at run time a (pips, double, spinner) tuple."""
+    from operator import itemgetter
+    from ..expr.types import Attr
+    return ObjType("end", {
+        "pips": Attr(INT, itemgetter(0), "the number showing at the end"),
+        "double": Attr(BOOL, itemgetter(1), "whether the piece at the end is a double (crosswise)"),
+        "spinner": Attr(BOOL, itemgetter(2), "whether the piece at the end is the spinner"),
+    }, doc="an open end of the layout")
 
 
 def tile_type(attrs: dict) -> ObjType:

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from ..engine.state import DEAL, PLAY, State
+from ..engine.state import DEAL, LAYOUT, PLAY, State
 from ..errors import GameError, RecordError, Span, TablerulesError
 from ..interpreter import Game, load_game
 from ..interpreter.definition import value_str
@@ -128,8 +128,8 @@ class _Verifier:
                                   f"{self._seat(st.current_player())}", span)
             try:
                 hands = [tuple(self._piece(p, span) for p in h) for h in obj.get("hands", [])]
-                widow = tuple(self._piece(p, span) for p in obj.get("widow", []))
-                st.apply_deal(tuple(hands) + ((widow,) if gd.widow else ()))
+                stock = tuple(self._piece(p, span) for p in obj.get("stock", []))
+                st.apply_deal(tuple(hands) + ((stock,) if gd.stock else ()))
             except GameError as e:
                 raise RecordError(f"bad deal: {e.message}", span) from None
             self._take_events(obj, span)
@@ -140,7 +140,7 @@ class _Verifier:
         if t == "decision":
             self._decision(obj, span)
             return
-        if t in ("contract", "trick", "hand", "match"):
+        if t in ("contract", "trick", "hand", "match", "exchange", "lay", "draw", "knock"):
             self._match_event(obj, span)
             return
         raise RecordError(f"unknown line type '{t}'", span)
@@ -179,7 +179,7 @@ class _Verifier:
                               f"says {', '.join(map(str, obj['legal']))}", span)
         phase = st.phase
         st.apply_action(action)
-        if phase != PLAY:
+        if phase not in (PLAY, LAYOUT):
             self._say(f"  {self._seat(seat):<6} {gd.action_to_string(action)}")
         self._take_events(None, span)
 
@@ -217,10 +217,31 @@ class _Verifier:
         elif t == "hand":
             if ev.get("thrown_in"):
                 self._say("  all passed: thrown in")
+            elif "went_out" in ev:
+                how = (f"{self._seat(ev['went_out'])} went out" if ev["went_out"] >= 0
+                       else "blocked")
+                self._say(f"  {how}: pips left {ev['pips_left']}, awarded {ev['marks']}; "
+                          f"score {ev['score']}")
             else:
                 self._say(f"  {'made' if ev['made'] else 'set'}: points {ev['points']}, "
                           f"awarded {ev['marks']}, after trick {ev['ended_after_trick']}; "
                           f"score {ev['score']}")
+        elif t == "exchange":
+            if "took" in ev:
+                self._say(f"  {self._seat(ev['seat'])} takes the stock: {' '.join(ev['took'])}")
+            else:
+                self._say(f"  {self._seat(ev['seat'])} buries {ev['buried']}")
+        elif t == "lay":
+            lay = ev["layout"]
+            arms = "".join(f"; {k} {lay[k]}" for k in ("north", "south") if k in lay)
+            where = "sets down" if ev["on"] == "first" else f"lays on {ev['on']}:"
+            self._say(f"  {self._seat(ev['seat']):<6} {where} {ev['piece']}   line {lay['line']}"
+                      f"{arms}   ends {'+'.join(map(str, ev['ends']))}"
+                      + (f" -> scores {ev['scored']} {ev['score']}" if ev["scored"] else ""))
+        elif t == "draw":
+            self._say(f"  {self._seat(ev['seat']):<6} draws {ev['piece']}")
+        elif t == "knock":
+            self._say(f"  {self._seat(ev['seat']):<6} knocks")
         elif t == "match":
             self.out.score = ev["score"]
             self.out.winner = ev["winner"]

@@ -76,7 +76,7 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     gd = game.definition
     base = game_seed(seed, index)
     deal_rng = random.Random(base + ":deal")
-    agents = [make_agent(agent_names[s % len(agent_names)], random.Random(f"{base}:seat{s}"))
+    agents = [make_agent(agent_names[s % len(agent_names)], random.Random(f"{base}:seat{s}"), gd)
               for s in range(gd.seat_count)]
     st = State(gd, record=record)
     events = st.events
