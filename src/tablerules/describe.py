@@ -30,22 +30,31 @@ def describe(game: Game) -> dict[str, Any]:
     contracts = []
     for c in gd.contracts:
         spec = src["contracts"][c.name]
-        levels = [b.level for b in gd.bids if b.contract == c.index]
+        mine = [b for b in gd.bids if b.contract == c.index]
+        levels = [b.level for b in mine]
+        labelled = any(b.label != f"{c.name} {b.level}" for b in mine)
         play = spec.get("play") or {}
         contracts.append({
             "name": c.name,
             "title": c.title,
-            "bids": _ranges(levels),
+            "bids": (", ".join(b.label for b in mine) if labelled else _ranges(levels))
+                    if gd.fixed_contract < 0 else "(played every hand, no auction)",
             "requires": (spec.get("bid") or {}).get("requires"),
             "declare": {gd.declarations[s.decl].name: {
                 "by": (spec.get("declare") or {}).get(gd.declarations[s.decl].name, {}).get("by", "bidder"),
                 "choices": [value_str(v) for v in s.choices]} for s in c.declare},
-            "play": {k: play[k] for k in ("leader", "sits_out", "lead", "follows", "must_follow",
-                                          "legal", "rank", "trick_points") if k in play},
+            "exchange": {"by": (spec.get("exchange") or {}).get("by", "bidder"),
+                         "bury": c.exchange.bury, "optional": c.exchange.optional,
+                         "first": c.exchange.first} if c.exchange else {},
+            "play": {k: play[k] for k in ("mode", "leader", "sits_out", "lead", "follows",
+                                          "must_follow", "legal", "rank", "trick_points",
+                                          "spinner", "must_draw", "may_draw", "scores")
+                     if k in play},
             "outcome": dict(spec.get("outcome") or {}),
         })
-    disabled = [n for n in src.get("contracts", {}) if n not in {c.name for c in gd.contracts}
-                or not any(b.contract_name == n for b in gd.bids)]
+    disabled = [] if gd.fixed_contract >= 0 else [
+        n for n in src.get("contracts", {}) if n not in {c.name for c in gd.contracts}
+        or not any(b.contract_name == n for b in gd.bids)]
     return {
         "name": gd.name,
         "title": gd.title,
@@ -91,6 +100,10 @@ def _ranges(levels: list[int]) -> str:
     return ", ".join(parts)
 
 
+def _flat(text: Any) -> str:
+    return " ".join(str(text).split())
+
+
 def render_show(info: dict[str, Any]) -> str:
     """The text form of `describe`."""
     lines = [f"{info['name']}: {info['title']}"]
@@ -125,17 +138,32 @@ def render_show(info: dict[str, Any]) -> str:
     lines.append(f"  1. deal: {d['hand_size']} each" + (f", stock {d['stock']}" if d["stock"] else "")
                  + f"; first dealer seat {d['first_dealer']}; next dealer: {d['next_dealer']}")
     a = ph["auction"]
-    lines.append(f"  2. auction: one round from {a.get('first', 'next(dealer)')}")
+    if a.get("contract"):
+        lines.append(f"  2. no auction: every hand is played as '{a['contract']}'")
+    else:
+        lines.append(f"  2. auction: one round from {a.get('first', 'next(dealer)')}")
     if "beats" in a:
         lines.append(f"     a bid beats the high bid when: {' '.join(str(a['beats']).split())}")
     if a.get("forced"):
         lines.append(f"     forced to bid when: {a['forced'].get('when')}; "
                      f"only: {a['forced'].get('bids', 'any bid')}")
-    lines.append("     all pass: the hand is thrown in and dealt again")
+    if a.get("contract"):
+        pass
+    elif isinstance(a.get("all_pass"), dict):
+        lines.append(f"     all pass: seat {a['all_pass'].get('seat')} must bid: "
+                     f"{a['all_pass'].get('bids', 'any bid')}")
+    else:
+        lines.append("     all pass: the hand is thrown in and dealt again")
     lines.append("  3. contracts:")
     for c in ph["contracts"]:
         lines.append(f"     {c['name']}: {c['title']}; bids {c['bids']}"
                      + (f"; requires {c['requires']}" if c["requires"] else ""))
+        ex = c["exchange"]
+        if ex:
+            lines.append(f"       exchange: {ex['by']} takes the stock"
+                         + (" or leaves it" if ex["optional"] else "")
+                         + f", buries {ex['bury']}, {'before' if ex['first'] else 'after'} "
+                           "the declarations")
         for dn, dv in c["declare"].items():
             lines.append(f"       declare {dn} by {dv['by']}: {', '.join(dv['choices'])}")
         for k, v in c["play"].items():
@@ -145,6 +173,6 @@ def render_show(info: dict[str, Any]) -> str:
     if ph["disabled_contracts"]:
         lines.append(f"     disabled by options: {', '.join(ph['disabled_contracts'])}")
     sc = ph["scoring"]
-    lines.append(f"  4. score each side: {sc.get('hand')}")
-    lines.append(f"Match ends when: {sc.get('match_over')}")
+    lines.append(f"  4. score each side: {_flat(sc.get('hand'))}")
+    lines.append(f"Match ends when: {_flat(sc.get('match_over'))}")
     return "\n".join(lines)
