@@ -50,9 +50,14 @@ def check_file(ref: str, options: dict[str, Any] | None = None, *, hands: int = 
     try:
         gd = compile_tree(tree, options)
     except TablerulesError as e:
-        known = {(d.span, d.message) for d in res.diagnostics}
-        res.diagnostics.extend(d for d in e.diagnostics if (d.span, d.message) not in known)
+        # after a schema error at a place, what the compiler says there is a follow-on
+        seen = {d.span for d in res.diagnostics}
+        res.diagnostics.extend(d for d in e.diagnostics if d.span not in seen)
         return res
+    except Exception:
+        if res.diagnostics:  # the compiler relies on a valid structure: the schema errors stand
+            return res
+        raise
     if res.diagnostics:
         return res
     res.game = Game(gd, tree)

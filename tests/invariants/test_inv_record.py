@@ -98,3 +98,22 @@ def test_the_header_says_what_was_run(options):
         assert head["canonical"].startswith("texas42(") and "min_bid=32" in head["canonical"]
     else:
         assert head["canonical"] == "texas42"
+
+
+def test_the_record_does_not_depend_on_the_process(tmp_path):
+    """Two interpreters with different string hashing write the same bytes (no set/dict-order leaks)."""
+    import os
+    import subprocess
+    import sys
+
+    outs = []
+    for hashseed in ("1", "2"):
+        f = tmp_path / f"r{hashseed}.jsonl"
+        env = dict(os.environ, PYTHONHASHSEED=hashseed,
+                   PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])))
+        subprocess.run([sys.executable, "-m", "tablerules", "simulate", "texas42", "--games", "3",
+                        "--seed", "21", "--record", str(f), "--no-progress", "-o", "nello_doubles=suit"],
+                       cwd=tmp_path, env=env, check=True, capture_output=True)
+        outs.append(f.read_bytes())
+    assert outs[0] == outs[1]
+    assert outs[0] == record({"nello_doubles": "suit"}, games=3, seed=21).encode()

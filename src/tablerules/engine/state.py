@@ -40,7 +40,8 @@ class State:
         "contract", "decl", "declare_i", "tables", "active", "nxt", "leader", "led", "trick",
         "trick_seats", "points", "tricks", "tricks_played", "score", "hands_played", "deals",
         "made", "x_side", "x_seat", "x_tile", "history", "steps", "_legal",
-        "winner_sides", "plays_left", "pending", "all_passed", "x_bid",
+        "winner_sides", "plays_left", "pending", "all_passed", "x_bid", "trick_n", "n_active", "must_follow", "follow_mask",
+        "chunk2",
         "setup", "buried", "exchange_taking", "arms", "center", "spinner", "spinner_pending",
         "knocks", "went_out", "blocked", "lay_points", "arm_pieces", "legal_fn", "over_fn", "dealt", "decisions_made",
     )
@@ -55,6 +56,7 @@ class State:
         self.deals = 0
         self.winner_sides: list[int] = []
         self.decisions_made = 0
+        self.chunk2 = game.chunk_bits if len(game.chunk_bits) == 2 else None
         self._reset_hand()
         self.phase = DEAL
 
@@ -86,6 +88,7 @@ class State:
         self.led = -1
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
+        self.trick_n = 0
         self.points = [0] * len(g.sides)
         self.tricks = [0] * len(g.sides)
         self.tricks_played = 0
@@ -133,13 +136,13 @@ class State:
         ph = self.phase
         if ph == PLAY:
             m = self.hands[self.actor]
-            t = self.tables
-            if self.led >= 0 and t.must_follow:
-                f = m & t.follow_mask[self.led]
+            led = self.led
+            if led >= 0 and self.must_follow:
+                f = m & self.follow_mask[led]
                 if f:
                     m = f
-            tb = self.game.chunk_bits
-            legal = tb[0][m & CHUNK_MASK] + tb[1][m >> CHUNK] if len(tb) == 2 \
+            tb = self.chunk2
+            legal = tb[0][m & CHUNK_MASK] + tb[1][m >> CHUNK] if tb is not None \
                 else self.game.mask_pieces(m)
             legal_fn = self.legal_fn
             if legal_fn is not None:
@@ -182,22 +185,23 @@ class State:
                             f"{self.game.seat_names[self.actor]} "
                             f"(legal: {', '.join(self.action_to_string(a) for a in legal)})")
         self._legal = None
-        self.history.append((self.actor, action))
+        actor = self.actor
+        self.history.append((actor, action))
         ph = self.phase
         if ph == PLAY:
-            self.hands[self.actor] &= ~(1 << action)
+            self.hands[actor] &= ~(1 << action)
             self.plays_left -= 1
-            trick = self.trick
-            trick.append(action)
-            self.trick_seats.append(self.actor)
-            if len(trick) == 1:
+            self.trick.append(action)
+            self.trick_seats.append(actor)
+            n = self.trick_n = self.trick_n + 1
+            if n == 1:
                 lead = self.tables.lead[action]
                 if type(lead) is tuple:
                     self.phase = LEAD
                     return
                 self.led = lead
-            if len(trick) < len(self.active):
-                self.actor = self.nxt[self.actor]
+            if n < self.n_active:
+                self.actor = self.nxt[actor]
             else:
                 self._end_trick()
         elif ph == AUCTION:
@@ -322,8 +326,7 @@ class State:
             self._start_contract()
             return
         first = g.auction_first(self)
-        n = g.seat_count
-        self.speakers = [(first + i) % n for i in range(n)]
+        self.speakers = g.speaker_orders[first]
         self.speaker_i = 0
         self.actor = first
         self.phase = AUCTION
@@ -495,7 +498,10 @@ class State:
         g = self.game
         c = g.contracts[self.contract]
         layout = c.play.mode == "layout"
-        self.tables = None if layout else g.tables(self.contract, self.decl)
+        t = self.tables = None if layout else g.tables(self.contract, self.decl)
+        if t is not None:
+            self.must_follow = t.must_follow
+            self.follow_mask = t.follow_mask
         self.legal_fn = c.play.legal
         self.over_fn = c.over
         n = g.seat_count
@@ -518,13 +524,17 @@ class State:
                                 "declarations": {d.name: self.decl[d.index] for d in g.declarations
                                                  if self.decl[d.index] != d.default},
                                 "seats": list(self.active)})
-        self.plays_left = sum(self.hands[s].bit_count() for s in self.active)
+        left = 0
+        for s in self.active:
+            left += self.hands[s].bit_count()
+        self.plays_left = left
         leader = c.play.leader(self)
         if leader not in self.active:
             raise GameError(f"contract '{c.name}': the leader, seat {leader}, does not play")
         self.leader = leader
         self.actor = leader
         self.led = -1
+        self.n_active = len(self.active)
         self.phase = LAYOUT if layout else PLAY
 
     # -- layout play ---------------------------------------------------------------------------
@@ -680,7 +690,7 @@ class State:
     def _choose_lead(self, action: int) -> None:
         self.led = action - self.game.lead_base
         self.phase = PLAY
-        if len(self.trick) < len(self.active):
+        if self.trick_n < self.n_active:
             self.actor = self.nxt[self.actor]
         else:
             self._end_trick()
@@ -710,6 +720,7 @@ class State:
                                 "winner": winner, "points": pts})
         self.trick = []
         self.trick_seats = []
+        self.trick_n = 0
         self.led = -1
         if self.over_fn(self) or not self.plays_left:
             self._end_hand()

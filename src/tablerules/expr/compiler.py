@@ -275,7 +275,21 @@ class Compiler:
         impl = func.impl
         fs = [self.comp(a, mode).lift() for a in node.args]
         span = self.loc.node(node)
-        if func.needs_ctx:
+        if func.needs_ctx and mode is CTX and len(fs) == 1:
+            f0 = fs[0]
+
+            def call(a):  # the common case, written out: no argument list to build
+                try:
+                    return impl(a, f0(a))
+                except GameError as e:
+                    raise _relocated(e, span) from None
+        elif func.needs_ctx and mode is CTX and not fs:
+            def call(a):
+                try:
+                    return impl(a)
+                except GameError as e:
+                    raise _relocated(e, span) from None
+        elif func.needs_ctx:
             getc = _identity if mode is CTX else operator.itemgetter(0)
 
             def call(a):

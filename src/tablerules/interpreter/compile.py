@@ -272,6 +272,14 @@ class Compiler:
         return game
 
     def raise_if_errors(self) -> None:
+        seen = set()
+        unique = []
+        for d in self.diags:  # a part inherited through `like` is checked once per contract
+            key = (d.span, d.message)
+            if key not in seen:
+                seen.add(key)
+                unique.append(d)
+        self.diags = unique
         if self.diags:
             raise CheckError(self.diags[0].message, self.diags[0].span, diagnostics=self.diags)
 

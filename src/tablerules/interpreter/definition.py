@@ -192,6 +192,7 @@ class GameDef:
         self.default_decl = tuple(d.default for d in self.declarations)
         self.all_seats = tuple(range(n))
         self.default_nxt = tuple((s + 1) % n for s in range(n))
+        self.speaker_orders = tuple(tuple((f + i) % n for i in range(n)) for f in range(n))
         # set bits of a piece mask, CHUNK bits at a time: mask -> piece ids without a bit loop
         chunks = (len(self.pieces) + CHUNK - 1) // CHUNK
         self.chunk_bits = tuple(

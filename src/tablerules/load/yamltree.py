@@ -88,17 +88,15 @@ def _mark_span(file: str, mark) -> Span:
 
 def parse_yaml(text: str, file: str) -> Tree:
     """Compose YAML with the safe loader and build a located plain-data tree."""
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError as e:  # e.g. a control character the reader refuses
+        raise _located(e, file, text) from None
     try:
         try:
             node = loader.get_single_node()
-        except yaml.MarkedYAMLError as e:
-            mark = e.problem_mark or e.context_mark
-            span = _mark_span(file, mark) if mark else Span(file, 1, 1)
-            msg = (e.problem or e.context or "malformed YAML").strip()
-            raise LoadError(f"YAML syntax: {msg}", span) from None
         except yaml.YAMLError as e:
-            raise LoadError(f"YAML syntax: {e}", Span(file, 1, 1)) from None
+            raise _located(e, file, text) from None
         tree = Tree(None, {}, {file: text})
         if node is None:
             raise LoadError("the file is empty: a ruleset is a YAML mapping", Span(file, 1, 1))
@@ -107,6 +105,31 @@ def parse_yaml(text: str, file: str) -> Tree:
         return tree
     finally:
         loader.dispose()
+
+
+def _located(e: yaml.YAMLError, file: str, text: str) -> LoadError:
+    """A YAML error as a LoadError at a position inside the file."""
+    lines = text.splitlines() or [""]
+    if isinstance(e, yaml.reader.ReaderError):
+        before = text[:e.position] if isinstance(e.position, int) else ""
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        return LoadError(f"YAML syntax: the file contains a character YAML does not allow "
+                         f"({e.character!r})" if hasattr(e, "character") else
+                         f"YAML syntax: {e}", Span(file, line, col))
+    if isinstance(e, yaml.MarkedYAMLError):
+        mark = e.problem_mark or e.context_mark
+        # past the end of the text (an unclosed quote or bracket): point where it was opened
+        if mark is not None and mark.line >= len(lines) and e.context_mark is not None:
+            mark = e.context_mark
+        span = _mark_span(file, mark) if mark else Span(file, 1, 1)
+        if span.line > len(lines):
+            span = Span(file, len(lines), len(lines[-1]) + 1)
+        msg = (e.problem or e.context or "malformed YAML").strip()
+        if e.context and e.problem and mark is e.context_mark:
+            msg = f"{e.context.strip()}: {e.problem.strip()}"
+        return LoadError(f"YAML syntax: {msg}", span)
+    return LoadError(f"YAML syntax: {e}", Span(file, 1, 1))
 
 
 def _build(node, path: Path, tree: Tree, file: str, loader, counter, key_span) -> Any:
