@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from .helpers import act, auction, deal, game, hand_event, play, run, trick_events
+from .helpers import act, auction, deal, game, hand_event, play, run
 
 # Seat 0: the fives and 4-4; seat 1: every six; seat 2: fours and threes; seat 3: small pieces.
 D1 = deal("5-5 5-4 5-3 5-2 5-1 5-0 4-4",

@@ -147,6 +147,10 @@ def _build(node, path: Path, tree: Tree, file: str, loader, counter, key_span) -
             value = loader.construct_object(node, deep=True)
         except yaml.YAMLError as e:
             raise LoadError(f"bad scalar: {getattr(e, 'problem', None) or e}", span) from None
+        except (ValueError, IndexError, TypeError, OverflowError):
+            # PyYAML's own constructors fail this way on e.g. an empty explicit '!!int'
+            raise LoadError(f"bad scalar: {node.value!r} is not a valid {node.tag.rsplit(':', 1)[-1]}",
+                            span) from None
         if isinstance(value, (bytes, bytearray)) or not isinstance(
                 value, (str, int, float, bool, type(None))):
             # timestamps, binary and the like never appear in a ruleset: keep the text
