@@ -284,6 +284,10 @@ class State:
             "points": list(self.points),
             "tricks": list(self.tricks),
             "score": list(self.score),
+            "stock_size": len(self.stock),
+            # buried pieces are face down: only the seat that buried them knows them
+            "buried": [names[t] for t in self.buried] if seat == self.bidder else [],
+            "layout": self.layout_text(),
         }
 
     def returns(self) -> list[float]:
