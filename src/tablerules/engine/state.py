@@ -43,7 +43,7 @@ class State:
         "winner_sides", "plays_left", "pending", "all_passed", "x_bid", "trick_n", "n_active", "must_follow", "follow_mask",
         "chunk2",
         "setup", "buried", "exchange_taking", "arms", "center", "spinner", "spinner_pending",
-        "knocks", "went_out", "blocked", "lay_points", "arm_pieces", "legal_fn", "over_fn", "dealt", "decisions_made",
+        "knocks", "went_out", "blocked", "lay_points", "arm_pieces", "cur_ends", "legal_fn", "over_fn", "dealt", "decisions_made",
     )
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False):
@@ -104,6 +104,7 @@ class State:
         self.arm_pieces: list[list[str]] = [[], [], [], []]  # oriented "near-far" from the center
         self.spinner = -1
         self.spinner_pending: set[int] = set()
+        self.cur_ends = None  # the open ends, computed once after each piece laid
         self.knocks = 0
         self.went_out = -1
         self.blocked = False
@@ -545,13 +546,19 @@ class State:
 
     def _legal_lays(self) -> tuple[int, ...]:
         g = self.game
-        hand = g.mask_pieces(self.hands[self.actor])
+        hand = self.hands[self.actor]
         if self.center < 0:
-            return hand
-        ends = g.pieces.ends
+            return g.mask_pieces(hand)
         base = g.layout_base
-        plays = [base + 4 * t + a for t in hand for a, arm in enumerate(self.arms)
-                 if arm[3] and arm[0] in ends[t]]
+        masks = g.number_mask
+        plays = []
+        for a, arm in enumerate(self.arms):
+            if arm[3]:
+                m = hand & masks[arm[0]]
+                if m:
+                    plays.extend(base + 4 * t + a for t in g.mask_pieces(m))
+        if len(plays) > 1:
+            plays.sort()
         lay = g.contracts[self.contract].play.layout
         extra = []
         if self.stock and (lay.may_draw or not plays):
@@ -606,6 +613,7 @@ class State:
                 self.spinner_pending = {arm}
         self.hands[seat] &= ~(1 << t)
         self.plays_left -= 1
+        self.cur_ends = None
         scored = lay.scores(self)
         side = g.side_of[seat]
         if scored:
@@ -655,6 +663,12 @@ class State:
     @property
     def ends(self) -> tuple:
         """Open ends that count: (pips, end piece is a double, end piece is the spinner)."""
+        e = self.cur_ends
+        if e is None:
+            e = self.cur_ends = self._ends()
+        return e
+
+    def _ends(self) -> tuple:
         if self.center < 0:
             return ()
         ends = self.game.pieces.ends

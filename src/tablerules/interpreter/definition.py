@@ -192,6 +192,9 @@ class GameDef:
         self.default_decl = tuple(d.default for d in self.declarations)
         self.all_seats = tuple(range(n))
         self.default_nxt = tuple((s + 1) % n for s in range(n))
+        top = max((h for h, _ in self.pieces.ends), default=0)
+        self.number_mask = tuple(sum(1 << i for i, e in enumerate(self.pieces.ends) if v in e)
+                                 for v in range(top + 1))  # pieces showing each number
         self.speaker_orders = tuple(tuple((f + i) % n for i in range(n)) for f in range(n))
         # set bits of a piece mask, CHUNK bits at a time: mask -> piece ids without a bit loop
         chunks = (len(self.pieces) + CHUNK - 1) // CHUNK
