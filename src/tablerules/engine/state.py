@@ -277,7 +277,9 @@ class State:
             "dealer": self.dealer,
             "hand": [names[t] for t in bits(self.hands[seat])],
             "hand_sizes": [bin(m).count("1") for m in self.hands],
-            "history": [[s, g.action_to_string(a)] for s, a in self.history],
+            "history": [[s, g.action_to_string(a) if s == seat or not
+                         g.bury_base <= a < g.layout_base else "bury (face down)"]
+                        for s, a in self.history],
             "bid": g.bids[self.high if self.phase == AUCTION else self.bid].label,
             "bidder": self.bidder,
             "declarations": {d.name: self.decl[d.index] for d in g.declarations},

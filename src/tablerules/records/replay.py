@@ -136,6 +136,8 @@ class _Verifier:
             self._say(f"Hand {obj.get('hand')}: {self._seat(obj.get('dealer'))} deals")
             for s, h in enumerate(obj.get("hands", [])):
                 self._say(f"  {self._seat(s):<6} {' '.join(h)}")
+            if obj.get("stock"):
+                self._say(f"  {'stock':<6} {' '.join(obj['stock'])}")
             return
         if t == "decision":
             self._decision(obj, span)
@@ -208,8 +210,11 @@ class _Verifier:
         t = ev["type"]
         if t == "contract":
             decl = ", ".join(f"{k} {value_str(v)}" for k, v in ev["declarations"].items())
-            self._say(f"  contract: {ev['contract']} ({ev['bid']}) by {self._seat(ev['bidder'])}"
-                      + (f", {decl}" if decl else ""))
+            if ev["bidder"] < 0:
+                self._say(f"  contract: {ev['contract']} (no auction)" + (f", {decl}" if decl else ""))
+            else:
+                self._say(f"  contract: {ev['contract']} ({ev['bid']}) by "
+                          f"{self._seat(ev['bidder'])}" + (f", {decl}" if decl else ""))
         elif t == "trick":
             plays = "  ".join(f"{self._seat(s)} {p}" for s, p in ev["plays"])
             self._say(f"  trick {ev['n']}: {plays}  -> {self._seat(ev['winner'])} "

@@ -1,0 +1,151 @@
+"""All Fives records: a seeded record snapshot, replay verification, the readable replay of the
+layout, and `show allfives`."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tablerules.cli.main import app
+from tablerules.errors import RecordError
+from tablerules.records.replay import replay
+from tablerules.records.runner import simulate
+
+from .helpers import game
+
+ROOT = Path(__file__).resolve().parents[2]
+SEATS = ["North", "East", "South", "West"]
+
+
+def _record(games: int = 1, seed: int = 3, **options) -> str:
+    out = io.StringIO()
+    simulate(game(**options), games=games, seed=seed, out=out)
+    return out.getvalue()
+
+
+def _cli(*args: str):
+    result = CliRunner().invoke(app, list(args))
+    assert "Traceback" not in result.output
+    if result.exception is not None:
+        assert isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+@pytest.fixture(autouse=True)
+def in_repo_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def test_seeded_one_game_record_snapshot(snapshot):
+    text = _record()
+    assert text == _record()  # byte-identical for the same seed
+    lines = text.splitlines()
+    head = json.loads(lines[0])
+    assert head["ruleset"] == "allfives" and head["agents"] == ["random"] * 4
+    assert head["sides"] == [[0, 2], [1, 3]]
+    assert json.loads(lines[-1])["type"] == "match"
+    assert lines == snapshot
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 3, "draw_with_play": True},
+                                     {"players": 2, "target": 61},
+                                     {"teams": "cutthroat", "first_play": "highest_double"}])
+def test_records_replay_and_agree_with_the_match_lines(tmp_path, options):
+    path = tmp_path / "allfives.jsonl"
+    text = _record(games=3, seed=9, **options)
+    path.write_text(text, encoding="utf-8")
+    result = replay(str(path))
+    matches = [json.loads(x) for x in text.splitlines() if '"type":"match"' in x]
+    assert [g.number for g in result.games] == [1, 2, 3]
+    assert [g.score for g in result.games] == [m["score"] for m in matches]
+    assert [g.winner for g in result.games] == [m["winner"] for m in matches]
+
+
+def test_a_record_with_a_changed_lay_score_is_rejected(tmp_path):
+    lines = _record().splitlines()
+    i = next(i for i, x in enumerate(lines) if '"type":"lay"' in x and '"scored":0' not in x)
+    ev = json.loads(lines[i])
+    ev["scored"] += 5
+    lines[i] = json.dumps(ev, separators=(",", ":"))
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError) as e:
+        replay(str(path))
+    assert "scored" in e.value.message
+
+
+def test_a_record_with_an_illegal_lay_is_rejected(tmp_path):
+    """A decision laying a bone on an end it does not match is refused with the legal plays."""
+    lines = _record().splitlines()
+    i = next(i for i, x in enumerate(lines)
+             if '"type":"decision"' in x and '"action":"knock"' in x)
+    ev = json.loads(lines[i])
+    ev["action"] = "6-6 north"
+    lines[i] = json.dumps(ev, separators=(",", ":"))
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError):
+        replay(str(path))
+
+
+def _readable(tmp_path, text: str) -> str:
+    path = tmp_path / "allfives.jsonl"
+    path.write_text(text, encoding="utf-8")
+    r = _cli("replay", str(path), "--game", "1")
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def test_readable_replay_shows_the_layout(tmp_path, snapshot):
+    text = _record()
+    out = _readable(tmp_path, text)
+    assert out.startswith("allfives  seed 3  agents random, random, random, random")
+    lays = [json.loads(x) for x in text.splitlines() if '"type":"lay"' in x]
+    lay_lines = [ln for ln in out.splitlines() if " sets down " in ln or " lays on " in ln]
+    assert len(lay_lines) == len(lays)
+    for ev, ln in zip(lays, lay_lines):
+        lay = ev["layout"]
+        assert ln.strip().startswith(SEATS[ev["seat"]])
+        assert f"line {lay['line']}" in ln
+        for arm in ("north", "south"):
+            if arm in lay:
+                assert f"{arm} {lay[arm]}" in ln
+        assert f"ends {'+'.join(map(str, ev['ends']))}" in ln
+        assert (f"-> scores {ev['scored']} {ev['score']}" in ln) == bool(ev["scored"])
+    assert any("*" in ln for ln in lay_lines)  # the spinner is marked
+    assert any("north" in ln for ln in lay_lines)
+    assert "knocks" in out
+    assert "went out" in out or "blocked" in out
+    assert "Game over: score" in out
+    assert out == snapshot
+
+
+def test_readable_replay_with_a_boneyard_shows_draws(tmp_path, snapshot):
+    text = _record(players=3)
+    out = _readable(tmp_path, text)
+    draws = [json.loads(x) for x in text.splitlines() if '"type":"draw"' in x]
+    assert draws
+    seats = ["North", "East", "South"]
+    for d in draws[:5]:
+        assert f"{seats[d['seat']]:<6} draws {d['piece']}" in out
+    assert out == snapshot
+
+
+def test_readable_replay_does_not_name_a_bidder_seat_minus_one(tmp_path):
+    """All Fives has no bidder (the record's bidder is -1); the readable account should not say
+    the contract is played "by seat -1"."""
+    out = _readable(tmp_path, _record())
+    assert "seat -1" not in out
+
+
+def test_show_allfives(snapshot):
+    r = _cli("show", "allfives")
+    assert r.exit_code == 0
+    for name in ("players", "teams", "first_play", "spinner_count", "draw_with_play", "target"):
+        assert name in r.stdout
+    assert "250, 200, 150, 100, 61" in r.stdout
+    assert r.stdout == snapshot
