@@ -31,8 +31,8 @@ class RandomAgent:
 class CautiousAgent:
     """Random play, but in an auction it mostly passes and otherwise makes the lowest bid.
 
-    Uniformly random bidders overbid wildly; in games where a missed bid costs points (Moon)
-    their matches drift below zero and never end. This bidder keeps random play comparable
+    Uniformly random bidders overbid wildly; in games where a missed bid costs points their
+    matches drift below zero and never end. This bidder keeps random play comparable
     while letting such matches finish.
     """
 

@@ -18,7 +18,8 @@ TERMINAL = -2
 
 DEAL, AUCTION, DECLARE, PLAY, LEAD, DONE, EXCHANGE, LAYOUT = range(8)
 PHASE_NAMES = ("deal", "auction", "declare", "play", "lead", "done", "exchange", "layout")
-W, E, N, S = range(4)  # layout arms: the line's two ends, then the spinner's two sides
+W, E, N, S = range(4)
+EMPTY: tuple = ()  # shared placeholder for per-hand containers that only some modes fill  # layout arms: the line's two ends, then the spinner's two sides
 
 
 def bits(m: int) -> list[int]:
@@ -39,11 +40,11 @@ class State:
         "speakers", "speaker_i", "high", "high_seat", "passes", "bid", "bidder", "bidder_side",
         "contract", "decl", "declare_i", "tables", "active", "nxt", "leader", "led", "trick",
         "trick_seats", "points", "tricks", "tricks_played", "score", "hands_played", "deals",
-        "made", "x_side", "x_seat", "x_tile", "history", "steps", "_legal",
+        "made", "x_side", "x_seat", "x_tile", "history", "_legal",
         "winner_sides", "plays_left", "pending", "all_passed", "x_bid", "trick_n", "n_active", "must_follow", "follow_mask",
         "chunk2",
         "setup", "buried", "exchange_taking", "arms", "center", "spinner", "spinner_pending",
-        "knocks", "went_out", "blocked", "lay_points", "arm_pieces", "cur_ends", "legal_fn", "over_fn", "dealt", "decisions_made",
+        "knocks", "went_out", "blocked", "arm_pieces", "cur_ends", "legal_fn", "over_fn", "dealt", "decisions_made",
     )
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False):
@@ -67,7 +68,7 @@ class State:
         self.dealt: tuple = ()
         self.stock: tuple = ()
         self.actor = CHANCE
-        self.speakers: list[int] = []
+        self.speakers: tuple[int, ...] = EMPTY
         self.speaker_i = 0
         self.high = 0
         self.high_seat = -1
@@ -96,21 +97,19 @@ class State:
         self.x_side = 0
         self.x_seat = 0
         self.x_tile = 0
-        self.setup: list = []  # remaining setup steps after the auction: ("x",) or ("d", i)
+        self.setup: list = EMPTY  # remaining setup steps after the auction: ("x",) or ("d", i)
         self.buried: list[int] = []
         self.exchange_taking = False
-        self.arms: list[list[int]] = []  # per arm: [open number, end piece, pieces on it, playable]
+        self.arms: list[list[int]] = EMPTY  # per arm: [open number, end piece, pieces on it, playable]
         self.center = -1
-        self.arm_pieces: list[list[str]] = [[], [], [], []]  # oriented "near-far" from the center
+        self.arm_pieces: list[list[str]] = EMPTY  # per arm, oriented "near-far" from the center
         self.spinner = -1
-        self.spinner_pending: set[int] = set()
+        self.spinner_pending: set[int] = EMPTY  # made when a layout starts
         self.cur_ends = None  # the open ends, computed once after each piece laid
         self.knocks = 0
         self.went_out = -1
         self.blocked = False
-        self.lay_points = 0
         self.history: list[tuple[int, int]] = []
-        self.steps = 0
         self.plays_left = 0
         self._legal = None
 
@@ -640,6 +639,8 @@ class State:
         h, lo = self.game.pieces.ends[t]
         self.center = t
         self.arms = [[h, t, 0, 1], [lo, t, 0, 1], [h, t, 0, 0], [h, t, 0, 0]]
+        self.arm_pieces = [[], [], [], []]
+        self.spinner_pending = set()
         if spinner and h == lo:
             self.spinner = t
             self.spinner_pending = {W, E}

@@ -14,9 +14,10 @@ from .definition import GameDef
 class Game:
     """A compiled ruleset with option values: makes states for matches and single hands."""
 
-    def __init__(self, definition: GameDef, tree: Tree | None = None):
+    def __init__(self, definition: GameDef, tree: Tree | None = None, ref: str | None = None):
         self.definition = definition
         self.tree = tree
+        self.ref = ref or definition.name  # what the game was loaded from: a name or a path
 
     @property
     def name(self) -> str:
@@ -65,7 +66,7 @@ def load_game(ref: str, options: dict[str, Any] | None = None) -> Game:
     diags = check_tree(tree)
     if diags:
         raise CheckError(diags[0].message, diags[0].span, diagnostics=diags)
-    return Game(compile_tree(tree, options), tree)
+    return Game(compile_tree(tree, options), tree, ref)
 
 
 __all__ = ["Game", "GameDef", "load_game", "check_tree", "compile_tree"]

@@ -281,7 +281,9 @@ class Compiler:
                 unique.append(d)
         self.diags = unique
         if self.diags:
-            raise CheckError(self.diags[0].message, self.diags[0].span, diagnostics=self.diags)
+            # the class follows the errors: option mistakes alone are an OptionError
+            cls = OptionError if all(d.kind == "option" for d in self.diags) else CheckError
+            raise cls(self.diags[0].message, self.diags[0].span, diagnostics=self.diags)
 
     # -- parts ---------------------------------------------------------------------------------
 

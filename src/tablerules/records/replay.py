@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -10,6 +11,7 @@ from ..engine.state import DEAL, LAYOUT, PLAY, State
 from ..errors import GameError, RecordError, Span, TablerulesError
 from ..interpreter import Game, load_game
 from ..interpreter.definition import value_str
+from ..load.ruleset import is_path_ref
 from .runner import FORMAT, VERSION
 
 
@@ -88,18 +90,38 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
 
 
 def _game_for(head: dict, path: str, ln: int, ruleset: str | None) -> Game:
-    ref = ruleset or head.get("ruleset")
+    """The game a header names: --ruleset, else the file it was made from, else the built-in."""
+    ref = ruleset or _source(head, path) or head.get("ruleset")
     options = head.get("options") or {}
+    if not isinstance(ref, str) or not isinstance(options, dict):
+        raise RecordError("the header names no ruleset or has malformed options", Span(path, ln, 1))
     try:
         game = load_game(ref, options)
     except TablerulesError as e:
-        raise RecordError(f"cannot load the record's ruleset '{ref}': {e.diagnostics[0].message}",
+        raise RecordError(f"cannot load the record's ruleset '{ref}': {e.diagnostics[0].message}"
+                          + ("" if ruleset else " (give it with --ruleset FILE)"),
                           Span(path, ln, 1)) from None
+    gd = game.definition
     want = head.get("ruleset_hash")
-    if want and want != game.definition.content_hash:
+    if want and want != gd.content_hash:
         raise RecordError(f"the record was made with a different '{ref}' (hash {want}, now "
-                          f"{game.definition.content_hash})", Span(path, ln, 1))
+                          f"{gd.content_hash})", Span(path, ln, 1))
+    if head.get("canonical") != gd.canonical or options != gd.options:
+        raise RecordError(f"the header's options do not match its game: it names "
+                          f"{head.get('canonical')}, its options make {gd.canonical}",
+                          Span(path, ln, 1))
     return game
+
+
+def _source(head: dict, path: str) -> str | None:
+    """The ruleset file a record was made from, if it can still be found."""
+    src = head.get("source")
+    if not isinstance(src, str) or not is_path_ref(src):
+        return None
+    for candidate in (Path(src), Path(path).parent / src):
+        if candidate.is_file():
+            return str(candidate)
+    return src
 
 
 class _Verifier:

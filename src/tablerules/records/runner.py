@@ -109,6 +109,7 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
 def header(game: Game, seed: int, games: int, agent_names: list[str]) -> dict:
     gd = game.definition
     return {"type": "header", "format": FORMAT, "version": VERSION, "ruleset": gd.name,
+            "source": game.ref,
             "canonical": gd.canonical, "ruleset_hash": gd.content_hash,
             "options": gd.options, "seed": seed, "games": games,
             "agents": [agent_names[s % len(agent_names)] for s in range(gd.seat_count)],
