@@ -6,7 +6,6 @@ import json
 import re
 from pathlib import Path
 
-import click
 import pytest
 import typer.main
 from typer.testing import CliRunner
@@ -219,7 +218,7 @@ def test_validate_an_overlay_that_is_fine(tmp_path):
 # -- help ------------------------------------------------------------------------------------
 
 
-def commands() -> dict[str, click.Command]:
+def commands() -> dict:
     return dict(typer.main.get_command(app).commands)
 
 
@@ -240,7 +239,7 @@ def test_help_of_every_command(name):
     assert r.exit_code == 0, r.output
     cmd = commands()[name]
     for p in cmd.params:
-        if isinstance(p, click.Option):
+        if getattr(p, "param_type_name", "") == "option":
             for opt in p.opts + p.secondary_opts:
                 if opt.startswith("--"):
                     assert opt in r.stdout, f"`{name} --help` does not mention {opt}"
