@@ -19,7 +19,8 @@ def list_builtins() -> list[dict[str, str]]:
             base = data.get("extends")
         except Exception as e:  # a broken shipped file is shown, not fatal for the list
             title, base = f"(unreadable: {e})", None
-        out.append({"name": name, "title": title, **({"extends": base} if base else {})})
+        shown = base if isinstance(base, str) and base in builtin_names() else None  # not a library
+        out.append({"name": name, "title": title, **({"extends": shown} if shown else {})})
     return out
 
 

@@ -10,6 +10,7 @@ Known crashers are pinned with @example so they fail deterministically until fix
 from __future__ import annotations
 
 import re
+import shutil
 import tempfile
 import traceback
 from pathlib import Path
@@ -24,6 +25,7 @@ from tablerules.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXAS = (ROOT / "rulesets" / "texas42.yaml").read_text(encoding="utf-8")
+LIB = ROOT / "rulesets" / "lib"
 LINES = TEXAS.split("\n")
 TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|==|!=|>=|<=|[-+*/%<>()\[\]{}:,.'\"]")
 TOKENS = sorted(set(TOKEN.findall(TEXAS)))
@@ -38,6 +40,8 @@ SETTINGS = settings(max_examples=60, deadline=None, report_multiple_bugs=False,
 @pytest.fixture(scope="module")
 def workdir():
     with tempfile.TemporaryDirectory(prefix="tablerules-prop-") as d:
+        # texas42.yaml extends lib/trumps.yaml by a relative path: keep the library beside it
+        shutil.copytree(LIB, Path(d) / "lib")
         yield Path(d)
 
 

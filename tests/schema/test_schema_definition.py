@@ -77,7 +77,7 @@ def test_texas42_content_validates_clean():
     """The same content with signature keys quoted, so the schema is checked against it anyway."""
     text = _quote_signatures(_texas42_text())
     data = yaml.safe_load(text)
-    assert len(data["functions"]) >= 9
+    assert len(data["functions"]) >= 4  # Nello's; the trick rules come from lib/trumps.yaml
     Draft202012Validator(load_schema("ruleset")).validate(data)
     assert validate_tree(parse_yaml(text, "texas42.yaml")) == []
     assert validate_tree(parse_yaml(text, "texas42.yaml"), partial=True) == []
