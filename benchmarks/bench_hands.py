@@ -2,163 +2,34 @@
 
     python benchmarks/bench_hands.py --hands 20000 --seed 1 --repeat 3
 
-Both engines play the same pre-generated deals (dealer rotating 0,1,2,3,...) with uniformly
-random legal play from a fresh random.Random(seed) per run. Runs are interleaved
-(hw, interp, hw, interp, ...) and the best time of each engine is kept. The result that
-matters is the ratio, not the absolute hands/second (see benchmarks/README.md).
+Straight 42 (no Nello or Sevens bids): one-round auction, trump, trick play with early end.
+See harness.py for how the two are timed; the result is the ratio.
 """
 
 from __future__ import annotations
 
-import argparse
-import gc
-import json
-import os
 import random
 import sys
-import time
-import traceback
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(REPO, "src"))  # run from a checkout without installing
-sys.path.insert(0, HERE)
-
-from deals import make_deals  # noqa: E402
-from handwritten42 import play_hand  # noqa: E402
+import harness
+from handwritten42 import play_hand
 
 
-def run_handwritten(deals, dealers, seed):
-    rng = random.Random(seed)
-    for deal, dealer in zip(deals, dealers):
-        play_hand(deal, dealer, rng)
-
-
-def run_interpreter(game, deals, dealers, seed):
-    rng = random.Random(seed)
-    choice = rng.choice
-    for deal, dealer in zip(deals, dealers):
-        state = game.new_hand(deal, dealer)
-        while not state.is_terminal():
-            acts = state.legal_actions()
-            state.apply_action(choice(acts))
-
-
-def actions_per_hand_handwritten(deals, dealers, seed):
+def work(deals, dealers, seed):
     """Untimed: mean decisions per hand = 4 auction + 1 trump + 4 per trick played."""
     rng = random.Random(seed)
     total = 0
     for deal, dealer in zip(deals, dealers):
         total += 5 + 4 * play_hand(deal, dealer, rng).tricks
-    return total / len(deals)
-
-
-def actions_per_hand_interpreter(game, deals, dealers, seed):
-    """Untimed: mean number of apply_action calls per hand."""
-    rng = random.Random(seed)
-    total = 0
-    for deal, dealer in zip(deals, dealers):
-        state = game.new_hand(deal, dealer)
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            total += 1
-    return total / len(deals)
-
-
-def timed(fn, *args):
-    gc.collect()
-    t0 = time.perf_counter()
-    fn(*args)
-    return time.perf_counter() - t0
+    return total / len(deals), []
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="hand-written vs interpreter, hands/second")
-    ap.add_argument("--hands", type=int, default=20000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--ruleset", default="texas42", help="built-in ruleset name for load_game")
-    ap.add_argument("--option", action="append", default=["nello=false", "sevens=false"],
-                    help="ruleset option name=value (default: straight 42, no Nello or Sevens bids)")
-    a = ap.parse_args(argv)
-
-    n = a.hands
-    deals = make_deals(n, a.seed)
-    dealers = [i % 4 for i in range(n)]
-    print(f"python {sys.version.split()[0]}  hands={n} seed={a.seed} repeat={a.repeat}")
-
-    game = None
-    interp_error = None
-    try:
-        from tablerules.interpreter import load_game
-
-        t0 = time.perf_counter()
-        game = load_game(a.ruleset, options=dict(o.split("=", 1) for o in a.option))
-        print(f"load_game({a.ruleset!r}) took {time.perf_counter() - t0:.3f}s (not timed below)")
-        # smoke test before timing, so a broken interpreter fails fast and visibly
-        run_interpreter(game, deals[:20], dealers[:20], a.seed)
-    except Exception as e:  # ImportError, NotImplementedError, anything the WIP code raises
-        interp_error = f"{type(e).__name__}: {e}"
-        game = None
-        print(f"interpreter not available: {interp_error}")
-        if not isinstance(e, ImportError):
-            traceback.print_exc(limit=4)
-
-    hw_best = float("inf")
-    it_best = float("inf") if game is not None else None
-    for r in range(a.repeat):
-        dt = timed(run_handwritten, deals, dealers, a.seed)
-        hw_best = min(hw_best, dt)
-        line = f"repeat {r + 1}: handwritten {dt:.3f}s"
-        if game is not None:
-            try:
-                dt = timed(run_interpreter, game, deals, dealers, a.seed)
-            except Exception as e:
-                interp_error = f"{type(e).__name__}: {e}"
-                print(f"interpreter failed during timing: {interp_error}")
-                traceback.print_exc(limit=4)
-                game, it_best = None, None
-            else:
-                it_best = min(it_best, dt)
-                line += f"   interpreter {dt:.3f}s"
-        print(line)
-
-    hw_hps = n / hw_best
-    it_hps = n / it_best if it_best else None
-    ratio = (it_best / hw_best) if it_best else None
-
-    print()
-    print(f"hand-written : {hw_hps:12,.0f} hands/s  ({hw_best * 1e6 / n:8.1f} us/hand, best of {a.repeat})")
-    if it_hps is not None:
-        print(f"interpreter  : {it_hps:12,.0f} hands/s  ({it_best * 1e6 / n:8.1f} us/hand, best of {a.repeat})")
-        print(f"ratio        : {ratio:.2f}x  (interpreter time / hand-written time; 1.0 = parity)")
-        # sanity: the two engines should do about the same amount of work per hand
-        m = min(n, 5000)
-        hw_ap = actions_per_hand_handwritten(deals[:m], dealers[:m], a.seed)
-        try:
-            it_ap = actions_per_hand_interpreter(game, deals[:m], dealers[:m], a.seed)
-        except Exception as e:
-            print(f"(actions/hand check failed: {type(e).__name__}: {e})")
-        else:
-            note = "" if abs(it_ap - hw_ap) <= 0.05 * hw_ap else \
-                "  WARNING: engines differ in work per hand; the ratio is not like-for-like"
-            print(f"actions/hand : hand-written {hw_ap:.2f}, interpreter {it_ap:.2f}{note}")
-    else:
-        print(f"interpreter  : not available ({interp_error})")
-
-    summary = {
-        "handwritten_hps": round(hw_hps, 1),
-        "interpreter_hps": round(it_hps, 1) if it_hps is not None else None,
-        "ratio": round(ratio, 3) if ratio is not None else None,
-        "ratio_is": "interpreter_seconds / handwritten_seconds",
-        "hands": n,
-        "seed": a.seed,
-        "repeat": a.repeat,
-    }
-    if interp_error:
-        summary["interpreter_error"] = interp_error
-    print(json.dumps(summary))
-    return 0
+    return harness.main(game_name="texas42", play_hand=play_hand, work=work,
+                        default_options=["nello=false", "sevens=false"],
+                        option_help="ruleset option name=value (default: straight 42, no Nello "
+                                    "or Sevens bids)",
+                        same_games=False, argv=argv)
 
 
 if __name__ == "__main__":
