@@ -113,9 +113,18 @@ class OptionError(TablerulesError):
 
 
 class GameError(TablerulesError):
-    """A rule violation found while running a game: no legal action, a hand that never ends."""
+    """A rule violation found while running a game: no legal action, a hand that never ends.
+
+    `part` names the ruleset part at fault (a path such as ("auction",)), so `validate` can
+    point at it in the file.
+    """
 
     kind = "game"
+    part: tuple = ()
+
+    def at(self, *part) -> "GameError":
+        self.part = tuple(part)
+        return self
 
 
 class RecordError(TablerulesError):

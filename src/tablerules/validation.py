@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agents import RandomAgent
+from .agents import CautiousAgent, RandomAgent
 from .engine.state import DEAL, DONE, State
 from .errors import Diagnostic, GameError, Span, TablerulesError
 from .interpreter import Game, check_tree, compile_tree
@@ -80,12 +80,13 @@ def play_check(res: FileResult, hands: int, seed: int) -> None:
     """Play random matches until `hands` hands are done; report the first fault with its seed."""
     game = res.game
     gd = game.definition
-    span = Span(res.ref, 0, 0)
     match = 0
     while res.hands_played < hands:
         match_seed = f"{seed}:{match}"
         rng = random.Random(match_seed)
-        agent = RandomAgent(random.Random(match_seed + ":play"))
+        # uniform bidders seldom all pass: every other match bids cautiously to reach those paths
+        agent = (RandomAgent if match % 2 == 0 else CautiousAgent)(
+            random.Random(match_seed + ":play"), *(() if match % 2 == 0 else (gd.pass_action,)))
         st = State(gd, record=True)
         steps = 0
         plays = 0
@@ -108,6 +109,8 @@ def play_check(res: FileResult, hands: int, seed: int) -> None:
                         plays = 0
                 st.events.clear()
         except GameError as e:
+            tree = game.tree
+            span = tree.span(e.part) if tree is not None and e.part else Span(res.ref, 1, 1)
             res.diagnostics.append(Diagnostic(
                 span, f"random play: {e.message} (reproduce: tablerules validate {res.ref} "
                       f"--seed {seed} --hands {hands}; match seed '{match_seed}')", "game"))
@@ -123,7 +126,7 @@ def _check_hand(ev: dict, plays: int, gd) -> None:
     every_piece = plays == gd.seat_count * gd.hand_size
     if total > gd.hand_points or (every_piece and total != gd.hand_points):
         raise GameError(f"hand {ev['hand']}'s points came to {total}; bounds.hand_points is "
-                        f"{gd.hand_points}")
+                        f"{gd.hand_points}").at("bounds", "hand_points")
 
 
 def display(ref: str) -> str:

@@ -171,9 +171,16 @@ class State:
             return ()
         if not legal:
             raise GameError(f"{self.game.seat_names[self.actor]} has no legal action in the "
-                            f"{PHASE_NAMES[ph]} (hand {self.hands_played + 1})")
+                            f"{PHASE_NAMES[ph]} (hand {self.hands_played + 1})").at(*self._part(ph))
         self._legal = legal
         return legal
+
+    def _part(self, ph: int) -> tuple:
+        """The ruleset part that decides the legal actions of phase `ph`."""
+        if ph == AUCTION:
+            return ("auction",)
+        name = self.game.contracts[self.contract].name
+        return ("contracts", name, {DECLARE: "declare", EXCHANGE: "exchange"}.get(ph, "play"))
 
     def apply_action(self, action: int) -> None:
         """Apply a decision of the player to move; raises GameError if it is not legal."""
@@ -519,7 +526,8 @@ class State:
                     active.append(s)
             self.active = tuple(active)
             if not active:
-                raise GameError(f"contract '{c.name}': every seat sits out")
+                raise GameError(f"contract '{c.name}': every seat sits out").at(
+                    "contracts", c.name, "play", "sits_out")
             nxt = [0] * n
             for i, s in enumerate(active):
                 nxt[s] = active[(i + 1) % len(active)]
@@ -536,7 +544,8 @@ class State:
         self.plays_left = left
         leader = c.play.leader(self)
         if leader not in self.active:
-            raise GameError(f"contract '{c.name}': the leader, seat {leader}, does not play")
+            raise GameError(f"contract '{c.name}': the leader, seat {leader}, does not play").at(
+                "contracts", c.name, "play", "leader")
         self.leader = leader
         self.actor = leader
         self.led = -1
@@ -791,7 +800,8 @@ class State:
                                     "deals": self.deals})
             return
         if self.deals >= g.max_hands:
-            raise GameError(f"the match did not end within {g.max_hands} deals (bounds.max_hands)")
+            raise GameError(f"the match did not end within {g.max_hands} deals (bounds.max_hands)"
+                            ).at("scoring", "match_over")
         dealer = g.next_dealer(self)
         self._reset_hand()
         self.dealer = dealer

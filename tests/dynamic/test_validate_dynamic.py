@@ -1,0 +1,49 @@
+"""`validate` plays random hands and reports dynamic faults with the seed that reproduces them."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tablerules.cli.main import app
+
+HERE = Path(__file__).resolve().parent
+REL = os.path.relpath(HERE, Path.cwd())
+
+
+def validate(name: str, *args: str):
+    return CliRunner().invoke(app, ["validate", str(Path(REL) / name), *args])
+
+
+@pytest.mark.parametrize("name, message", [
+    ("no_legal_action.yaml", "has no legal action in the auction"),
+    ("wrong_hand_points.yaml", "points came to 42; bounds.hand_points is 41"),
+    ("endless_match.yaml", "the match did not end within 30 deals (bounds.max_hands)"),
+])
+def test_dynamic_fault_is_reported_with_its_seed(name, message):
+    r = validate(name, "--hands", "300", "--seed", "5")
+    assert r.exit_code == 1
+    assert "Traceback" not in r.output
+    assert message in r.stderr
+    assert "random play:" in r.stderr
+    assert "--seed 5" in r.stderr and "match seed '5:" in r.stderr
+
+
+def test_the_reported_seed_reproduces_the_fault():
+    first = validate("no_legal_action.yaml", "--hands", "300", "--seed", "9")
+    again = validate("no_legal_action.yaml", "--hands", "300", "--seed", "9")
+    assert first.exit_code == again.exit_code == 1
+    assert first.stderr == again.stderr
+
+
+def test_no_random_hands_means_no_dynamic_check():
+    r = validate("wrong_hand_points.yaml", "--hands", "0")
+    assert r.exit_code == 0, r.stderr
+
+
+def test_dynamic_fault_output(snapshot):
+    r = validate("wrong_hand_points.yaml", "--hands", "50", "--seed", "1")
+    assert r.stderr == snapshot
