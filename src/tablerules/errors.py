@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 
@@ -131,20 +131,6 @@ class RecordError(TablerulesError):
     """A game record that does not match what the engine computes."""
 
     kind = "record"
-
-
-@dataclass
-class Report:
-    """Diagnostics collected from checking one or more files."""
-
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    def add(self, err: TablerulesError) -> None:
-        self.diagnostics.extend(err.diagnostics)
-
-    @property
-    def ok(self) -> bool:
-        return not any(d.severity == "error" for d in self.diagnostics)
 
 
 def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:

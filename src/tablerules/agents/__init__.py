@@ -55,7 +55,8 @@ AGENTS: dict[str, Callable[..., Agent]] = {
 }
 AGENT_HELP = {
     "random": "uniformly random legal actions",
-    "cautious": "random play; in an auction passes 70% of the time, else bids the lowest bid",
+    "cautious": "random play, but in an auction passes 70% of the time and otherwise makes the "
+                "lowest bid",
 }
 
 

@@ -10,6 +10,7 @@ from typing import List, Optional
 
 import typer
 
+from ..agents import AGENT_HELP
 from ..errors import TablerulesError, render
 
 app = typer.Typer(
@@ -135,9 +136,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                                                    help="Write a JSON Lines game record here."),
              agents: str = typer.Option("random", "--agents",
                                         help="Agent name, or comma-separated names by seat: "
-                                             "random (uniformly random legal actions) or cautious "
-                                             "(random play, but passes 70% of auction turns and "
-                                             "otherwise bids the lowest bid)."),
+                                             + "; ".join(f"{k} ({v})" for k, v in
+                                                         AGENT_HELP.items()) + "."),
              progress: bool = typer.Option(True, "--progress/--no-progress",
                                            help="Progress bar on a terminal for runs over a second."),
              fmt: str = FormatArg) -> None:
