@@ -40,11 +40,11 @@ class State:
         "speakers", "speaker_i", "high", "high_seat", "passes", "bid", "bidder", "bidder_side",
         "contract", "decl", "declare_i", "tables", "active", "nxt", "leader", "led", "trick",
         "trick_seats", "points", "tricks", "tricks_played", "score", "hands_played", "deals",
-        "made", "x_side", "x_seat", "x_tile", "history", "_legal",
-        "winner_sides", "plays_left", "pending", "all_passed", "x_bid", "trick_n", "n_active", "must_follow", "follow_mask",
-        "chunk2",
-        "setup", "buried", "exchange_taking", "arms", "center", "spinner", "spinner_pending",
-        "knocks", "went_out", "blocked", "arm_pieces", "cur_ends", "legal_fn", "over_fn", "dealt", "decisions_made",
+        "made", "x_side", "x_seat", "x_tile", "history", "_legal", "winner_sides",
+        "plays_left", "pending", "all_passed", "x_bid", "trick_n", "n_active", "must_follow",
+        "follow_mask", "chunk2", "setup", "buried", "exchange_taking", "arms", "center",
+        "spinner", "spinner_pending", "knocks", "went_out", "blocked", "arm_pieces", "cur_ends",
+        "legal_fn", "over_fn", "dealt", "decisions_made",
     )
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False):
