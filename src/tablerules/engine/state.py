@@ -22,16 +22,6 @@ W, E, N, S = range(4)
 EMPTY: tuple = ()  # shared placeholder for per-hand containers that only some modes fill  # layout arms: the line's two ends, then the spinner's two sides
 
 
-def bits(m: int) -> list[int]:
-    """Indexes of the set bits of `m`, lowest first."""
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
-
-
 class State:
     """One match (or one hand, when made by `new_hand`) of a compiled game."""
 
@@ -44,7 +34,7 @@ class State:
         "plays_left", "pending", "all_passed", "x_bid", "trick_n", "n_active", "must_follow",
         "follow_mask", "chunk2", "setup", "buried", "exchange_taking", "arms", "center",
         "spinner", "spinner_pending", "knocks", "went_out", "blocked", "arm_pieces", "cur_ends",
-        "legal_fn", "over_fn", "dealt", "decisions_made",
+        "legal_fn", "over_fn", "dealt", "decisions_made", "buried_by",
     )
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False):
@@ -99,6 +89,7 @@ class State:
         self.x_tile = 0
         self.setup: list = EMPTY  # remaining setup steps after the auction: ("x",) or ("d", i)
         self.buried: list[int] = []
+        self.buried_by = -1
         self.exchange_taking = False
         self.arms: list[list[int]] = EMPTY  # per arm: [open number, end piece, pieces on it, playable]
         self.center = -1
@@ -281,7 +272,7 @@ class State:
             "phase": PHASE_NAMES[self.phase],
             "to_move": self.current_player(),
             "dealer": self.dealer,
-            "hand": [names[t] for t in bits(self.hands[seat])],
+            "hand": [names[t] for t in g.mask_pieces(self.hands[seat])],
             "hand_sizes": [bin(m).count("1") for m in self.hands],
             "history": [[s, g.action_to_string(a) if s == seat or not
                          g.bury_base <= a < g.layout_base else "bury (face down)"]
@@ -295,7 +286,7 @@ class State:
             "score": list(self.score),
             "stock_size": len(self.stock),
             # buried pieces are face down: only the seat that buried them knows them
-            "buried": [names[t] for t in self.buried] if seat == self.bidder else [],
+            "buried": [names[t] for t in self.buried] if seat == self.buried_by else [],
             "layout": self.layout_text(),
         }
 
@@ -489,6 +480,7 @@ class State:
         t = action - g.bury_base
         self.hands[self.actor] &= ~(1 << t)
         self.buried.append(t)
+        self.buried_by = self.actor
         if self.events is not None:
             self.events.append({"type": "exchange", "seat": self.actor,
                                 "buried": g.pieces.names[t]})
