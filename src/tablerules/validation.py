@@ -109,8 +109,7 @@ def play_check(res: FileResult, hands: int, seed: int) -> None:
                         plays = 0
                 st.events.clear()
         except GameError as e:
-            tree = game.tree
-            span = tree.span(e.part) if tree is not None and e.part else Span(res.ref, 1, 1)
+            span = game.locate(e).span if e.part else Span(res.ref, 1, 1)
             res.diagnostics.append(Diagnostic(
                 span, f"random play: {e.message} (reproduce: tablerules validate {res.ref} "
                       f"--seed {seed} --hands {hands}; match seed '{match_seed}')", "game"))

@@ -22,6 +22,7 @@ def validate(name: str, *args: str):
     ("no_legal_action.yaml", "has no legal action in the auction"),
     ("wrong_hand_points.yaml", "points came to 42; bounds.hand_points is 41"),
     ("endless_match.yaml", "the match did not end within 30 deals (bounds.max_hands)"),
+    ("bad_seat.yaml", "auction.first gave 4, which is not a seat 0..3"),
 ])
 def test_dynamic_fault_is_reported_with_its_seed(name, message):
     r = validate(name, "--hands", "300", "--seed", "5")
@@ -47,3 +48,14 @@ def test_no_random_hands_means_no_dynamic_check():
 def test_dynamic_fault_output(snapshot):
     r = validate("wrong_hand_points.yaml", "--hands", "50", "--seed", "1")
     assert r.stderr == snapshot
+
+
+def test_simulate_locates_a_dynamic_fault_and_names_the_game():
+    r = CliRunner().invoke(app, ["simulate", str(Path(REL) / "bad_seat.yaml"), "--games", "3",
+                                 "--seed", "4"])
+    assert r.exit_code == 1
+    assert "Traceback" not in r.output
+    first = r.stderr.splitlines()[0]
+    assert first.endswith("bad_seat.yaml:5:10: error: auction.first gave 4, which is not a seat "
+                          "0..3 (in game 1, seed '4:0')")
+    assert 'first: "dealer + 4"' in r.stderr

@@ -166,6 +166,13 @@ class State:
         self._legal = legal
         return legal
 
+    def _seat(self, v: Any, *part: str) -> int:
+        """A seat computed by a ruleset expression, checked: a bad one is the ruleset's fault."""
+        if type(v) is not int or not 0 <= v < self.game.seat_count:
+            raise GameError(f"{'.'.join(part)} gave {v!r}, which is not a seat "
+                            f"0..{self.game.seat_count - 1}").at(*part)
+        return v
+
     def _part(self, ph: int) -> tuple:
         """The ruleset part that decides the legal actions of phase `ph`."""
         if ph == AUCTION:
@@ -329,7 +336,7 @@ class State:
             self.contract = g.fixed_contract
             self._start_contract()
             return
-        first = g.auction_first(self)
+        first = self._seat(g.auction_first(self), "auction", "first")
         self.speakers = g.speaker_orders[first]
         self.speaker_i = 0
         self.actor = first
@@ -394,7 +401,8 @@ class State:
             confirm = g.contracts[g.bids[b].contract].confirm
             if confirm is not None and not self.all_passed:
                 self.pending = (self.actor, b)
-                self.actor = confirm(self)
+                self.actor = self._seat(confirm(self), "contracts", g.contracts[
+                    g.bids[b].contract].name, "bid", "confirm")
                 return
             self.high = b
             self.high_seat = self.actor
@@ -409,7 +417,7 @@ class State:
         if self.high == 0:
             if g.all_pass_seat is not None and not self.all_passed:
                 self.all_passed = True
-                self.actor = g.all_pass_seat(self)
+                self.actor = self._seat(g.all_pass_seat(self), "auction", "all_pass", "seat")
                 self.speaker_i -= 1  # one more speaker: the forced seat
                 return
             self._end_hand(thrown_in=True)
@@ -437,10 +445,10 @@ class State:
             if step[0] == "d":
                 self.declare_i = step[1]
                 self.phase = DECLARE
-                self.actor = c.declare[step[1]].by(self)
+                self.actor = self._seat(c.declare[step[1]].by(self), "contracts", c.name, "declare")
                 return
             ex = c.exchange
-            self.actor = ex.by(self)
+            self.actor = self._seat(ex.by(self), "contracts", c.name, "exchange", "by")
             if ex.optional and self.stock:
                 self.exchange_taking = True
                 self.phase = EXCHANGE
@@ -794,7 +802,7 @@ class State:
         if self.deals >= g.max_hands:
             raise GameError(f"the match did not end within {g.max_hands} deals (bounds.max_hands)"
                             ).at("scoring", "match_over")
-        dealer = g.next_dealer(self)
+        dealer = self._seat(g.next_dealer(self), "deal", "next_dealer")
         self._reset_hand()
         self.dealer = dealer
         self.phase = DEAL

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import CheckError, TablerulesError
+from ..errors import CheckError, GameError, TablerulesError
 from ..load.ruleset import load_tree
 from ..load.yamltree import Tree
 from .compile import compile_tree
@@ -31,6 +31,14 @@ class Game:
         """A single hand from a deal given as piece ids or (high, low) pairs per seat."""
         from ..engine.state import new_hand
         return new_hand(self.definition, self.deal_ids(hands), dealer, record=record)
+
+    def locate(self, err: GameError) -> GameError:
+        """A game error that names a ruleset part, placed at that part in the ruleset file."""
+        if not err.part or self.tree is None:
+            return err
+        located = GameError(err.message, self.tree.span(err.part))
+        located.part = err.part
+        return located
 
     def deal_ids(self, hands) -> tuple:
         get = self.definition.pieces.by_ends.__getitem__

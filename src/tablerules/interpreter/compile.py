@@ -130,14 +130,14 @@ class Compiler:
         for a in ("level", "rank", "marks"):
             bid_attrs[a] = Attr(INT, bid_tables[a].__getitem__, f"the bid's {a}")
         bid = vocab.bid_type(bid_attrs)
-        self.bid_type = bid
-        self.tile = tile
         game_env = decl_env.extended(funcs=vocab.state_funcs())
-        self.game_env = game_env
 
         deal_env = vocab.place(base, "deal", dealer=vocab.dyn(INT, "dealer", "the dealer"))
         next_dealer = self.expr(("deal", "next_dealer"), deal_env, INT, default="next(dealer)")
         first_dealer = self.get("deal", "first_dealer", default=0)
+        if not isinstance(first_dealer, int) or not 0 <= first_dealer < seat_count:
+            self.error(("deal", "first_dealer"), f"deal.first_dealer is a seat 0..{seat_count - 1}, "
+                                                 f"got {first_dealer!r}")
 
         contracts, bids = self.contracts(base, game_env, decl_env, declarations, bid, tile,
                                          contract_names)

@@ -143,7 +143,15 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
     for i in range(games):
         if write is not None:
             write(dumps({"type": "game", "game": i + 1, "seed": game_seed(seed, i)}) + "\n")
-        st = play_game(game, names, seed, i, record=True, emit=emit, decisions=write is not None)
+        try:
+            st = play_game(game, names, seed, i, record=True, emit=emit,
+                           decisions=write is not None)
+        except GameError as e:
+            located = game.locate(e)
+            err = GameError(f"{located.message} (in game {i + 1}, seed '{game_seed(seed, i)}')",
+                            located.span)
+            err.part = e.part
+            raise err from None
         summary.games += 1
         if write is None:
             summary.decisions += st.decisions_made
