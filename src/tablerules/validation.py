@@ -109,7 +109,8 @@ def play_check(res: FileResult, hands: int, seed: int) -> None:
                         plays = 0
                 st.events.clear()
         except GameError as e:
-            span = game.locate(e).span if e.part else Span(res.ref, 1, 1)
+            span = game.locate(e).span if e.part else (
+                e.span if e.span.line > 0 else Span(res.ref, 1, 1))  # the expression that failed
             res.diagnostics.append(Diagnostic(
                 span, f"random play: {e.message} (reproduce: tablerules validate {res.ref} "
                       f"--seed {seed} --hands {hands}; match seed '{match_seed}')", "game"))

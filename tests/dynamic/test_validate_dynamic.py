@@ -23,7 +23,9 @@ def validate(name: str, *args: str):
     ("wrong_hand_points.yaml", "points came to 42; bounds.hand_points is 41"),
     ("endless_match.yaml", "the match did not end within 30 deals (bounds.max_hands)"),
     ("bad_seat.yaml", "auction.first gave 4, which is not a seat 0..3"),
+    ("bad_side.yaml", "there is no side 5 (sides are 0..1)"),
 ])
+
 def test_dynamic_fault_is_reported_with_its_seed(name, message):
     r = validate(name, "--hands", "300", "--seed", "5")
     assert r.exit_code == 1
@@ -59,3 +61,8 @@ def test_simulate_locates_a_dynamic_fault_and_names_the_game():
     assert first.endswith("bad_seat.yaml:5:10: error: auction.first gave 4, which is not a seat "
                           "0..3 (in game 1, seed '4:0')")
     assert 'first: "dealer + 4"' in r.stderr
+
+
+def test_a_failing_expression_is_located_at_the_expression():
+    r = validate("bad_side.yaml", "--hands", "20")
+    assert r.stderr.splitlines()[0].startswith(str(Path(REL) / "bad_side.yaml") + ":5:10: error:")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Callable
 
+from ..errors import GameError
 from ..expr.env import Env, Func, Var
 from ..expr.types import BOOL, INT, SCALAR, ListType, ObjType, Type
 
@@ -43,7 +44,6 @@ def piece_funcs(ends: tuple[tuple[int, int], ...], tile: ObjType) -> dict[str, F
     def piece(a: int, b: int) -> int:
         t = by_ends.get((a, b) if a >= b else (b, a))
         if t is None:
-            from ..errors import GameError
             raise GameError(f"there is no piece {max(a, b)}-{min(a, b)} in this set")
         return t
 
@@ -62,33 +62,52 @@ def seat_funcs(seat_count: int, sides: tuple[tuple[int, ...], ...]) -> dict[str,
     """Functions over seats and sides (seats are ints counted to the left from 0)."""
     side_of = {s: i for i, side in enumerate(sides) for s in side}
 
+    def check(seat: int) -> int:
+        if not 0 <= seat < seat_count:
+            raise GameError(f"there is no seat {seat} (seats are 0..{seat_count - 1})")
+        return seat
+
     def nxt(seat: int) -> int:
-        return (seat + 1) % seat_count
+        return (check(seat) + 1) % seat_count
 
     def partner(seat: int) -> int:
-        mates = sides[side_of[seat]]
+        mates = sides[side_of[check(seat)]]
         return mates[(mates.index(seat) + len(mates) // 2) % len(mates)]
 
     return {
         "next": Func([INT], INT, nxt, doc="the seat to the left", example="next(dealer)"),
         "partner": Func([INT], INT, partner, doc="the seat across in the same side (itself alone)",
                         example="partner(bidder)"),
-        "side_of": Func([INT], INT, lambda s: side_of[s], doc="the side a seat belongs to",
+        "side_of": Func([INT], INT, lambda s: side_of[check(s)], doc="the side a seat belongs to",
                         example="side_of(bidder)"),
     }
+
+
+def _side(values: list, side: int):
+    """values[side], or a game error for a side that does not exist (never a negative index)."""
+    if 0 <= side < len(values):
+        return values[side]
+    raise GameError(f"there is no side {side} (sides are 0..{len(values) - 1})")
+
+
+def _pips_left(c, side: int) -> int:
+    _side(c.points, side)
+    return c.pips_left(side)
 
 
 def state_funcs() -> dict[str, Func]:
     """Functions that read running totals of the hand and match."""
     return {
-        "points": Func([INT], INT, lambda c, side: c.points[side], needs_ctx=True, pure=False,
-                       doc="points a side has taken this hand", example="points(bidder_side)"),
-        "tricks": Func([INT], INT, lambda c, side: c.tricks[side], needs_ctx=True, pure=False,
-                       doc="tricks a side has taken this hand", example="tricks(bidder_side)"),
-        "pips_left": Func([INT], INT, lambda c, side: c.pips_left(side), needs_ctx=True,
+        "points": Func([INT], INT, lambda c, side: _side(c.points, side), needs_ctx=True,
+                       pure=False, doc="points a side has taken this hand",
+                       example="points(bidder_side)"),
+        "tricks": Func([INT], INT, lambda c, side: _side(c.tricks, side), needs_ctx=True,
+                       pure=False, doc="tricks a side has taken this hand",
+                       example="tricks(bidder_side)"),
+        "pips_left": Func([INT], INT, _pips_left, needs_ctx=True,
                           pure=False, doc="pips on the pieces a side still holds",
                           example="pips_left(side)"),
-        "score": Func([INT], INT, lambda c, side: c.score[side], needs_ctx=True, pure=False,
+        "score": Func([INT], INT, lambda c, side: _side(c.score, side), needs_ctx=True, pure=False,
                       doc="a side's match score before this hand is added",
                       example="score(side) >= marks_to_win"),
     }
