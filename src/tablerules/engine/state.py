@@ -155,7 +155,7 @@ class State:
         elif ph == EXCHANGE:
             g = self.game
             if self.exchange_taking:
-                legal = (g.pass_action + 3, g.pass_action + 4)  # take stock, leave stock
+                legal = (g.take_action, g.leave_action)
             else:
                 legal = tuple(g.bury_base + t for t in g.mask_pieces(self.hands[self.actor]))
         else:
@@ -345,7 +345,7 @@ class State:
     def _legal_bids(self) -> tuple[int, ...]:
         g = self.game
         if self.pending:
-            return (g.pass_action + 1, g.pass_action + 2)  # agree, decline
+            return (g.agree_action, g.decline_action)
         if self.all_passed:
             acts = tuple(g.bids[b].action for b in g.all_pass_bids)
             forced = True
@@ -388,7 +388,7 @@ class State:
         if self.pending:
             asker, b = self.pending
             self.pending = None
-            if action == g.pass_action + 1:
+            if action == g.agree_action:
                 self.high, self.high_seat = b, asker
             else:
                 self.passes += 1
@@ -478,7 +478,7 @@ class State:
         g = self.game
         if self.exchange_taking:
             self.exchange_taking = False
-            if action == g.pass_action + 3:
+            if action == g.take_action:
                 self._take_stock()
                 if self._bury_due():
                     return
@@ -572,23 +572,23 @@ class State:
         lay = g.contracts[self.contract].play.layout
         extra = []
         if self.stock and (lay.may_draw or not plays):
-            extra.append(g.pass_action + 5)  # draw
+            extra.append(g.draw_action)
         if not plays and not (self.stock and lay.must_draw):
-            extra.append(g.pass_action + 6)  # knock
+            extra.append(g.knock_action)
         return tuple(extra + plays)
 
     def _lay(self, action: int) -> None:
         g = self.game
         lay = g.contracts[self.contract].play.layout
         seat = self.actor
-        if action == g.pass_action + 5:  # draw: the next piece of the stock, in dealt order
+        if action == g.draw_action:  # the next piece of the stock, in dealt order
             t = self.stock[0]
             self.stock = self.stock[1:]
             self.hands[seat] |= 1 << t
             if self.events is not None:
                 self.events.append({"type": "draw", "seat": seat, "piece": g.pieces.names[t]})
             return
-        if action == g.pass_action + 6:  # knock
+        if action == g.knock_action:
             self.knocks += 1
             if self.events is not None:
                 self.events.append({"type": "knock", "seat": seat})

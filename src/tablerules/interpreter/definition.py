@@ -188,6 +188,10 @@ class GameDef:
 
     def __post_init__(self) -> None:
         n = self.seat_count
+        # the fixed actions follow pass in the order of FIXED_NAMES
+        (self.agree_action, self.decline_action, self.take_action, self.leave_action,
+         self.draw_action, self.knock_action) = range(self.pass_action + 1,
+                                                        self.pass_action + len(FIXED_NAMES))
         self.bit = {i: 1 << i for i in range(len(self.pieces))}
         self.default_decl = tuple(d.default for d in self.declarations)
         self.all_seats = tuple(range(n))
