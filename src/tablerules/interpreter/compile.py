@@ -113,7 +113,7 @@ class Compiler:
             self.error(("deal", "hand_size"),
                        f"{seat_count} hands of {hand_size} plus a stock of {stock} need "
                        f"{hand_size * seat_count + stock} pieces; the set has {len(pieces)}")
-        base.funcs.update(vocab.piece_funcs(pieces.ends, tile))
+        base.funcs.update(vocab.piece_funcs(pieces, tile))
         base.funcs.update(vocab.seat_funcs(seat_count, sides))
         constants = self.constants(base)
         declarations = self.declarations(base)
@@ -316,7 +316,6 @@ class Compiler:
 
     def option_values(self, decls: dict[str, OptionDecl]) -> dict[str, Any]:
         values = {k: v.default for k, v in decls.items()}
-        self.house_defaults = values  # replaced below by the values after `set:`
         for k, v in (self.data.get("set") or {}).items() if isinstance(self.data.get("set"), dict) \
                 else []:
             p = ("set", k)
@@ -344,9 +343,7 @@ class Compiler:
         if not isinstance(max_pip, int) or isinstance(max_pip, bool) or not 0 < max_pip <= 18:
             self.error(("pieces", "max_pip"), "pieces.max_pip must be an int from 1 to 18")
             return None, None
-        ends = [(h, lo) for h in range(max_pip, -1, -1) for lo in range(h, -1, -1)]
-        ends.reverse()  # 0-0, 1-0, 1-1, ... : low ids for low pieces
-        ends.sort(key=lambda e: (e[0], e[1]))
+        ends = [(h, lo) for h in range(max_pip + 1) for lo in range(h + 1)]  # 0-0, 1-0, 1-1, ...
         attrs: dict[str, Attr] = {}
         tables: dict[str, tuple] = {}
 
@@ -354,27 +351,25 @@ class Compiler:
             tables[name] = tuple(values)
             attrs[name] = Attr(t, tables[name].__getitem__, doc)
 
-        add("high", INT, [h for h, _ in ends], "the higher end")
-        add("low", INT, [lo for _, lo in ends], "the lower end")
-        add("pips", INT, [h + lo for h, lo in ends], "the total of both ends")
-        add("double", BOOL, [h == lo for h, lo in ends], "whether both ends are the same")
-        tile = vocab.tile_type(attrs)
-        env = base.extended(vars={"tile": Var(tile, lambda c: c, doc="the piece"),
-                                  "max_pip": vocab.const(INT, max_pip, "highest pip")},
-                            where="pieces")
-        keep = list(range(len(ends)))
+        def built_in(ends: list) -> Env:
+            """The built-in attributes over `ends`, and the env where `tile` is such a piece."""
+            add("high", INT, [h for h, _ in ends], "the higher end")
+            add("low", INT, [lo for _, lo in ends], "the lower end")
+            add("pips", INT, [h + lo for h, lo in ends], "the total of both ends")
+            add("double", BOOL, [h == lo for h, lo in ends], "whether both ends are the same")
+            return base.extended(vars={
+                "tile": Var(vocab.tile_type(attrs), lambda c: c, doc="the piece"),
+                "max_pip": vocab.const(INT, max_pip, "highest pip")}, where="pieces")
+
+        env = built_in(ends)
         if self.tree.get(("pieces", "filter")) is not None:
             f = self.expr(("pieces", "filter"), env.extended(where="pieces.filter"), BOOL)
             if f is not None:
-                keep = [i for i in keep if f.fn(i)]
-        if len(keep) < len(ends):
-            ends = [ends[i] for i in keep]
-            for k in list(tables):
-                vals = [tables[k][i] for i in keep]
-                tables[k] = tuple(vals)
-                attrs[k] = Attr(attrs[k].type, tables[k].__getitem__, attrs[k].doc)
-            tile = vocab.tile_type(attrs)
-            env = env.extended(vars={"tile": Var(tile, lambda c: c, doc="the piece")})
+                kept = [e for i, e in enumerate(ends) if f.fn(i)]
+                if len(kept) < len(ends):
+                    ends = kept
+                    env = built_in(ends)
+        tile = env.vars["tile"].type
         for name, spec in (self.get("pieces", "attributes", default={}) or {}).items():
             p = ("pieces", "attributes", name)
             if name in attrs:
@@ -768,8 +763,9 @@ class Compiler:
                 for s, v in zip(c.declare, combo):
                     decl[s.decl] = v
                 combos.append((c.index, tuple(decl)))
+        leads: dict[tuple, list] = {}
         for key in combos:  # first every suit any lead can name, then the tables over all of them
-            self._leads(game, *key, suit_values)
+            leads[key] = self._leads(game, *key, suit_values)
         game.suit_values = tuple(suit_values)
         game.lead_base = game.decl_base + len(game.decl_actions)
         game.bury_base = game.lead_base + len(suit_values)
@@ -777,14 +773,14 @@ class Compiler:
         game.num_actions = game.layout_base + 4 * len(game.pieces)
         lead_actions = tuple(game.lead_base + i for i in range(len(suit_values)))
         for key in combos:
-            game._tables[key] = self._tables(game, *key, suit_values, lead_actions)
+            game._tables[key] = self._tables(game, *key, leads[key], suit_values, lead_actions)
 
         def build(contract: int, decl: tuple) -> TrickTables:
             before = len(suit_values)
-            self._leads(game, contract, decl, suit_values)
+            lead = self._leads(game, contract, decl, suit_values)
             if len(suit_values) != before:
                 raise TablerulesError("a declaration combination leads a suit no table foresaw")
-            return self._tables(game, contract, decl, suit_values, lead_actions)
+            return self._tables(game, contract, decl, lead, suit_values, lead_actions)
 
         game.table_builder = build
 
@@ -816,11 +812,10 @@ class Compiler:
                 lead.append(suit_index(v))
         return lead
 
-    def _tables(self, game: GameDef, contract: int, decl: tuple, suit_values: list,
+    def _tables(self, game: GameDef, contract: int, decl: tuple, lead: list, suit_values: list,
                 lead_actions: tuple) -> TrickTables:
         play = game.contracts[contract].play
         n = len(game.pieces)
-        lead = self._leads(game, contract, decl, suit_values)
         ctx = SimpleNamespace(decl=decl, x_tile=0, x_led=None)
         masks = []
         ranks = []

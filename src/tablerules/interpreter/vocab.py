@@ -23,8 +23,10 @@ def const(type_: Type, value: Any, doc: str) -> Var:
     return Var(type_, const=value, doc=doc)
 
 
-def piece_funcs(ends: tuple[tuple[int, int], ...], tile: ObjType) -> dict[str, Func]:
+def piece_funcs(pieces, tile: ObjType) -> dict[str, Func]:
     """Functions over pieces that every place may use."""
+    ends = pieces.ends
+    by_ends = pieces.by_ends
 
     def has(t: int, x: Any) -> bool:
         return type(x) is int and x in ends[t]
@@ -38,8 +40,6 @@ def piece_funcs(ends: tuple[tuple[int, int], ...], tile: ObjType) -> dict[str, F
         if lo == x:
             return h
         return -1
-
-    by_ends = {e: i for i, e in enumerate(ends)}
 
     def piece(a: int, b: int) -> int:
         t = by_ends.get((a, b) if a >= b else (b, a))
