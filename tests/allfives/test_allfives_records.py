@@ -8,9 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from tablerules.cli.main import app
+from support import cli as _cli
 from tablerules.errors import RecordError
 from tablerules.records.replay import replay
 from tablerules.records.runner import simulate
@@ -25,14 +24,6 @@ def _record(games: int = 1, seed: int = 3, **options) -> str:
     out = io.StringIO()
     simulate(game(**options), games=games, seed=seed, out=out)
     return out.getvalue()
-
-
-def _cli(*args: str):
-    result = CliRunner().invoke(app, list(args))
-    assert "Traceback" not in result.output
-    if result.exception is not None:
-        assert isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
 
 
 @pytest.fixture(autouse=True)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import typer.main
-from typer.testing import CliRunner
 
 from tablerules.cli.main import app
+from support import cli as run
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCATED = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.+)$", re.M)
@@ -20,14 +20,6 @@ LOCATED = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?P<col>\d+): error: (?P
 def in_repo_root(monkeypatch):
     """Paths in messages are shown relative to the working directory: make it the checkout."""
     monkeypatch.chdir(ROOT)
-
-
-def run(*args: str):
-    result = CliRunner().invoke(app, list(args))
-    assert "Traceback" not in result.output
-    if result.exception is not None:
-        assert isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
 
 
 # -- list and show ---------------------------------------------------------------------------

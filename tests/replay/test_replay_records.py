@@ -11,26 +11,17 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from tablerules.errors import RecordError
 from tablerules.load.ruleset import builtin_names
 from tablerules.records.replay import replay
 
-from tablerules.cli.main import app
+from support import cli
 
 NAMES = builtin_names()
 # Moon's uniformly random bidders never finish a match (the CLI says so and suggests cautious)
 AGENTS = {"moon": "cautious"}
 LOCATED = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.+)$", re.M)
-
-
-def cli(*args: str):
-    r = CliRunner().invoke(app, list(args))
-    assert "Traceback" not in r.output, r.output
-    if r.exception is not None:
-        assert isinstance(r.exception, SystemExit), repr(r.exception)
-    return r
 
 
 def record(tmp: Path, name: str, games: int = 2, seed: int = 5, file: str = "game.jsonl") -> Path:
