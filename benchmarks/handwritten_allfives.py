@@ -587,26 +587,8 @@ def self_check(n: int, seed: int = 12345) -> int:
 
 
 def _main(argv=None) -> int:
-    import argparse
-    import time
-
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", type=int, metavar="N", help="run the self-check over N hands")
-    ap.add_argument("--hands", type=int, default=20000, help="time N hands (default 20000)")
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args(argv)
-    if a.check:
-        return self_check(a.check)
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from deals import make_deals
-
-    deals = make_deals(a.hands, a.seed)
-    dealers = [i % 4 for i in range(a.hands)]
-    t0 = time.perf_counter()
-    play_hands(deals, dealers, random.Random(a.seed))
-    dt = time.perf_counter() - t0
-    print(f"{a.hands} hands in {dt:.3f}s: {a.hands / dt:,.0f} hands/s")
-    return 0
+    import harness  # only when run as a script: the engine itself stays standalone
+    return harness.baseline_main(__doc__.splitlines()[0], play_hands, self_check, argv)
 
 
 if __name__ == "__main__":

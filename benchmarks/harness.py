@@ -51,6 +51,25 @@ def interpreter_work(game, deals, dealers, seed):
     return total / len(deals), results
 
 
+def baseline_main(description: str, play_hands: Callable, self_check: Callable,
+                  argv=None) -> int:
+    """The command line of a hand-written engine: `--check N` self-check, or time `--hands`."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--check", type=int, metavar="N", help="run the self-check over N hands")
+    ap.add_argument("--hands", type=int, default=20000, help="time N hands (default 20000)")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+    if a.check:
+        return self_check(a.check) or 0
+    deals = make_deals(a.hands, a.seed)
+    dealers = [i % 4 for i in range(a.hands)]
+    t0 = time.perf_counter()
+    play_hands(deals, dealers, random.Random(a.seed))
+    dt = time.perf_counter() - t0
+    print(f"{a.hands} hands in {dt:.3f}s: {a.hands / dt:,.0f} hands/s")
+    return 0
+
+
 def timed(fn, *args):
     gc.collect()
     t0 = time.perf_counter()
