@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
+
 from typer.testing import CliRunner
 
 from tablerules.cli.main import app
+
+CI_EXAMPLES = 100  # Hypothesis examples per test at most when CI is set: the suite stays quick
+
+
+def examples(n: int) -> int:
+    """Hypothesis examples for a test: `n`, bounded by CI_EXAMPLES under CI."""
+    return min(n, CI_EXAMPLES) if os.environ.get("CI") else n
 
 
 def cli(*args: str):

@@ -27,7 +27,7 @@ def sources() -> list[Path]:
 
 def test_there_are_sources_to_scan():
     names = {p.name for p in sources()}
-    assert {"state.py", "compile.py", "grammar.lark", "main.py"} <= names
+    assert {"state.py", "compiler.py", "grammar.lark", "main.py", "places.py"} <= names
 
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: str(p.relative_to(SRC)))

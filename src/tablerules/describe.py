@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .interpreter import Game
-from .interpreter.definition import value_str
+from .definition import value_str
 from .load.ruleset import builtin_names, builtin_path, read_tree
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 def list_builtins() -> list[dict[str, str]]:
@@ -39,7 +41,7 @@ def describe(game: Game) -> dict[str, Any]:
             "name": c.name,
             "title": c.title,
             "bids": (", ".join(b.label for b in mine) if labelled else _ranges(levels))
-                    if gd.fixed_contract < 0 else "(played every hand, no auction)",
+                    if gd.auction.fixed_contract < 0 else "(played every hand, no auction)",
             "requires": (spec.get("bid") or {}).get("requires"),
             "declare": {gd.declarations[s.decl].name: {
                 "by": (spec.get("declare") or {}).get(gd.declarations[s.decl].name, {}).get("by", "bidder"),
@@ -53,7 +55,7 @@ def describe(game: Game) -> dict[str, Any]:
                      if k in play},
             "outcome": dict(spec.get("outcome") or {}),
         })
-    disabled = [] if gd.fixed_contract >= 0 else [
+    disabled = [] if gd.auction.fixed_contract >= 0 else [
         n for n in src.get("contracts", {}) if n not in {c.name for c in gd.contracts}
         or not any(b.contract_name == n for b in gd.bids)]
     return {
@@ -81,7 +83,7 @@ def describe(game: Game) -> dict[str, Any]:
             "disabled_contracts": disabled,
             "scoring": dict(src.get("scoring") or {}),
         },
-        "actions": gd.num_actions,
+        "actions": gd.actions.num_actions,
     }
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .interpreter import Game
-from .interpreter.definition import value_str
+from .definition import value_str
+
+if TYPE_CHECKING:
+    from .game import Game
 
 # parts that describe a ruleset rather than its rules
 IGNORED = {"name", "title", "extends", "set", "options"}

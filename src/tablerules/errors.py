@@ -127,6 +127,17 @@ class GameError(TablerulesError):
         return self
 
 
+class RulesetFault(GameError):
+    """A fault of the ruleset found in play (no legal action, a hand that never ends), located
+    at the ruleset part at fault through `part`."""
+
+
+class CallerError(GameError):
+    """A mistake of the engine's caller: an illegal action, a malformed deal."""
+
+    kind = "caller"
+
+
 class RecordError(TablerulesError):
     """A game record that does not match what the engine computes."""
 

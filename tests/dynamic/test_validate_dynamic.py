@@ -32,7 +32,10 @@ def test_dynamic_fault_is_reported_with_its_seed(name, message):
     assert "Traceback" not in r.output
     assert message in r.stderr
     assert "random play:" in r.stderr
-    assert "--seed 5" in r.stderr and "match seed '5:" in r.stderr
+    command = r.stderr.split("(reproduce: tablerules ", 1)[1].split(")\n", 1)[0].split()
+    assert command[:2] == ["simulate", str(Path(REL) / name)] and "--seed" in command
+    again = CliRunner().invoke(app, command)  # the command validate names shows the same fault
+    assert again.exit_code == 1 and message in again.stderr
 
 
 def test_the_reported_seed_reproduces_the_fault():

@@ -12,6 +12,7 @@ from tablerules.errors import ExprError, GameError
 from tablerules.expr import compile_expression
 
 from expr_vocab import build
+from support import examples
 
 HAND = ((6, 6), (5, 3), (2, 2), (1, 0))
 NUMS = (4, 1, 3)
@@ -173,7 +174,7 @@ def _reference(fn):
         return "error", None
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(st.one_of(int_expr({}), bool_expr({})))
 def test_compiled_matches_reference(case):
     text, fn = case

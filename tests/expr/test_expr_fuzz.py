@@ -9,6 +9,7 @@ from tablerules.errors import ExprError, GameError, Span
 from tablerules.expr import compile_expression, parse
 
 from expr_vocab import build
+from support import examples
 
 ENV, CTX = build({
     "x": {"type": "int", "value": 5},
@@ -42,19 +43,19 @@ def _attempt(text: str, locate=None) -> None:
         pass
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=60))
 def test_arbitrary_text(text):
     _attempt(text)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(token_text)
 def test_token_soup(text):
     _attempt(text, locate=Span("f.yaml", 3, 9))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet="()[]-not ", max_size=400))
 def test_deep_nesting(text):
     try:

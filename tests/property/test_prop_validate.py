@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tablerules.cli.main import app
+from support import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXAS = (ROOT / "rulesets" / "texas42.yaml").read_text(encoding="utf-8")
@@ -33,7 +34,7 @@ EXTRA = ["", " ", "\t", "-", ": ", "null", "[]", "{}", "'", '"', "#", "&a", "*a"
          "-1", "99999999999999999999", "true", "none", "1e9", "|", ">", "?", "%", "@", "\\"]
 HEAD = re.compile(r"^\S.*:\d+:\d+: error: .+$", re.M)
 
-SETTINGS = settings(max_examples=60, deadline=None, report_multiple_bugs=False,
+SETTINGS = settings(max_examples=examples(60), deadline=None, report_multiple_bugs=False,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
 from .helpers import ALL_PIECES, TRUMPS, act, auction, ends, game, legal_names, play, trick_events
+from support import examples
 
 
 # -- reference: point and marks bids ------------------------------------------------------------
@@ -118,7 +119,7 @@ def drive(st, hands, rng, legal_ref, winner_ref):
     return st
 
 
-@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st_.integers(0, 10**9), trump=st_.sampled_from(TRUMPS), bidder=st_.integers(0, 3),
        marks=st_.booleans())
 def test_42_follow_suit_and_winners(seed, trump, bidder, marks):
@@ -140,7 +141,7 @@ def test_42_follow_suit_and_winners(seed, trump, bidder, marks):
     drive(st, hands, rng, legal_ref, lambda t: winner_42(t, trump))
 
 
-@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st_.integers(0, 10**9), nd=st_.sampled_from(["high", "low", "suit"]),
        bidder=st_.integers(0, 3))
 def test_nello_follow_suit_and_winners(seed, nd, bidder):

@@ -21,6 +21,7 @@ from tablerules.errors import GameError
 
 from .helpers import (ALL_PIECES, act, auction, deal, game, hand_event, legal_names, pips, play,
                       run, trick_events)
+from support import examples
 
 # Seat 0 holds the three sevens (6-1 5-2 4-3) and the four six-pip pieces; the three eight-pip
 # pieces are spread over seats 1, 2 and 3 (6-2, 5-3, 4-4).
@@ -179,7 +180,7 @@ def test_sevens_bid_levels():
     assert "bid sevens 3" in names and "bid sevens 2" not in names
 
 
-@settings(max_examples=80, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st_.integers(0, 10**9), bidder=st_.integers(0, 3))
 def test_sevens_random_hands_follow_the_rules(seed, bidder):
     """001/004 as a property over random deals and random choices among the legal plays: the

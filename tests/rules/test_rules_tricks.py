@@ -14,6 +14,7 @@ from hypothesis import strategies as st_
 
 from .helpers import (ALL_PIECES, COUNT, TRUMPS, act, auction, deal, game, legal_names, play, run,
                       trick_events, trump_state)
+from support import examples
 
 # A deal used by several cases. Seat 0: the fives and 4-4; seat 1: every six;
 # seat 2: fours and threes; seat 3: the small pieces.
@@ -193,7 +194,7 @@ def test_all_seven_tricks_make_42():
     assert st.made and st.score == [0, 1]
 
 
-@settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st_.integers(0, 10**9), trump=st_.sampled_from(TRUMPS))
 def test_points_taken_plus_points_left_is_always_42(seed, trump):
     """000: every hand holds 42 points: at any moment, points taken + count still in hands +

@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from tablerules.interpreter import load_game
+from tablerules import load_game
 from tablerules.load.ruleset import builtin_names
 from tablerules.records.runner import play_game, simulate
 
@@ -79,10 +79,10 @@ def check_hand(gd, evs: list[dict], prev_score: list[int]) -> list[int]:
     if tricks:
         assert sum(tr["points"] for tr in tricks) == sum(points)
         assert len(tricks) == hand["ended_after_trick"]
-        if gd.hand_points is not None:
-            assert sum(points) <= gd.hand_points
+        if gd.bounds.hand_points is not None:
+            assert sum(points) <= gd.bounds.hand_points
             if len(pieces) == gd.seat_count * gd.hand_size:  # every piece in hand was played
-                assert sum(points) == gd.hand_points
+                assert sum(points) == gd.bounds.hand_points
         assert [a - b for a, b in zip(hand["score"], prev_score)] == marks
     else:
         assert [a - b for a, b in zip(hand["score"], prev_score)] == [m + p for m, p in zip(marks, points)]

@@ -52,7 +52,7 @@ def _check_format(fmt: str) -> None:
 
 
 def _load(ruleset: str, options: list[str] | None):
-    from ..interpreter import load_game
+    from ..game import load_game
     from ..interpreter.options import parse_cli_options
     try:
         return load_game(ruleset, parse_cli_options(options))

@@ -1,22 +1,19 @@
-"""The names expressions may use at each place of a ruleset, and how they read the game state.
+"""The names expressions may use at each place of a ruleset, built from `definition.places`.
 
-Every dynamic name reads an attribute of the evaluation context; the engine's state and the
-table-building contexts expose the attributes named here.
+Every dynamic name reads the context field that places.py gives it; the engine's context and
+the compiler's table-building contexts provide those fields.
 """
 
 from __future__ import annotations
 
-from operator import attrgetter
-from typing import Any, Callable
+from dataclasses import dataclass
+from operator import attrgetter, itemgetter
+from typing import Any
 
+from ..definition import places
 from ..errors import GameError
 from ..expr.env import Env, Func, Var
-from ..expr.types import BOOL, INT, SCALAR, ListType, ObjType, Type
-
-
-def dyn(type_: Type, attr: str, doc: str) -> Var:
-    """A variable read from the context attribute `attr`."""
-    return Var(type_, attrgetter(attr), doc=doc)
+from ..expr.types import BOOL, INT, SCALAR, Attr, ListType, ObjType, Type
 
 
 def const(type_: Type, value: Any, doc: str) -> Var:
@@ -96,7 +93,7 @@ def _pips_left(c, side: int) -> int:
 
 
 def state_funcs() -> dict[str, Func]:
-    """Functions that read running totals of the hand and match."""
+    """The `totals` group: functions that read running totals of the hand and match."""
     return {
         "points": Func([INT], INT, lambda c, side: _side(c.points, side), needs_ctx=True,
                        pure=False, doc="points a side has taken this hand",
@@ -118,24 +115,15 @@ def holder_func(tile: ObjType) -> Func:
                 doc="the seat holding a piece, or -1", example="holder(piece(6, 6))")
 
 
-def outcome_vars(bid: ObjType) -> dict[str, Var]:
-    return {
-        "bid": dyn(bid, "bid", "the winning bid"),
-        "bidder": dyn(INT, "bidder", "the seat that won the auction"),
-        "bidder_side": dyn(INT, "bidder_side", "the side of the bidder"),
-        "dealer": dyn(INT, "dealer", "the dealer of this hand"),
-        "points_against": dyn(INT, "points_against", "points taken by every side but the bidder's"),
-        "tricks_against": dyn(INT, "tricks_against", "tricks taken by every side but the bidder's"),
-        "tricks_played": dyn(INT, "tricks_played", "tricks completed this hand"),
-        "went_out": dyn(INT, "went_out", "the seat that played its last piece (-1 if none)"),
-        "blocked": dyn(BOOL, "blocked", "whether every seat knocked in a row"),
-    }
+def group_funcs(user_funcs: dict[str, Func], tile: ObjType) -> dict[str, dict[str, Func]]:
+    """The functions of each group of places.py; `declarations` brings the ruleset's own."""
+    totals = state_funcs()
+    return {"declarations": dict(user_funcs), "totals": totals, "score": {"score": totals["score"]},
+            "holder": {"holder": holder_func(tile)}}
 
 
 def end_type() -> ObjType:
     """An open end of a layout: at run time a (pips, double, spinner) tuple."""
-    from operator import itemgetter
-    from ..expr.types import Attr
     return ObjType("end", {
         "pips": Attr(INT, itemgetter(0), "the number showing at the end"),
         "double": Attr(BOOL, itemgetter(1), "whether the piece at the end is a double (crosswise)"),
@@ -151,12 +139,39 @@ def bid_type(attrs: dict) -> ObjType:
     return ObjType("bid", attrs, doc="a bid: a contract at a level")
 
 
-def list_of(t: Type) -> ListType:
-    return ListType(t)
+def type_of(spec: str, types: dict[str, Type]) -> Type:
+    """The expression type of a places.py type spec such as `int` or `list[tile]`."""
+    if spec.startswith("list[") and spec.endswith("]"):
+        return ListType(type_of(spec[5:-1], types))
+    return types[spec]
 
 
-def place(env: Env, where: str, **vars: Var) -> Env:
-    return env.extended(vars=vars, where=where)
+def place_env(key: str, base_env: Env, types: dict[str, Type],
+              declaration_vars: dict[str, Var] | None = None,
+              funcs_by_group: dict[str, dict[str, Func]] | None = None,
+              where: str | None = None) -> Env:
+    """The names a place may read (places.py), over `base_env`; `where` names it in errors."""
+    p = places.place(key)
+    vars: dict[str, Var] = {}
+    funcs: dict[str, Func] = {}
+    for g in p.groups:
+        if g == "declarations":
+            vars.update(declaration_vars or {})
+        funcs.update((funcs_by_group or {}).get(g, {}))
+    for n in p.names:  # a place's own names hide declarations of the same name
+        vars[n.name] = Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc)
+    return base_env.extended(vars=vars, funcs=funcs, where=key if where is None else where)
 
 
-Getter = Callable[[Any], Any]
+@dataclass
+class Scope:
+    """Everything a place's vocabulary is built from, once the ruleset's own names are known."""
+
+    base: Env  # options, constants, set-wide numbers and the piece and seat functions
+    types: dict[str, Type]  # places.py type specs -> expression types
+    declaration_vars: dict[str, Var]
+    funcs_by_group: dict[str, dict[str, Func]]
+
+    def env(self, key: str, where: str | None = None) -> Env:
+        return place_env(key, self.base, self.types, self.declaration_vars, self.funcs_by_group,
+                         where)

@@ -7,10 +7,10 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from ..definition import value_str
 from ..engine.state import DEAL, LAYOUT, PLAY, State
 from ..errors import GameError, RecordError, Span, TablerulesError
-from ..interpreter import Game, load_game
-from ..interpreter.definition import value_str
+from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
 from .runner import FORMAT, VERSION
 
@@ -290,12 +290,12 @@ def _canon(obj: dict) -> str:
 def explain_illegal(st: State, action: int) -> str:
     """Why `action` is not legal now, in the game's own terms."""
     gd = st.game
-    seat = gd.seat_names[st.actor]
+    seat = gd.seat_names[st.current_player()]
     name = gd.action_to_string(action)
     legal = st.legal_actions()
     offered = ", ".join(gd.action_to_string(a) for a in legal)
     if st.phase == PLAY and 0 <= action < len(gd.pieces):
-        if not st.hands[st.actor] >> action & 1:
+        if not st.hands[st.current_player()] >> action & 1:
             return f"{seat} cannot play {name}: {seat} does not hold it"
         t = st.tables
         if st.led >= 0 and t.must_follow and not t.follow_mask[st.led] >> action & 1:

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable
 
 from ..agents import make_agent
+from ..engine.state import CHANCE, DEAL, DONE, State
 from ..errors import GameError
-from ..engine.state import State
-from ..interpreter import Game
+from ..game import Game
 
 FORMAT = "tablerules-record"
 VERSION = 1
@@ -71,8 +71,13 @@ def _bid_key(label: str):
 
 def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
               record: bool = True, emit: Callable[[dict], None] | None = None,
-              decisions: bool = True) -> State:
-    """Play one match; every record line goes to `emit` (decisions, deals, tricks, hands)."""
+              decisions: bool = True, until: Callable[[dict], bool] | None = None) -> State:
+    """Play game `index` of a run seeded `seed`: the one match driver of simulate and validate.
+
+    Every record line goes to `emit` (decisions, deals, tricks, hands); `until(event)` returning
+    true stops the match early. The state bounds every hand (bounds.max_steps) and the match
+    (bounds.max_hands), so this loop always ends.
+    """
     gd = game.definition
     base = game_seed(seed, index)
     deal_rng = random.Random(base + ":deal")
@@ -81,10 +86,8 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     st = State(gd, record=record)
     events = st.events
     to_string = gd.action_to_string
-    max_steps = gd.max_steps * max(gd.max_hands, 1)
-    steps = 0
-    while st.phase != 5:
-        if st.phase == 0:
+    while st.phase != DONE:
+        if st.phase == DEAL:
             st.deal_random(deal_rng)
         else:
             seat = st.actor
@@ -94,15 +97,16 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
                 emit({"type": "decision", "seat": seat, "action": to_string(a),
                       "legal": [to_string(x) for x in legal]})
             st.apply_action(a)
-            steps += 1
-            if steps > max_steps:
-                raise GameError(f"the match did not end within {max_steps} decisions")
         if events:
-            if emit is not None:
-                for ev in events:
+            stop = False
+            for ev in events:
+                if emit is not None:
                     emit(ev)
+                if until is not None and until(ev):
+                    stop = True
             events.clear()
-    st.decisions_made = steps
+            if stop:
+                break
     return st
 
 
@@ -154,7 +158,7 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
             raise err from None
         summary.games += 1
         if write is None:
-            summary.decisions += st.decisions_made
+            summary.decisions += sum(1 for p, _ in st.history if p != CHANCE)
         for s in st.winner_sides:
             summary.side_wins[s] += 1
         if progress is not None:

@@ -1,0 +1,186 @@
+"""Every place of a ruleset that holds an expression, and the names each may read.
+
+This table is the contract between a ruleset and the engine. A name a ruleset writes (`seat`,
+`bid`) reads one field of the evaluation context (`actor`, `offered`); the engine's context
+(`tablerules.engine.context.Context`) provides every field of CONTEXT, and the compiler's
+table-building contexts provide the fields of the places it evaluates while compiling. The
+compiler builds each place's vocabulary from here, and `docs/language.md` ("By place") is
+generated from here (`python -m tablerules.definition.places`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Name:
+    """A name a place may read: its type (a spec such as `int` or `list[tile]`) and its field."""
+
+    name: str
+    type: str
+    field: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class Place:
+    """Places of a ruleset that read the same names.
+
+    `groups` are shared vocabularies: `declarations` (every declaration by its name), `totals`
+    (the functions `points`, `tricks`, `score`, `pips_left` over sides), `score` (only `score`),
+    `holder` (the function `holder(t)`). `stage` is `play` for a hook the engine calls with its
+    Context, `compile` for an expression the compiler evaluates to fill a table.
+    """
+
+    keys: tuple[str, ...]
+    names: tuple[Name, ...] = ()
+    groups: tuple[str, ...] = ()
+    stage: str = "play"
+    note: str = ""  # what the docs say beyond the names
+
+
+# the fields of the engine's evaluation context, with what each holds
+CONTEXT = {
+    "dealer": "the dealer of this hand",
+    "actor": "the seat to move: the speaker in the auction, the player in play",
+    "passes": "passes so far this hand",
+    "high": "the standing high bid (index; 0 when nobody has bid)",
+    "offered": "the bid being judged (an argument of the call)",
+    "hand": "the pieces of the seat to move",
+    "bidder": "the seat that won the auction (-1 without one)",
+    "bidder_side": "the side of the bidder (-1 without one)",
+    "bid": "the winning bid (index)",
+    "decl": "the declared values, in declaration order",
+    "dealt": "every piece in a seat's hand",
+    "asked": "the seat being asked about (an argument of the call)",
+    "tile": "the piece being judged (an argument of the call)",
+    "leading": "whether the player to move leads this trick",
+    "trick": "the pieces of this trick so far",
+    "points": "points per side this hand",
+    "tricks": "tricks per side this hand",
+    "score": "the match score per side, before this hand is added",
+    "points_against": "points taken by every side but the bidder's",
+    "tricks_against": "tricks taken by every side but the bidder's",
+    "tricks_played": "tricks completed this hand",
+    "went_out": "the seat that played its last piece (-1 if none)",
+    "blocked": "whether every seat knocked in a row",
+    "made": "whether the contract was made",
+    "side": "the side being scored (an argument of the call)",
+    "ends": "the open ends of the layout that count: (pips, double, spinner) each",
+    "spinner_open": "whether the spinner is still an end of the line",
+    "spinner_pips": "the spinner's number (0 if none)",
+    "hands_played": "hands completed this match",
+    "pips_left": "a method: pips on the pieces a side holds",
+    "holder": "a method: the seat holding a piece, or -1",
+}
+
+_dealer = Name("dealer", "int", "dealer", "the dealer")
+_speaker = (Name("seat", "int", "actor", "the seat to speak"), _dealer,
+            Name("passes", "int", "passes", "passes so far this hand"),
+            Name("hand", "list[tile]", "hand", "the speaker's pieces"))
+_high = Name("high", "bid", "high", "the standing high bid (contract 'none' with rank -1 when "
+                                    "nobody has bid)")
+_offered = Name("bid", "bid", "offered", "the bid offered")
+_sit = (Name("bidder", "int", "bidder", "the seat that won the auction (-1 without one)"), _dealer,
+        Name("dealt", "list[tile]", "dealt", "every piece in a seat's hand"))
+_outcome = (
+    Name("bid", "bid", "bid", "the winning bid"),
+    Name("bidder", "int", "bidder", "the seat that won the auction"),
+    Name("bidder_side", "int", "bidder_side", "the side of the bidder"),
+    _dealer,
+    Name("points_against", "int", "points_against", "points taken by every side but the bidder's"),
+    Name("tricks_against", "int", "tricks_against", "tricks taken by every side but the bidder's"),
+    Name("tricks_played", "int", "tricks_played", "tricks completed this hand"),
+    Name("went_out", "int", "went_out", "the seat that played its last piece (-1 if none)"),
+    Name("blocked", "bool", "blocked", "whether every seat knocked in a row"),
+)
+_tile = Name("tile", "tile", "tile", "the piece in question")
+_led = Name("led", "scalar", "led", "the suit led")
+
+PLACES: tuple[Place, ...] = (
+    Place(("pieces.filter", "pieces.attributes.*.value"), (Name("tile", "tile", "tile", "the piece"),),
+          stage="compile"),
+    Place(("declarations.*", "constants.*", "seats.count", "seats.sides", "deal.hand_size",
+           "deal.stock"), stage="compile",
+          note="nothing more (`seat_count`, `sides` and `hand_size` only once they are known: "
+               "after `seats`, `deal.hand_size`)"),
+    Place(("functions",), groups=("declarations",), stage="compile",
+          note="their parameters; earlier functions"),
+    Place(("deal.next_dealer",), (_dealer,)),
+    Place(("auction.first",), (_dealer,)),
+    Place(("auction.beats",), (_offered, _high) + _speaker,
+          note="tabulated once for every pair of bids when it reads nothing of the speaker"),
+    Place(("auction.forced.when",), _speaker + (_high,)),
+    Place(("auction.forced.bids", "auction.all_pass.bids"), (_offered,), stage="compile"),
+    Place(("auction.all_pass.seat",), (_dealer,)),
+    Place(("contracts.*.enabled", "bid.levels"), stage="compile", note="nothing more"),
+    Place(("bid.rank", "bid.marks", "bid.label"), (Name("level", "int", "level", "the bid's level"),),
+          stage="compile"),
+    Place(("bid.requires",), (_speaker[0], _dealer, _speaker[3])),
+    Place(("bid.confirm",), (Name("seat", "int", "actor", "the seat bidding"), _dealer)),
+    Place(("declare.*.by", "play.leader", "exchange.by"), _sit, ("declarations", "holder")),
+    Place(("play.sits_out",), (Name("seat", "int", "asked", "the seat in question"),) + _sit,
+          ("declarations", "holder")),
+    Place(("declare.*.choices", "exchange.bury", "exchange.optional", "exchange.first",
+           "play.spinner", "play.must_draw", "play.may_draw"), stage="compile",
+          note="nothing more (fixed before the game starts)"),
+    Place(("play.lead",), (_tile,), ("declarations",), stage="compile"),
+    Place(("play.follows", "play.rank"), (_tile, _led), ("declarations",), stage="compile"),
+    Place(("play.must_follow",), (), ("declarations",), stage="compile"),
+    Place(("play.legal",), (_tile, Name("hand", "list[tile]", "hand", "the player's pieces"),
+                            Name("leading", "bool", "leading", "whether the player leads this trick"),
+                            Name("trick", "list[tile]", "trick", "pieces played to this trick")),
+          ("declarations",)),
+    Place(("play.trick_points",), (Name("trick", "list[tile]", "trick", "the pieces of the trick"),),
+          ("declarations", "totals")),
+    Place(("outcome.over", "outcome.made"), _outcome, ("declarations", "totals")),
+    Place(("play.scores",), (
+        Name("ends", "list[end]", "ends", "each open end that counts, after the play"),
+        Name("spinner_open", "bool", "spinner_open", "the spinner is still an end of the line"),
+        Name("spinner_pips", "int", "spinner_pips", "the spinner's number (0 if none)"),
+        Name("seat", "int", "actor", "the seat that laid the piece")), ("declarations", "totals")),
+    Place(("scoring.hand",), _outcome + (
+        Name("side", "int", "side", "the side being scored"),
+        Name("made", "bool", "made", "whether the contract was made")), ("declarations", "totals")),
+    Place(("scoring.match_over",), (Name("hands_played", "int", "hands_played",
+                                         "hands completed this match"),), ("score",)),
+)
+
+GROUP_DOCS = {
+    "declarations": "declarations",
+    "holder": "`holder(t: tile)` (the seat holding a piece, or -1)",
+    "totals": "`points(side)`, `tricks(side)`, `score(side)`, `pips_left(side)`",
+    "score": "`score(side)`",
+}
+
+_BY_KEY = {k: p for p in PLACES for k in p.keys}
+
+
+def place(key: str) -> Place:
+    """The place a ruleset key belongs to, e.g. `play.sits_out` or `auction.beats`."""
+    return _BY_KEY[key]
+
+
+def context_fields() -> set[str]:
+    """Every context field a play-stage place reads, with the methods its groups call."""
+    fields = {n.field for p in PLACES if p.stage == "play" for n in p.names}
+    fields |= {"decl", "points", "tricks", "score", "pips_left", "holder"}
+    return fields
+
+
+def doc_table() -> str:
+    """The "By place" table of docs/language.md."""
+    rows = ["| place | adds |", "| --- | --- |"]
+    for p in PLACES:
+        parts = [f"`{n.name}` ({n.type}: {n.doc})" for n in p.names]
+        parts += [GROUP_DOCS[g] for g in p.groups]
+        if p.note:
+            parts.append(p.note)
+        keys = ", ".join(f"`{k}`" for k in p.keys)
+        rows.append(f"| {keys} | {'; '.join(parts) if parts else 'nothing more'} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - prints the docs table
+    print(doc_table(), end="")

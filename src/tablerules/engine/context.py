@@ -1,0 +1,110 @@
+"""The evaluation context every hook reads: the public record of the hand and the match.
+
+Its fields are the ones `definition/places.py` declares (CONTEXT); a ruleset reads them only
+through the names of its places, so the engine's other parts can change without breaking one.
+The arguments of a call (`offered`, `asked`, `tile`, `side`) are set by the caller just before it.
+"""
+
+from __future__ import annotations
+
+_HAND_FIELDS = ("passes", "high", "offered", "bidder", "bidder_side", "bid", "contract", "decl",
+                "asked", "tile", "trick", "points", "tricks", "tricks_played", "went_out",
+                "blocked", "made", "side")
+
+
+class Context:
+    """One per state; the engine writes the hand's public facts here as they happen."""
+
+    # no reference back to the state: a state stays free of cycles and is freed at once
+    __slots__ = ("game", "hands", "actor", "layout", "dealer", "score", "hands_played") + _HAND_FIELDS
+
+    def __init__(self, game, hands: list, dealer: int, sides: int):
+        self.game = game
+        self.hands = hands  # the state's list of piece masks per seat, shared
+        self.actor = -1
+        self.layout = None
+        self.dealer = dealer
+        self.score = [0] * sides
+        self.hands_played = 0
+
+    def new_hand(self, decl: tuple, sides: int) -> None:
+        self.layout = None
+        self.passes = 0
+        self.high = 0
+        self.offered = 0
+        self.bidder = -1
+        self.bidder_side = -1
+        self.bid = 0
+        self.contract = -1
+        self.decl = decl
+        self.asked = 0
+        self.tile = 0
+        self.trick: list[int] = []
+        self.points = [0] * sides
+        self.tricks = [0] * sides
+        self.tricks_played = 0
+        self.went_out = -1
+        self.blocked = False
+        self.made = False
+        self.side = 0
+
+    def copy(self, hands: list, layout) -> "Context":
+        c = Context.__new__(Context)
+        for f in Context.__slots__:
+            setattr(c, f, getattr(self, f))
+        c.hands = hands
+        c.layout = layout
+        c.score = list(self.score)
+        c.trick = list(self.trick)
+        c.points = list(self.points)
+        c.tricks = list(self.tricks)
+        return c
+
+    # -- derived fields ------------------------------------------------------------------------
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        return self.game.mask_pieces(self.hands[self.actor])
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        m = 0
+        for h in self.hands:
+            m |= h
+        return self.game.mask_pieces(m)
+
+    @property
+    def leading(self) -> bool:
+        return not self.trick
+
+    @property
+    def points_against(self) -> int:
+        return sum(self.points) - self.points[self.bidder_side]
+
+    @property
+    def tricks_against(self) -> int:
+        return sum(self.tricks) - self.tricks[self.bidder_side]
+
+    @property
+    def ends(self) -> tuple:
+        return self.layout.ends
+
+    @property
+    def spinner_open(self) -> bool:
+        return self.layout.spinner_open
+
+    @property
+    def spinner_pips(self) -> int:
+        return self.layout.spinner_pips
+
+    def pips_left(self, side: int) -> int:
+        g = self.game
+        pips = g.pieces.attrs["pips"]
+        hands = self.hands
+        return sum(pips[t] for s in g.sides[side] for t in g.mask_pieces(hands[s]))
+
+    def holder(self, t: int) -> int:
+        for s, h in enumerate(self.hands):
+            if h >> t & 1:
+                return s
+        return -1

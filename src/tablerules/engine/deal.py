@@ -1,0 +1,115 @@
+"""The chance step: a deal is one chance action per piece, seat by seat, then the stock.
+
+Seat 0's `hand_size` pieces come first, then seat 1's, and so on; the stock (a widow or a
+boneyard) follows in the order it is drawn. Each is recorded in the history as (CHANCE, piece),
+so ruleset, options and history identify a game exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from ..errors import CallerError
+from . import auction, events
+from .phases import CHANCE, DEAL
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import State
+
+
+def size(g) -> int:
+    """Pieces dealt in one deal: every hand, then the stock."""
+    return g.seat_count * g.hand_size + g.stock
+
+
+def legal(st: "State") -> tuple[int, ...]:
+    g = st.game
+    m = g.all_pieces
+    for t in st.dealing:
+        m &= ~(1 << t)
+    return g.mask_pieces(m)
+
+
+def apply(st: "State", piece: int) -> None:
+    """One chance action: `piece` goes to the next place of the deal."""
+    st.dealing.append(piece)
+    st.history.append((CHANCE, piece))
+    if len(st.dealing) == size(st.game):
+        _finish(st)
+
+
+def deal_random(st: "State", rng: random.Random) -> tuple[tuple[int, ...], ...]:
+    """Shuffle and deal: each hand sorted, the stock in drawing order; returns the deal."""
+    g = st.game
+    order = list(range(len(g.pieces)))
+    rng.shuffle(order)
+    k = g.hand_size
+    hands = [tuple(sorted(order[i * k:(i + 1) * k])) for i in range(g.seat_count)]
+    rest = g.seat_count * k
+    hands.append(tuple(order[rest:rest + g.stock]))
+    dealt = tuple(hands)
+    apply_deal(st, dealt)
+    return dealt
+
+
+def apply_deal(st: "State", dealt) -> None:
+    """A whole deal at once: the same as its chance actions one by one."""
+    if st.phase != DEAL or st.dealing:
+        raise CallerError("a deal was applied when no deal was due")
+    g = st.game
+    n, k = g.seat_count, g.hand_size
+    try:
+        if len(dealt) not in (n, n + 1) or (len(dealt) == n and g.stock):
+            raise CallerError(f"a deal has {n} hands" + (" and a stock" if g.stock else ""))
+        hands = tuple(map(tuple, dealt[:n]))
+        stock = tuple(dealt[n]) if len(dealt) > n else ()
+    except TypeError:
+        raise CallerError("a deal is a list of hands, each a list of piece ids") from None
+    for s, h in enumerate(hands):
+        if len(h) != k:
+            raise CallerError(f"a deal gives each seat {k} pieces; seat {s} has {len(h)}")
+    if len(stock) != g.stock:
+        raise CallerError(f"a deal's stock has {g.stock} pieces, not {len(stock)}")
+    pieces = [t for h in hands for t in h]
+    pieces.extend(stock)
+    bit = g.bit.__getitem__
+    try:
+        masks = [sum(map(bit, h)) for h in hands]  # KeyError: not a piece
+        if set(map(type, pieces)) - {int}:  # True and 1.0 hash like 1 but are not pieces
+            raise KeyError
+        every = sum(masks) + sum(map(bit, stock))
+    except (KeyError, TypeError):
+        bad = next((t for t in pieces if type(t) is not int or t not in g.bit), None)
+        raise CallerError(f"a deal names {bad!r}, which is not a piece of this set") from None
+    if every.bit_count() != len(pieces):  # a repeated piece carries into another bit
+        raise CallerError("a deal names a piece twice")
+    st.dealing = pieces
+    st.history.extend(zip(_CHANCES, pieces))
+    st.dealt_hands = hands
+    st.stock = stock
+    st.hands[:] = masks
+    _dealt(st)
+
+
+_CHANCES = (CHANCE,) * 256  # zipped with a deal's pieces: its chance actions
+
+
+def _finish(st: "State") -> None:
+    """The last chance action is in: the hands and the stock as dealt, one by one."""
+    g = st.game
+    n, k = g.seat_count, g.hand_size
+    pieces = st.dealing
+    st.dealt_hands = tuple(tuple(pieces[s * k:(s + 1) * k]) for s in range(n))
+    st.stock = tuple(pieces[n * k:])
+    bit = g.bit.__getitem__
+    st.hands[:] = [sum(map(bit, h)) for h in st.dealt_hands]
+    _dealt(st)
+
+
+def _dealt(st: "State") -> None:
+    st.deals += 1
+    st.start_score = tuple(st.ctx.score)
+    if st.events is not None:
+        st.events.append(events.deal(st))
+    auction.start(st)

@@ -1,0 +1,237 @@
+"""Layout play: pieces laid end to end on open arms, a spinner, draws, knocks, scoring the ends.
+
+The first piece is the center. The line has two arms (west, east); a spinner (the first double,
+when the contract plays one) opens its further arms (north, south) once both line arms are
+covered. Arm names come from the definition; an arm is a record, not an index.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import events, scoring
+from .phases import LAYOUT
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import State
+
+
+class Arm:
+    """One arm of the layout: the number open at its end, its end piece, the pieces on it."""
+
+    __slots__ = ("index", "name", "open", "end", "pieces", "playable")
+
+    def __init__(self, index: int, name: str, open_: int, end: int, playable: bool):
+        self.index = index
+        self.name = name
+        self.open = open_
+        self.end = end
+        self.pieces: list[str] = []  # oriented "near-far" from the center
+        self.playable = playable
+
+    def copy(self) -> "Arm":
+        a = Arm(self.index, self.name, self.open, self.end, self.playable)
+        a.pieces = list(self.pieces)
+        return a
+
+
+class Layout:
+    """The hand's layout and its seats: arms, center, spinner, knocks in a row."""
+
+    __slots__ = ("spec", "arms", "line", "spins", "center", "spinner", "pending", "knocks",
+                 "cur_ends", "active", "nxt", "leader", "plays_left", "piece_ends")
+
+    def copy(self) -> "Layout":
+        c = Layout.__new__(Layout)
+        for f in Layout.__slots__:
+            setattr(c, f, getattr(self, f))
+        c.arms = [a.copy() for a in self.arms]
+        c.line = c.arms[:len(self.line)]
+        c.spins = c.arms[len(self.line):]
+        c.pending = set(self.pending)
+        return c
+
+    @property
+    def ends(self) -> tuple:
+        """Open ends that count: (pips, end piece is a double, end piece is the spinner)."""
+        e = self.cur_ends
+        if e is None:
+            e = self.cur_ends = self._ends()
+        return e
+
+    def _ends(self) -> tuple:
+        if self.center < 0:
+            return ()
+        ends = self.piece_ends
+        out = []
+        for a in self.line:
+            h, lo = ends[a.end]
+            out.append((a.open, h == lo, a.end == self.spinner))
+        for a in self.spins:
+            if a.playable and a.pieces:
+                h, lo = ends[a.end]
+                out.append((a.open, h == lo, a.end == self.spinner))
+        return tuple(out)
+
+    @property
+    def spinner_open(self) -> bool:
+        return self.spinner >= 0 and bool(self.pending)
+
+    @property
+    def spinner_pips(self) -> int:
+        return self.piece_ends[self.spinner][0] if self.spinner >= 0 else 0
+
+    def text(self) -> dict[str, str]:
+        """The layout as text: the line west to east, and each open spinner arm outward."""
+        if self.center < 0:
+            return {}
+        h, lo = self.piece_ends[self.center]
+        west = [_flip(p) for p in reversed(self.line[0].pieces)]
+        line = west + [f"{h}-{lo}"] + [p for a in self.line[1:] for p in a.pieces]
+        if self.spinner >= 0 and self.spinner != self.center:
+            d = self.piece_ends[self.spinner][0]
+            line = [x + "*" if x == f"{d}-{d}" else x for x in line]
+        elif self.spinner == self.center:
+            line = [x + "*" if i == len(west) else x for i, x in enumerate(line)]
+        out = {"line": " ".join(line)}
+        for a in self.spins:
+            if a.playable:
+                out[a.name] = " ".join(a.pieces) or "open"
+        return out
+
+
+def _flip(p: str) -> str:
+    a, _, b = p.partition("-")
+    return f"{b}-{a}"
+
+
+def start(st: "State", c, active: tuple, nxt: tuple, left: int, leader: int) -> None:
+    lay = Layout()
+    lay.spec = c.play.layout
+    lay.arms = []
+    lay.line = []
+    lay.spins = []
+    lay.center = -1
+    lay.spinner = -1
+    lay.pending = set()
+    lay.knocks = 0
+    lay.cur_ends = None
+    lay.active = active
+    lay.nxt = nxt
+    lay.leader = leader
+    lay.plays_left = left
+    lay.piece_ends = st.game.pieces.ends
+    st.layout = lay
+    st.ctx.layout = lay
+    st.actor = leader
+    st.phase = LAYOUT
+
+
+def legal(st: "State") -> tuple[int, ...]:
+    g = st.game
+    lay = st.layout
+    hand = st.hands[st.actor]
+    if lay.center < 0:
+        return g.mask_pieces(hand)
+    acts = g.actions
+    per = len(acts.arms)
+    base = acts.layout_base
+    masks = g.number_mask
+    plays = []
+    for a in lay.arms:
+        if a.playable:
+            m = hand & masks[a.open]
+            if m:
+                plays.extend(base + per * t + a.index for t in g.mask_pieces(m))
+    if len(plays) > 1:
+        plays.sort()
+    spec = lay.spec
+    extra = []
+    if st.stock and (spec.may_draw or not plays):
+        extra.append(acts.draw_action)
+    if not plays and not (st.stock and spec.must_draw):
+        extra.append(acts.knock_action)
+    return tuple(extra + plays)
+
+
+def apply(st: "State", action: int) -> None:
+    g = st.game
+    lay = st.layout
+    acts = g.actions
+    seat = st.actor
+    if action == acts.draw_action:  # the next piece of the stock, in dealt order
+        t = st.stock[0]
+        st.stock = st.stock[1:]
+        st.hands[seat] |= 1 << t
+        if st.events is not None:
+            st.events.append(events.draw(st, seat, t))
+        return
+    if action == acts.knock_action:
+        lay.knocks += 1
+        if st.events is not None:
+            st.events.append(events.knock(seat))
+        if lay.knocks >= len(lay.active):
+            st.ctx.blocked = True
+            scoring.end_hand(st)
+            return
+        st.actor = lay.nxt[seat]
+        return
+    lay.knocks = 0
+    if action < len(g.pieces):
+        t, on = action, "first"
+        _set_center(lay, t, acts.arms)
+    else:
+        t, i = acts.lay_of(action)
+        on = _extend(lay, lay.arms[i], t)
+    st.hands[seat] &= ~(1 << t)
+    lay.plays_left -= 1
+    lay.cur_ends = None
+    ctx = st.ctx
+    scored = lay.spec.scores(ctx)
+    side = g.side_of[seat]
+    if scored:
+        ctx.points[side] += scored
+        ctx.score[side] += scored
+    if st.events is not None:
+        st.events.append(events.lay(st, seat, t, on, scored))
+    if scored and not st.single_hand and g.match_over(ctx):
+        scoring.end_hand(st, interrupted=True)
+        return
+    if not st.hands[seat]:
+        ctx.went_out = seat
+        scoring.end_hand(st)
+        return
+    st.actor = lay.nxt[seat]
+
+
+def _set_center(lay: Layout, t: int, names: tuple) -> None:
+    h, lo = lay.piece_ends[t]
+    n_line = len(lay.spec.line_arms)
+    lay.center = t
+    lay.arms = [Arm(i, name, h if i == 0 else lo, t, i < n_line) for i, name in enumerate(names)]
+    lay.line = lay.arms[:n_line]
+    lay.spins = lay.arms[n_line:]
+    lay.pending = set()
+    if lay.spec.spinner and h == lo:
+        lay.spinner = t
+        lay.pending = {a.index for a in lay.line}
+
+
+def _extend(lay: Layout, arm: Arm, t: int) -> str:
+    """Lay piece `t` on `arm`; returns the arm's name."""
+    ends = lay.piece_ends
+    h, lo = ends[t]
+    far = lo if arm.open == h else h
+    arm.pieces.append(f"{arm.open}-{far}")
+    arm.open = far
+    arm.end = t
+    if arm.index in lay.pending:
+        lay.pending.discard(arm.index)
+        if not lay.pending:  # every line arm covered: the spinner's other arms open
+            d = ends[lay.spinner][0]
+            for a in lay.spins:
+                a.open, a.end, a.playable = d, lay.spinner, True
+    elif lay.spec.spinner and lay.spinner < 0 and h == lo and arm in lay.line:
+        lay.spinner = t
+        lay.pending = {arm.index}
+    return arm.name

@@ -1,0 +1,103 @@
+"""What one seat may know: its information state, and nothing of other seats' hidden pieces.
+
+A seat sees its own pieces (as dealt and as held), every public action (the auction, the
+declarations, every piece played or laid and by whom, draws and knocks, but not which piece
+was drawn or buried by another seat), the stock it took, the pieces it buried, and the score.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .phases import AUCTION, CHANCE, PHASE_NAMES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import State
+
+HIDDEN = None  # an action a seat did not see: a piece dealt to another seat, another's bury
+
+
+def visible_actions(st: "State", seat: int, start: int = 0) -> list[tuple[int, int | None]]:
+    """The history from `start` as `seat` saw it: (player, action id, or None when hidden)."""
+    g = st.game
+    acts = g.actions
+    bury_lo, bury_hi = acts.bury_base, acts.layout_base
+    k = g.hand_size
+    mine = range(seat * k, (seat + 1) * k)
+    out = []
+    pos = _deal_position(st, start)
+    for player, a in st.history[start:]:
+        if player == CHANCE:
+            out.append((CHANCE, a if pos in mine else HIDDEN))
+            pos += 1
+        else:
+            pos = 0
+            out.append((player, a if player == seat or not bury_lo <= a < bury_hi else HIDDEN))
+    return out
+
+
+def _deal_position(st: "State", start: int) -> int:
+    """How many chance actions of the current deal come before history index `start`."""
+    n = 0
+    i = start - 1
+    while i >= 0 and st.history[i][0] == CHANCE:
+        n += 1
+        i -= 1
+    return n
+
+
+def observation(st: "State", seat: int) -> dict[str, Any]:
+    g = st.game
+    names = g.pieces.names
+    ctx = st.ctx
+    su = st.setup
+    hist = visible_actions(st, seat)
+    return {
+        "seat": seat,
+        "phase": PHASE_NAMES[st.phase],
+        "to_move": st.current_player(),
+        "dealer": ctx.dealer,
+        "hand": [names[t] for t in g.mask_pieces(st.hands[seat])],
+        "hand_sizes": [bin(m).count("1") for m in st.hands],
+        "history": [[s, g.action_to_string(a) if a is not HIDDEN else "bury (face down)"]
+                    for s, a in hist if s != CHANCE],
+        "bid": g.bids[ctx.high if st.phase == AUCTION else ctx.bid].label,
+        "bidder": ctx.bidder,
+        "declarations": {d.name: ctx.decl[d.index] for d in g.declarations},
+        "trick": [[s, names[t]] for s, t in zip(st.play.seats if st.play else (), ctx.trick)],
+        "points": list(ctx.points),
+        "tricks": list(ctx.tricks),
+        "score": list(ctx.score),
+        "stock_size": len(st.stock),
+        # buried pieces are face down: only the seat that buried them knows them
+        "buried": [names[t] for t in su.buried] if su is not None and seat == su.buried_by else [],
+        "layout": st.layout.text() if st.layout is not None else {},
+        # for rebuilding worlds: this hand's actions as the seat saw them, and the match so far
+        "hand_actions": [[s, a] for s, a in visible_actions(st, seat, st.hand_start)],
+        "dealt": [names[t] for t in st.dealt_hands[seat]] if st.dealt_hands else [],
+        "took": [names[t] for t in su.took] if su is not None and su.took_by == seat else [],
+        "took_by": su.took_by if su is not None else -1,
+        "took_at": su.took_at if su is not None else -1,
+        "drew": _own_draws(st, seat),
+        "contract": g.contracts[ctx.contract].name if ctx.contract >= 0 else None,
+        "active": list(st.active),
+        "hands_played": ctx.hands_played,
+        "deals": st.deals,
+        "score_at_deal": list(st.start_score),
+        "single_hand": st.single_hand,
+    }
+
+
+def _own_draws(st: "State", seat: int) -> list[str]:
+    """The pieces `seat` drew from the stock this hand, in order."""
+    g = st.game
+    n = g.seat_count * g.hand_size
+    draw = g.actions.draw_action
+    out = []
+    i = 0
+    for player, a in st.history[st.hand_start:]:
+        if player != CHANCE and a == draw:
+            if player == seat:
+                out.append(g.pieces.names[st.dealing[n + i]])
+            i += 1
+    return out

@@ -1,0 +1,63 @@
+"""The end of a hand and of the match: made or set, each side's score, the next deal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import RulesetFault
+from . import auction, events
+from .phases import DEAL, DONE
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import State
+
+
+def end_hand(st: "State", thrown_in: bool = False, interrupted: bool = False) -> None:
+    g = st.game
+    ctx = st.ctx
+    sides = len(g.sides)
+    awarded = [0] * sides
+    layout_play = False
+    if not thrown_in:
+        c = g.contracts[ctx.contract]
+        layout_play = c.play.mode == "layout"
+        ctx.made = bool(c.made(ctx))
+        if not interrupted:
+            for s in range(sides):
+                ctx.side = s
+                awarded[s] = g.score_hand(ctx)
+        for s in range(sides):
+            ctx.score[s] += awarded[s]
+        ctx.hands_played += 1
+        _check_points(st, layout_play)
+    if st.events is not None:
+        st.events.append(events.hand(st, thrown_in, awarded, layout_play))
+    if st.single_hand:
+        st.phase = DONE
+        return
+    if not thrown_in and g.match_over(ctx):
+        top = max(ctx.score)
+        st.winner_sides = [s for s, v in enumerate(ctx.score) if v == top]
+        st.phase = DONE
+        if st.events is not None:
+            st.events.append(events.match(st))
+        return
+    if st.deals >= g.bounds.max_hands:
+        raise RulesetFault(f"the match did not end within {g.bounds.max_hands} deals "
+                           "(bounds.max_hands)").at("scoring", "match_over")
+    dealer = auction.seat_of(st, g.next_dealer(ctx), "deal", "next_dealer")
+    st.reset_hand()
+    ctx.dealer = dealer
+
+
+def _check_points(st: "State", layout_play: bool) -> None:
+    """bounds.hand_points: a trick hand never takes more, and takes exactly that when played out."""
+    g = st.game
+    want = g.bounds.hand_points
+    if want is None:
+        return
+    total = sum(st.ctx.points)
+    played_out = not layout_play and st.play is not None and not any(st.hands)
+    if total > want or (played_out and total != want):
+        raise RulesetFault(f"hand {st.ctx.hands_played}'s points came to {total}; "
+                           f"bounds.hand_points is {want}").at("bounds", "hand_points")

@@ -1,0 +1,131 @@
+"""Between the auction and play: the exchange (take the stock, bury) and the declarations."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import auction, events, play
+from .phases import DECLARE, EXCHANGE
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import State
+
+
+class Setup:
+    """The setup steps still to come: ("x",) for the exchange, ("d", i) for declaration i."""
+
+    __slots__ = ("steps", "declare_i", "taking", "buried", "buried_by", "took", "took_by", "took_at")
+
+    def __init__(self, steps: list):
+        self.steps = steps
+        self.declare_i = 0
+        self.taking = False  # the exchanging seat decides first whether to take the stock
+        self.buried: list[int] = []
+        self.buried_by = -1
+        self.took: tuple = ()  # the stock pieces the exchanging seat took into its hand
+        self.took_by = -1
+        self.took_at = -1  # how many of this hand's actions came before the take
+
+    def copy(self) -> "Setup":
+        s = Setup(list(self.steps))
+        s.declare_i, s.taking, s.buried_by, s.took, s.took_by, s.took_at = (
+            self.declare_i, self.taking, self.buried_by, self.took, self.took_by, self.took_at)
+        s.buried = list(self.buried)
+        return s
+
+
+def start_contract(st: "State") -> None:
+    c = st.game.contracts[st.ctx.contract]
+    steps: list = [("d", i) for i in range(len(c.declare))]
+    if c.exchange is not None:
+        steps.insert(0 if c.exchange.first else len(steps), ("x",))
+    st.setup = Setup(steps)
+    next_step(st)
+
+
+def next_step(st: "State") -> None:
+    seat_of = auction.seat_of
+    c = st.game.contracts[st.ctx.contract]
+    su = st.setup
+    while su.steps:
+        step = su.steps[0]
+        if step[0] == "d":
+            su.declare_i = step[1]
+            st.phase = DECLARE
+            st.actor = seat_of(st, c.declare[step[1]].by(st.ctx), "contracts", c.name, "declare")
+            return
+        ex = c.exchange
+        st.actor = seat_of(st, ex.by(st.ctx), "contracts", c.name, "exchange", "by")
+        if ex.optional and st.stock:
+            su.taking = True
+            st.phase = EXCHANGE
+            return
+        _take_stock(st)
+        if _bury_due(st):
+            return
+        su.steps.pop(0)
+    play.start(st)
+
+
+def legal_declare(st: "State") -> tuple[int, ...]:
+    return st.game.contracts[st.ctx.contract].declare[st.setup.declare_i].legal
+
+
+def apply_declare(st: "State", action: int) -> None:
+    acts = st.game.actions
+    d, value = acts.decl_actions[action - acts.decl_base]
+    decl = list(st.ctx.decl)
+    decl[d] = value
+    st.ctx.decl = tuple(decl)
+    st.setup.steps.pop(0)
+    next_step(st)
+
+
+def legal_exchange(st: "State") -> tuple[int, ...]:
+    g = st.game
+    if st.setup.taking:
+        return (g.actions.take_action, g.actions.leave_action)
+    base = g.actions.bury_base
+    return tuple(base + t for t in g.mask_pieces(st.hands[st.actor]))
+
+
+def apply_exchange(st: "State", action: int) -> None:
+    g = st.game
+    su = st.setup
+    if su.taking:
+        su.taking = False
+        if action == g.actions.take_action:
+            _take_stock(st)
+            if _bury_due(st):
+                return
+        su.steps.pop(0)
+        next_step(st)
+        return
+    t = action - g.actions.bury_base
+    st.hands[st.actor] &= ~(1 << t)
+    su.buried.append(t)
+    su.buried_by = st.actor
+    if st.events is not None:
+        st.events.append(events.buried(st, st.actor, t))
+    if _bury_due(st):
+        return
+    su.steps.pop(0)
+    next_step(st)
+
+
+def _take_stock(st: "State") -> None:
+    for t in st.stock:
+        st.hands[st.actor] |= 1 << t
+    st.setup.took = st.stock
+    st.setup.took_by = st.actor
+    st.setup.took_at = len(st.history) - st.hand_start
+    if st.events is not None:
+        st.events.append(events.took(st, st.actor, st.stock))
+    st.stock = ()
+
+
+def _bury_due(st: "State") -> bool:
+    if len(st.setup.buried) < st.game.contracts[st.ctx.contract].exchange.bury:
+        st.phase = EXCHANGE
+        return True
+    return False

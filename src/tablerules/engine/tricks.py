@@ -1,0 +1,138 @@
+"""Trick play: lead, follow from the tabulated follow masks, the trick's winner and its points."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..definition import CHUNK, CHUNK_MASK
+from . import events, scoring
+from .phases import LEAD, PLAY
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import State
+
+
+class Tricks:
+    """The hand's trick play: the seats that play, the trick so far, the tables in force."""
+
+    __slots__ = ("tables", "must_follow", "follow_mask", "active", "nxt", "n_active", "leader",
+                 "led", "seats", "plays_left", "legal_fn", "over_fn", "points_fn", "chunk2")
+
+    def copy(self) -> "Tricks":
+        t = Tricks.__new__(Tricks)
+        for f in Tricks.__slots__:
+            setattr(t, f, getattr(self, f))
+        t.seats = list(self.seats)
+        return t
+
+
+def start(st: "State", c, active: tuple, nxt: tuple, left: int, leader: int) -> None:
+    g = st.game
+    t = Tricks()
+    t.tables = g.trick_tables[(st.ctx.contract, st.ctx.decl)]
+    t.must_follow = t.tables.must_follow
+    t.follow_mask = t.tables.follow_mask
+    t.active = active
+    t.nxt = nxt
+    t.n_active = len(active)
+    t.leader = leader
+    t.led = -1
+    t.seats = []
+    t.plays_left = left
+    t.legal_fn = c.play.legal
+    t.over_fn = c.over
+    t.points_fn = c.play.trick_points
+    t.chunk2 = g.chunk_bits if len(g.chunk_bits) == 2 else None
+    st.play = t
+    st.actor = leader
+    st.phase = PLAY
+
+
+def legal(st: "State") -> tuple[int, ...]:
+    t = st.play
+    m = st.hands[st.ctx.actor]
+    led = t.led
+    if led >= 0 and t.must_follow:
+        f = m & t.follow_mask[led]
+        if f:
+            m = f
+    tb = t.chunk2
+    legal = tb[0][m & CHUNK_MASK] + tb[1][m >> CHUNK] if tb is not None else st.game.mask_pieces(m)
+    legal_fn = t.legal_fn
+    if legal_fn is not None:
+        ctx = st.ctx
+        keep = []
+        for tile in legal:
+            ctx.tile = tile
+            if legal_fn(ctx):
+                keep.append(tile)
+        legal = tuple(keep)
+    return legal
+
+
+def apply(st: "State", action: int) -> None:
+    t = st.play
+    ctx = st.ctx
+    actor = ctx.actor
+    st.hands[actor] &= ~(1 << action)
+    t.plays_left -= 1
+    trick = ctx.trick
+    trick.append(action)
+    t.seats.append(actor)
+    if len(trick) == 1:
+        lead = t.tables.lead[action]
+        if type(lead) is tuple:
+            st.phase = LEAD
+            return
+        t.led = lead
+    if len(trick) < t.n_active:
+        ctx.actor = t.nxt[actor]
+    else:
+        _end_trick(st)
+
+
+def legal_lead(st: "State") -> tuple[int, ...]:
+    tables = st.play.tables
+    la = tables.lead_actions
+    return tuple(sorted(la[i] for i in tables.lead[st.ctx.trick[0]]))
+
+
+def apply_lead(st: "State", action: int) -> None:
+    t = st.play
+    t.led = action - st.game.actions.lead_base
+    st.phase = PLAY
+    if len(st.ctx.trick) < t.n_active:
+        st.actor = t.nxt[st.actor]
+    else:
+        _end_trick(st)
+
+
+def _end_trick(st: "State") -> None:
+    g = st.game
+    t = st.play
+    ctx = st.ctx
+    rank = t.tables.rank[t.led]
+    trick = ctx.trick
+    best = 0
+    best_rank = rank[trick[0]]
+    for i in range(1, len(trick)):
+        r = rank[trick[i]]
+        if r > best_rank:
+            best, best_rank = i, r
+    winner = t.seats[best]
+    pts = t.points_fn(ctx)
+    side = g.side_of[winner]
+    ctx.points[side] += pts
+    ctx.tricks[side] += 1
+    ctx.tricks_played += 1
+    if st.events is not None:
+        st.events.append(events.trick(st, t.tables.suits[t.led], list(zip(t.seats, trick)),
+                                      winner, pts))
+    ctx.trick = []
+    t.seats = []
+    t.led = -1
+    if t.over_fn(ctx) or not t.plays_left:
+        scoring.end_hand(st)
+        return
+    t.leader = winner
+    ctx.actor = winner

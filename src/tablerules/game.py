@@ -1,0 +1,132 @@
+"""One pipeline from a ruleset reference to a runnable Game: load -> check -> compile.
+
+`check` collects every diagnostic and never raises for a user's mistake; `load_game` is the same
+pipeline that raises the first error (carrying all of them). `Game` sits above the engine and
+makes its states: a match, a single hand, or the state a history leads to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .definition import GameDef
+from .engine.state import State, new_hand, new_match
+from .errors import CheckError, Diagnostic, GameError, TablerulesError
+from .interpreter import check_tree, compile_tree
+from .load.ruleset import load_tree
+from .load.yamltree import Tree
+
+
+class Game:
+    """A compiled ruleset with option values: makes states for matches and single hands."""
+
+    def __init__(self, definition: GameDef, tree: Tree | None = None, ref: str | None = None):
+        self.definition = definition
+        self.tree = tree
+        self.ref = ref or definition.name  # what the game was loaded from: a name or a path
+
+    @property
+    def name(self) -> str:
+        return self.definition.canonical
+
+    def new_match(self, *, record: bool = False) -> State:
+        return new_match(self.definition, record=record)
+
+    def new_hand(self, hands, dealer: int = 0, *, record: bool = False) -> State:
+        """A single hand from a deal given as piece ids, names or (high, low) pairs per seat."""
+        return new_hand(self.definition, self.deal_ids(hands), dealer, record=record)
+
+    def from_history(self, history: Iterable[tuple[int, int]], *, record: bool = False) -> State:
+        """The match state that `history` (chance actions included) leads to, every step checked."""
+        st = new_match(self.definition, record=record)
+        for _, action in history:
+            st.apply_action(action)
+        return st
+
+    def locate(self, err: GameError) -> GameError:
+        """A game error that names a ruleset part, placed at that part in the ruleset file."""
+        if not err.part or self.tree is None:
+            return err
+        located = type(err)(err.message, self.tree.span(err.part))
+        located.part = err.part
+        return located
+
+    def deal_ids(self, hands) -> tuple:
+        get = self.definition.pieces.by_ends.__getitem__
+        out = []
+        for h in hands:
+            try:
+                out.append(tuple(map(get, h)))
+            except (KeyError, TypeError):
+                out.append(tuple(self._piece_id(t) for t in h))
+        return tuple(out)
+
+    def _piece_id(self, t) -> int:
+        if isinstance(t, int):
+            return t
+        if isinstance(t, str):
+            a, _, b = t.partition("-")
+            t = (int(a), int(b)) if a.isdigit() and b.isdigit() else (-1, -1)
+        i = self.definition.pieces.index(*t)
+        if i is None:
+            raise TablerulesError(f"no piece {t[0]}-{t[1]} in this set")
+        return i
+
+
+@dataclass
+class Checked:
+    """What the pipeline made of one ruleset reference."""
+
+    ref: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    game: Game | None = None
+    failure: TablerulesError | None = None  # the error `load_game` raises
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+def check(ref: str, options: dict[str, Any] | None = None) -> Checked:
+    """Load, schema-check and compile; every problem becomes a diagnostic."""
+    res = Checked(ref)
+    try:
+        tree = load_tree(ref)
+    except TablerulesError as e:
+        res.diagnostics.extend(e.diagnostics)
+        res.failure = e
+        _add_sources(res)
+        return res
+    res.sources.update(tree.sources)
+    diags = check_tree(tree)
+    if diags:  # the compiler relies on a valid structure: schema errors stand alone
+        res.diagnostics.extend(diags)
+        res.failure = CheckError(diags[0].message, diags[0].span, diagnostics=diags)
+        return res
+    try:
+        res.game = Game(compile_tree(tree, options), tree, ref)
+    except TablerulesError as e:
+        res.diagnostics.extend(e.diagnostics)
+        res.failure = e
+    return res
+
+
+def load_game(ref: str, options: dict[str, Any] | None = None) -> Game:
+    """A built-in ruleset name or a file path -> a compiled Game; raises TablerulesError."""
+    res = check(ref, options)
+    if res.failure is not None:
+        raise res.failure
+    return res.game
+
+
+def _add_sources(res: Checked) -> None:
+    for d in res.diagnostics:
+        p = Path(d.span.file)
+        if d.span.file not in res.sources and p.is_file():
+            try:
+                res.sources[d.span.file] = p.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                pass

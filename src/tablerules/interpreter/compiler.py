@@ -1,0 +1,248 @@
+"""The compiler core: diagnostics, expression helpers, and `compile_tree` running every pass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..definition import ContractDef, Declaration, DeclareStep, GameDef, Pieces, build_actions
+from ..definition.game import LINE_ARMS, SPINNER_ARMS
+from ..errors import CheckError, Diagnostic, ExprError, OptionError
+from ..expr import compile_expression
+from ..expr.env import Env
+from ..expr.types import BOOL, INT, SCALAR, ListType, Type
+from ..load.ruleset import content_hash
+from ..load.yamltree import Tree
+from . import (auction, bounds, contracts, deal, declarations, pieces, scoring, seats, settings,
+               tables, vocab)
+from .options import canonical_name
+
+
+class Compiler:
+    """Compiles one merged ruleset tree; collects every error before giving up."""
+
+    def __init__(self, tree: Tree, cli_options: dict[str, Any] | None = None):
+        self.tree = tree
+        self.data = tree.data
+        self.cli = cli_options or {}
+        self.diags: list[Diagnostic] = []
+
+    def error(self, path: tuple, message: str, *, key: bool = False, suggestion: str | None = None,
+              kind: str = "check") -> None:
+        self.diags.append(Diagnostic(self.tree.span(path, key=key), message, kind, suggestion))
+
+    def get(self, *path: Any, default: Any = None) -> Any:
+        v = self.tree.get(path, default)
+        return default if v is None else v
+
+    def has(self, *path: Any) -> bool:
+        return self.tree.get(path) is not None
+
+    def expr(self, path: tuple, env: Env, expected: Type | None = None, *,
+             default: str | None = None):
+        """Compile the expression at `path` (or `default` when absent); None after an error."""
+        raw = self.tree.get(path)
+        if raw is None:
+            if default is None:
+                self.error(path, f"missing expression '{path[-1]}' in {where(path[:-1])}",
+                           kind="schema")
+                return None
+            text, locate = default, None
+        else:
+            if isinstance(raw, bool):
+                text = "true" if raw else "false"
+            elif isinstance(raw, (int, str)):
+                text = str(raw)
+            else:
+                self.error(path, f"expected an expression (text), got {kind_of(raw)}",
+                           kind="schema")
+                return None
+            locate = self.tree.locator(path) if isinstance(raw, str) else (
+                lambda off, ln, s=self.tree.span(path): s)
+        try:
+            return compile_expression(text, env, locate=locate, expected=expected)
+        except ExprError as e:
+            self.diags.extend(e.diagnostics)
+            return None
+
+    def fn(self, path: tuple, env: Env, expected: Type | None = None, *,
+           default: str | None = None):
+        """The compiled function of the expression at `path`, or None after an error."""
+        c = self.expr(path, env, expected, default=default)
+        return c.fn if c is not None else None
+
+    def const_value(self, c) -> Any:
+        if c is None:
+            return None
+        if c.is_const:
+            return c.const
+        return c.fn(None)
+
+    def const_int(self, path: tuple, env: Env, default: int, what: str) -> int:
+        """An int given literally or as a constant expression (e.g. of options)."""
+        raw = self.tree.get(path)
+        if raw is None:
+            return default
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        c = self.expr(path, env.extended(where=where(path)), INT)
+        if c is None:
+            return default
+        if not c.is_const:
+            self.error(path, f"{where(path)} ({what}) must be fixed before the game starts")
+            return default
+        return c.const
+
+    def const_bool(self, path: tuple, env: Env, default: bool) -> bool:
+        if self.tree.get(path) is None:
+            return default
+        c = self.expr(path, env.extended(where=where(path)), BOOL)
+        if c is None:
+            return default
+        if not c.is_const:
+            self.error(path, f"{where(path)} must be fixed before the game starts")
+            return default
+        return bool(c.const)
+
+    @staticmethod
+    def where(path: tuple) -> str:
+        """A ruleset path as the dotted words error messages use."""
+        return where(path)
+
+    def raise_if_errors(self) -> None:
+        seen = set()
+        unique = []
+        for d in self.diags:  # a part inherited through `like` is checked once per contract
+            key = (d.span, d.message)
+            if key not in seen:
+                seen.add(key)
+                unique.append(d)
+        self.diags = unique
+        if self.diags:
+            # the class follows the errors: option mistakes alone are an OptionError
+            cls = OptionError if all(d.kind == "option" for d in self.diags) else CheckError
+            raise cls(self.diags[0].message, self.diags[0].span, diagnostics=self.diags)
+
+
+def where(path: tuple) -> str:
+    return ".".join(str(p) for p in path) or "the ruleset"
+
+
+def kind_of(v: Any) -> str:
+    if isinstance(v, dict):
+        return "a mapping"
+    if isinstance(v, list):
+        return "a list"
+    if v is None:
+        return "nothing"
+    return type(v).__name__
+
+
+@dataclass
+class Setup:
+    """The ruleset-wide parts every later pass reads."""
+
+    pieces: Pieces
+    seat_count: int
+    seat_names: tuple[str, ...]
+    sides: tuple[tuple[int, ...], ...]
+    hand_size: int
+    stock: int
+    constants: dict[str, Any]
+    declarations: tuple[Declaration, ...]
+    scope: vocab.Scope
+    bid_tables: dict[str, list]
+
+
+def setup(comp: Compiler, decls: dict, values: dict) -> Setup:
+    """Pieces, seats, deal sizes and the ruleset's own names, in the order each needs the last."""
+    base = settings.option_env(decls, values)
+    pcs, tile = pieces.pieces(comp, base)
+    if pcs is None:
+        comp.raise_if_errors()
+    base.vars.update({
+        "max_pip": vocab.const(INT, comp.get("pieces", "max_pip", default=0), "highest pip"),
+        "pieces": vocab.const(ListType(tile), tuple(range(len(pcs))), "every piece in play"),
+    })
+    found = seats.seats(comp, base)
+    if found is None:
+        comp.raise_if_errors()
+        raise CheckError("ruleset has no usable seats")
+    seat_count, seat_names, sides = found
+    base.vars.update({
+        "seat_count": vocab.const(INT, seat_count, "number of seats"),
+        "sides": vocab.const(ListType(INT), tuple(range(len(sides))), "every side's index"),
+    })
+    hand_size, stock = deal.sizes(comp, base, seat_count, len(pcs))
+    base.funcs.update(vocab.piece_funcs(pcs, tile))
+    base.funcs.update(vocab.seat_funcs(seat_count, sides))
+    consts = declarations.constants(comp, base)
+    decl_list = declarations.declarations(comp, base)
+    decl_vars = declarations.declaration_vars(decl_list)
+    user_funcs = declarations.functions(comp, base, decl_vars, tile)
+    names = [k for k in (comp.data.get("contracts") or {}) if isinstance(k, str)]
+    bid, bid_tables = contracts.bid_type(names)
+    types = {"int": INT, "bool": BOOL, "scalar": SCALAR, "tile": tile, "bid": bid,
+             "end": vocab.end_type()}
+    scope = vocab.Scope(base, types, decl_vars, vocab.group_funcs(user_funcs, tile))
+    return Setup(pcs, seat_count, seat_names, sides, hand_size, stock, consts, decl_list, scope,
+                 bid_tables)
+
+
+def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameDef:
+    """A merged, schema-checked ruleset tree (and command-line options) -> its GameDef."""
+    comp = Compiler(tree, cli_options)
+    d = comp.data
+    name = d.get("name") if isinstance(d.get("name"), str) else "unnamed"
+    title = d.get("title") if isinstance(d.get("title"), str) else name
+    decls = settings.option_decls(comp)
+    values, house_defaults = settings.option_values(comp, decls)
+    s = setup(comp, decls, values)
+    first_dealer, next_dealer = deal.dealers(comp, s.scope, s.seat_count)
+    drafts, bids = contracts.contracts(comp, s.scope, s.declarations)
+    contracts.fill_bid_tables(s.bid_tables, bids)
+    auc = auction.auction(comp, s.scope, bids, drafts)
+    score_hand, match_over = scoring.scoring(comp, s.scope)
+    bnds = bounds.bounds(comp, s.scope.base)
+    comp.raise_if_errors()
+    actions, bid_defs, contract_defs, trick_tables = finish(comp, s, drafts, bids)
+    return GameDef(
+        name=name, title=title, canonical=canonical_name(name, decls, values, house_defaults),
+        content_hash=content_hash(d), options=values, option_decls=decls, pieces=s.pieces,
+        seat_count=s.seat_count, seat_names=s.seat_names, sides=s.sides,
+        side_of=tuple(next(i for i, side in enumerate(s.sides) if seat in side)
+                      for seat in range(s.seat_count)),
+        hand_size=s.hand_size, stock=s.stock, first_dealer=first_dealer, next_dealer=next_dealer,
+        constants=s.constants, declarations=s.declarations, contracts=contract_defs, bids=bid_defs,
+        auction=auction.with_offers(auc, bid_defs, actions), score_hand=score_hand,
+        match_over=match_over, bounds=bnds, actions=actions, trick_tables=trick_tables, source=d)
+
+
+def finish(comp: Compiler, s: Setup, drafts: list, bids: list):
+    """(actions, bids, contracts, trick tables): the tables first, for the suits a leader may
+    name, then the action space, then the bids and contracts with their action ids."""
+    combos = tables.combinations(comp, drafts, s.declarations)
+    suit_values: list = []
+    leads = {key: tables.leads(comp, drafts[key[0]], key[1], s.pieces, suit_values)
+             for key in combos}  # first every suit any lead can name, then the tables over all
+    decl_actions = tuple((dc.index, v) for dc in s.declarations for v in dc.values)
+    actions = build_actions(s.pieces.names, tuple(b.label for b in bids[1:]),
+                            tuple(dc.name for dc in s.declarations), decl_actions,
+                            tuple(suit_values), LINE_ARMS + SPINNER_ARMS)
+    lead_actions = tuple(actions.lead_base + i for i in range(len(suit_values)))
+    trick_tables = {key: tables.tables(drafts[key[0]], key[1], lead, s.pieces, actions.suit_values,
+                                       lead_actions) for key, lead in leads.items()}
+    decl_action_of = {(d, tables.value_key(v)): actions.decl_base + i
+                      for i, (d, v) in enumerate(decl_actions)}
+    bid_defs = tuple(replace(b, action=actions.bid_action(b.index)) if b.index else b for b in bids)
+    contract_defs = tuple(_contract_def(c, decl_action_of) for c in drafts)
+    return actions, bid_defs, contract_defs, trick_tables
+
+
+def _contract_def(c: contracts.ContractDraft, action_of: dict) -> ContractDef:
+    """A drafted contract with the action id of each declaration choice."""
+    steps = tuple(DeclareStep(d, by, choices,
+                              tuple(action_of[(d, tables.value_key(v))] for v in choices))
+                  for d, by, choices in c.steps)
+    return ContractDef(c.index, c.name, c.title, c.requires, c.confirm, c.exchange, steps, c.play,
+                       c.over, c.made)

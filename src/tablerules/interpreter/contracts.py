@@ -1,0 +1,272 @@
+"""The `contracts:` pass: each contract's bids, declarations, exchange, play and outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..definition import BidDef, Declaration, ExchangeDef, LayoutDef, PlayDef
+from ..definition.game import Fn
+from ..errors import did_you_mean
+from ..expr.types import BOOL, INT, SCALAR, Attr, ListType, ObjType, enum
+from . import vocab
+from .vocab import Scope
+
+if TYPE_CHECKING:
+    from .compiler import Compiler
+
+NO_BID = "none"
+
+
+class LevelCtx:
+    """The context of `bid.rank`, `bid.marks` and `bid.label`: one level of a contract."""
+
+    __slots__ = ("level",)
+
+    def __init__(self, level: int):
+        self.level = level
+
+
+@dataclass(frozen=True)
+class TrickHooks:
+    """The trick-play expressions the compiler tabulates (see tables.py), never run in play."""
+
+    lead: Fn
+    follows: Fn
+    rank: Fn
+    must_follow: Fn
+
+
+@dataclass(frozen=True)
+class ContractDraft:
+    """A compiled contract before the action space exists: declare steps have no actions yet."""
+
+    index: int
+    name: str
+    title: str
+    requires: Fn | None
+    confirm: Fn | None
+    exchange: ExchangeDef | None
+    steps: tuple[tuple[int, Fn, tuple], ...]  # (declaration, by, choices)
+    play: PlayDef
+    tricks: TrickHooks | None  # None for a layout contract
+    over: Fn
+    made: Fn
+
+
+def bid_type(contract_names: list[str]) -> tuple[ObjType, dict[str, list]]:
+    """The `bid` type and its attribute tables per bid index, filled by `fill_bid_tables`."""
+    tables: dict[str, list] = {"contract": [NO_BID], "level": [0], "rank": [-1], "marks": [0]}
+    attrs = {"contract": Attr(enum(contract_names + [NO_BID]), tables["contract"].__getitem__,
+                              "the contract's name")}
+    for a in ("level", "rank", "marks"):
+        attrs[a] = Attr(INT, tables[a].__getitem__, f"the bid's {a}")
+    return vocab.bid_type(attrs), tables
+
+
+def fill_bid_tables(tables: dict[str, list], bids: list[BidDef]) -> None:
+    for b in bids[1:]:
+        tables["contract"].append(b.contract_name)
+        tables["level"].append(b.level)
+        tables["rank"].append(b.rank)
+        tables["marks"].append(b.marks)
+
+
+def contracts(comp: Compiler, scope: Scope, declarations: tuple[Declaration, ...]
+              ) -> tuple[list[ContractDraft], list[BidDef]]:
+    """Every contract that compiles, and every bid (index 0 is "no bid yet"; no actions yet)."""
+    decl_by_name = {dc.name: dc for dc in declarations}
+    drafts: list[ContractDraft] = []
+    bids = [BidDef(0, -1, NO_BID, 0, -1, 0, -1, NO_BID)]
+    labels: set[str] = set()
+    raw = comp.get("contracts", default={})
+    if not raw:
+        comp.error(("contracts",), "a ruleset needs at least one contract", kind="schema")
+    for name, spec in raw.items():
+        cp = ("contracts", name)
+        if not isinstance(spec, dict):
+            continue
+        idx = len(drafts)
+        title = str(spec.get("title") or name)
+        confirm, requires = _bids(comp, scope, cp, spec, idx, bids, labels)
+        steps = _declare_steps(comp, scope, cp, decl_by_name)
+        exchange = _exchange(comp, scope, cp)
+        play = _play(comp, scope, cp)
+        if play is None:
+            continue
+        over, made = _outcome(comp, scope, cp)
+        if None in (over, made):
+            continue
+        drafts.append(ContractDraft(idx, name, title, requires, confirm, exchange, steps, *play,
+                                    over, made))
+    if len(bids) == 1 and not comp.diags and not comp.has("auction", "contract"):
+        comp.error(("contracts",), "no contract can be bid: every one is disabled or has no levels")
+    return drafts, bids
+
+
+def _enabled(comp: Compiler, scope: Scope, cp: tuple, spec: dict) -> bool:
+    if spec.get("enabled") is None:
+        return True
+    env = scope.env("contracts.*.enabled", where=f"{comp.where(cp)}.enabled")
+    en = comp.expr(cp + ("enabled",), env, BOOL)
+    if en is not None and not comp.const_value(en):
+        return False
+    return en is not None
+
+
+def _bids(comp: Compiler, scope: Scope, cp: tuple, spec: dict, idx: int, bids: list[BidDef],
+          labels: set[str]) -> tuple[Fn | None, Fn | None]:
+    """Append the contract's bids, one per level; (confirm, requires) hooks."""
+    name = cp[-1]
+    bp = cp + ("bid",)
+    w = comp.where(bp)
+    enabled = _enabled(comp, scope, cp, spec)
+    lv = comp.expr(bp + ("levels",), scope.env("bid.levels", where=f"{w}.levels"), ListType(INT),
+                   default="[1]")
+    rk = comp.expr(bp + ("rank",), scope.env("bid.rank", where=w), INT, default="level")
+    mk = comp.expr(bp + ("marks",), scope.env("bid.marks", where=w), INT, default="1")
+    label = None
+    if comp.has(*bp, "label"):
+        label = comp.expr(bp + ("label",), scope.env("bid.label", where=w), SCALAR)
+    confirm = requires = None
+    if comp.has(*bp, "confirm"):
+        confirm = comp.fn(bp + ("confirm",), scope.env("bid.confirm", where=f"{w}.confirm"), INT)
+    if comp.has(*bp, "requires"):
+        requires = comp.fn(bp + ("requires",), scope.env("bid.requires", where=f"{w}.requires"),
+                           BOOL)
+    if comp.has("auction", "contract"):
+        enabled = False  # no auction: nothing is bid
+    if enabled and None not in (lv, rk, mk):
+        for level in comp.const_value(lv):
+            ctx = LevelCtx(level)
+            text = f"{name} {level}" if label is None else str(label.fn(ctx))
+            if text in labels:
+                comp.error(bp + ("label" if label else "levels",),
+                           f"two bids are both named '{text}'")
+            labels.add(text)
+            bids.append(BidDef(len(bids), idx, name, level, rk.fn(ctx), mk.fn(ctx), 0, text))
+    return confirm, requires
+
+
+def _declare_steps(comp: Compiler, scope: Scope, cp: tuple,
+                   decl_by_name: dict[str, Declaration]) -> tuple:
+    """(declaration, by, choices) for each declaration the contract asks for."""
+    steps = []
+    for dname, dspec in (comp.get(*cp, "declare", default={}) or {}).items():
+        dp = cp + ("declare", dname)
+        w = comp.where(dp)
+        dc = decl_by_name.get(dname)
+        if dc is None:
+            comp.error(dp, f"'{dname}' is not a declaration", key=True,
+                       suggestion=did_you_mean(dname, decl_by_name))
+            continue
+        if not isinstance(dspec, dict):
+            continue
+        by = comp.fn(dp + ("by",), scope.env("declare.*.by", where=f"{w}.by"), INT,
+                     default="bidder")
+        ch = comp.expr(dp + ("choices",), scope.env("declare.*.choices", where=f"{w}.choices"),
+                       default=None if dspec.get("choices") is not None else "[]")
+        if by is None or ch is None:
+            continue
+        choices = tuple(comp.const_value(ch)) if isinstance(ch.type, ListType) else None
+        if choices is None:
+            comp.error(dp + ("choices",), f"choices are a list, got {ch.type}")
+            continue
+        bad = [v for v in choices if v not in dc.values]
+        if bad:
+            comp.error(dp + ("choices",), f"{bad[0]!r} is not a value of declaration '{dname}'")
+            continue
+        if not choices:
+            comp.error(dp + ("choices",), "a declaration needs at least one choice")
+            continue
+        steps.append((dc.index, by, choices))
+    return tuple(steps)
+
+
+def _exchange(comp: Compiler, scope: Scope, cp: tuple) -> ExchangeDef | None:
+    """A contract's `exchange`: a seat takes the stock into hand, then buries pieces."""
+    ep = cp + ("exchange",)
+    if not comp.has(*ep):
+        return None
+    by = comp.fn(ep + ("by",), scope.env("exchange.by", where=f"{comp.where(ep)}.by"), INT,
+                 default="bidder")
+    bury = comp.const_int(ep + ("bury",), scope.base, 0, "pieces to bury")
+    optional = comp.const_bool(ep + ("optional",), scope.base, False)
+    first = comp.const_bool(ep + ("first",), scope.base, True)
+    if by is None:
+        return None
+    return ExchangeDef(by, bury, optional, first)
+
+
+def _play(comp: Compiler, scope: Scope, cp: tuple) -> tuple[PlayDef, TrickHooks | None] | None:
+    """How the contract is played, with its trick expressions; None after an error."""
+    pp = cp + ("play",)
+    mode = comp.get(*pp, "mode", default="tricks")
+    if mode not in ("tricks", "layout"):
+        comp.error(pp + ("mode",), f"play.mode is 'tricks' or 'layout', got {mode!r}",
+                   suggestion=did_you_mean(str(mode), ["tricks", "layout"]))
+        return None
+    leader = comp.fn(pp + ("leader",), scope.env("play.leader", where=f"{comp.where(pp)}.leader"),
+                     INT, default="bidder")
+    sits = None
+    if comp.has(*pp, "sits_out"):
+        sc = comp.expr(pp + ("sits_out",), scope.env("play.sits_out"), BOOL)
+        if sc is not None and not (sc.is_const and not sc.const):
+            sits = sc.fn
+    if mode == "layout":
+        layout = _layout(comp, scope, pp)
+        if None in (leader, layout):
+            return None
+        return PlayDef(leader, sits, None, lambda c: 0, "layout", layout), None
+    return _tricks(comp, scope, pp, leader, sits)
+
+
+def _tricks(comp: Compiler, scope: Scope, pp: tuple, leader: Fn | None, sits: Fn | None
+            ) -> tuple[PlayDef, TrickHooks] | None:
+    """Play by tricks: what a piece leads and follows, how it ranks, who must follow."""
+    pw = comp.where(pp)
+    lead = comp.expr(pp + ("lead",), scope.env("play.lead", where=f"{pw}.lead"),
+                     default="tile.high")
+    if lead is not None and not (SCALAR.accepts(lead.type) or (
+            isinstance(lead.type, ListType) and SCALAR.accepts(lead.type.elem))):
+        comp.error(pp + ("lead",), f"'lead' gives a suit or a list of suits, got {lead.type}")
+        lead = None
+    follows = comp.fn(pp + ("follows",), scope.env("play.follows", where=f"{pw}.follows"), BOOL,
+                      default="has(tile, led)")
+    rank = comp.fn(pp + ("rank",), scope.env("play.rank", where=f"{pw}.rank"), INT)
+    must_follow = comp.fn(pp + ("must_follow",),
+                          scope.env("play.must_follow", where=f"{pw}.must_follow"), BOOL,
+                          default="true")
+    legal = None
+    if comp.has(*pp, "legal"):
+        legal = comp.fn(pp + ("legal",), scope.env("play.legal", where=f"{pw}.legal"), BOOL)
+    trick_points = comp.fn(pp + ("trick_points",),
+                           scope.env("play.trick_points", where=f"{pw}.trick_points"), INT,
+                           default="1")
+    if None in (leader, lead, follows, rank, must_follow, trick_points):
+        return None
+    return (PlayDef(leader, sits, legal, trick_points),
+            TrickHooks(lead.fn, follows, rank, must_follow))
+
+
+def _layout(comp: Compiler, scope: Scope, pp: tuple) -> LayoutDef | None:
+    """A layout play mode: pieces laid end to end on open ends, a spinner, scoring ends."""
+    scores = comp.fn(pp + ("scores",), scope.env("play.scores", where=f"{comp.where(pp)}.scores"),
+                     INT, default="0")
+    spinner = comp.const_bool(pp + ("spinner",), scope.base, True)
+    must_draw = comp.const_bool(pp + ("must_draw",), scope.base, True)
+    may_draw = comp.const_bool(pp + ("may_draw",), scope.base, False)
+    if scores is None:
+        return None
+    return LayoutDef(spinner, scores, must_draw, may_draw)
+
+
+def _outcome(comp: Compiler, scope: Scope, cp: tuple) -> tuple[Fn | None, Fn | None]:
+    """(over, made): when the hand is decided, and whether the contract was made."""
+    op = cp + ("outcome",)
+    w = comp.where(op)
+    over = comp.fn(op + ("over",), scope.env("outcome.over", where=f"{w}.over"), BOOL,
+                   default="false")
+    made = comp.fn(op + ("made",), scope.env("outcome.made", where=f"{w}.made"), BOOL,
+                   default="false")
+    return over, made

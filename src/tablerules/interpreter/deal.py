@@ -1,0 +1,36 @@
+"""The `deal:` pass: hand and stock sizes, the first dealer and who deals next."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..expr.env import Env
+from ..expr.types import INT
+from . import vocab
+from .vocab import Scope
+
+if TYPE_CHECKING:
+    from .compiler import Compiler
+
+
+def sizes(comp: Compiler, base: Env, seat_count: int, piece_count: int) -> tuple[int, int]:
+    """(hand size, stock): fixed before the game starts, and fitting in the set."""
+    hand_size = comp.const_int(("deal", "hand_size"), base, 0, "pieces dealt to each seat")
+    base.vars["hand_size"] = vocab.const(INT, hand_size, "pieces dealt to each seat")
+    stock = comp.const_int(("deal", "stock"), base, 0, "pieces left undealt")
+    if hand_size * seat_count + stock > piece_count:
+        comp.error(("deal", "hand_size"),
+                   f"{seat_count} hands of {hand_size} plus a stock of {stock} need "
+                   f"{hand_size * seat_count + stock} pieces; the set has {piece_count}")
+    return hand_size, stock
+
+
+def dealers(comp: Compiler, scope: Scope, seat_count: int):
+    """(first dealer, next_dealer hook); the hook is None after an error."""
+    next_dealer = comp.fn(("deal", "next_dealer"), scope.env("deal.next_dealer", where="deal"), INT,
+                          default="next(dealer)")
+    first_dealer = comp.get("deal", "first_dealer", default=0)
+    if not isinstance(first_dealer, int) or not 0 <= first_dealer < seat_count:
+        comp.error(("deal", "first_dealer"), f"deal.first_dealer is a seat 0..{seat_count - 1}, "
+                                             f"got {first_dealer!r}")
+    return first_dealer, next_dealer

@@ -1,0 +1,129 @@
+"""The ruleset's own names: `constants:`, `declarations:` and `functions:`."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..definition import Declaration
+from ..errors import ExprError, did_you_mean
+from ..expr import define_function
+from ..expr.env import Env, Func, Var
+from ..expr.types import BOOL, INT, SCALAR, SYM, ListType, Type, enum, join
+from . import vocab
+
+if TYPE_CHECKING:
+    from .compiler import Compiler
+
+SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\((.*)\)\s*$")
+
+
+def constants(comp: Compiler, base: Env) -> dict[str, Any]:
+    """Each constant's value; each is added to `base` for the constants after it."""
+    out = {}
+    for name, spec in (comp.get("constants", default={}) or {}).items():
+        p = ("constants", name)
+        if name in base.vars or name in base.funcs:
+            comp.error(p, f"constant '{name}' hides a name already defined", key=True)
+            continue
+        if not isinstance(spec, dict):
+            continue
+        c = comp.expr(p + ("value",), base.extended(where=f"constants.{name}"))
+        if c is None:
+            continue
+        value = comp.const_value(c)
+        base.vars[name] = vocab.const(c.type, value, str(spec.get("description", "")))
+        out[name] = value
+    return out
+
+
+def declarations(comp: Compiler, base: Env) -> tuple[Declaration, ...]:
+    out = []
+    for name, spec in (comp.get("declarations", default={}) or {}).items():
+        p = ("declarations", name)
+        if name in base.vars or name in base.funcs:
+            comp.error(p, f"declaration '{name}' hides a name already defined", key=True)
+            continue
+        if not isinstance(spec, dict):
+            continue
+        vc = comp.expr(p + ("values",), base.extended(where=f"declarations.{name}.values"))
+        if vc is None:
+            continue
+        if not isinstance(vc.type, ListType):
+            comp.error(p + ("values",), f"declaration values are a list, got {vc.type}")
+            continue
+        values = tuple(comp.const_value(vc))
+        dflt = comp.expr(p + ("default",), base.extended(where=f"declarations.{name}.default"))
+        if dflt is None:
+            continue
+        dv = comp.const_value(dflt)
+        if dv not in values:
+            comp.error(p + ("default",), f"default {dv!r} is not one of the declared values")
+            continue
+        out.append(Declaration(len(out), name, str(spec.get("description", "")), values, dv))
+    return tuple(out)
+
+
+def declaration_type(dc: Declaration) -> Type:
+    t: Type | None = None
+    for v in dc.values:
+        vt = INT if type(v) is int else (enum([v]) if isinstance(v, str) else BOOL)
+        t = vt if t is None else join(t, vt)
+    return t or SCALAR
+
+
+def declaration_vars(decls: tuple[Declaration, ...]) -> dict[str, Var]:
+    """The `declarations` group: each declaration by its name, read from the context's `decl`."""
+    return {dc.name: Var(declaration_type(dc), (lambda c, i=dc.index: c.decl[i]),
+                         doc=dc.description) for dc in decls}
+
+
+def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile) -> dict[str, Func]:
+    """The ruleset's functions, each seeing the declarations and the functions before it."""
+    env = base.extended(vars=decl_vars)
+    types = {"tile": tile, "int": INT, "bool": BOOL, "symbol": SYM, "scalar": SCALAR}
+    out: dict[str, Func] = {}
+    for sig, body in (comp.get("functions", default={}) or {}).items():
+        p = ("functions", sig)
+        m = SIGNATURE.match(sig) if isinstance(sig, str) else None
+        if not m:
+            comp.error(p, f"a function key is a signature like 'name(t: tile, n: int)', "
+                          f"got '{sig}'", key=True)
+            continue
+        params = _params(comp, p, sig, m.group(2), types)
+        name = m.group(1)
+        if params is None:
+            continue
+        if name in env.vars or name in env.funcs:
+            comp.error(p, f"function '{name}' hides a name already defined", key=True)
+            continue
+        if not isinstance(body, (str, int, bool)):
+            comp.error(p, "a function body is an expression", kind="schema")
+            continue
+        text = body if isinstance(body, str) else str(body).lower()
+        try:
+            env.funcs[name] = out[name] = define_function(name, params, text, env,
+                                                          locate=comp.tree.locator(p))
+        except ExprError as e:
+            comp.diags.extend(e.diagnostics)
+    return out
+
+
+def _params(comp: Compiler, p: tuple, sig: str, text: str, types: dict) -> list | None:
+    """The (name, type) parameters of a signature; None after an error."""
+    params = []
+    bad = False
+    for part in [x for x in text.split(",") if x.strip()]:
+        pname, _, ptype = part.partition(":")
+        pname, ptype = pname.strip(), ptype.strip()
+        t = types.get(ptype)
+        if ptype.startswith("list[") and ptype.endswith("]") and ptype[5:-1] in types:
+            t = ListType(types[ptype[5:-1]])
+        if not pname.isidentifier() or t is None:
+            comp.error(p, f"bad parameter '{part.strip()}' in '{sig}' (types: "
+                          f"{', '.join(types)}, list[...])", key=True,
+                       suggestion=did_you_mean(ptype, types) if t is None else None)
+            bad = True
+            continue
+        params.append((pname, t))
+    return None if bad else params
