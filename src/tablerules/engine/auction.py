@@ -47,7 +47,7 @@ def start(st: "State") -> None:
         return
     first = seat_of(st, a.first(st.ctx), "auction", "first")
     st.bidding = Auction(g.speaker_orders[first])
-    st.actor = first
+    st.ctx.actor = first
     st.phase = AUCTION
 
 
@@ -110,11 +110,11 @@ def apply(st: "State", action: int) -> None:
         b = action - acts.bid_base + 1
         c = g.contracts[g.bids[b].contract]
         if c.confirm is not None and not b_state.all_passed:
-            b_state.pending = (st.actor, b)
-            st.actor = seat_of(st, c.confirm(ctx), "contracts", c.name, "bid", "confirm")
+            b_state.pending = (st.ctx.actor, b)
+            st.ctx.actor = seat_of(st, c.confirm(ctx), "contracts", c.name, "bid", "confirm")
             return
         ctx.high = b
-        b_state.high_seat = st.actor
+        b_state.high_seat = st.ctx.actor
     _next_speaker(st)
 
 
@@ -124,12 +124,12 @@ def _next_speaker(st: "State") -> None:
     ctx = st.ctx
     b_state.i += 1
     if b_state.i < len(b_state.speakers):
-        st.actor = b_state.speakers[b_state.i]
+        st.ctx.actor = b_state.speakers[b_state.i]
         return
     if ctx.high == 0:
         if g.auction.all_pass_seat is not None and not b_state.all_passed:
             b_state.all_passed = True
-            st.actor = seat_of(st, g.auction.all_pass_seat(ctx), "auction", "all_pass", "seat")
+            st.ctx.actor = seat_of(st, g.auction.all_pass_seat(ctx), "auction", "all_pass", "seat")
             b_state.i -= 1  # one more speaker: the forced seat
             return
         scoring.end_hand(st, thrown_in=True)

@@ -8,6 +8,7 @@ so ruleset, options and history identify a game exactly.
 from __future__ import annotations
 
 import random
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from ..errors import CallerError
@@ -34,7 +35,7 @@ def legal(st: "State") -> tuple[int, ...]:
 def apply(st: "State", piece: int) -> None:
     """One chance action: `piece` goes to the next place of the deal."""
     st.dealing.append(piece)
-    st.history.append((CHANCE, piece))
+    st.history.append(_CHANCE_ENTRY[piece])
     if len(st.dealing) == size(st.game):
         _finish(st)
 
@@ -71,28 +72,35 @@ def apply_deal(st: "State", dealt) -> None:
             raise CallerError(f"a deal gives each seat {k} pieces; seat {s} has {len(h)}")
     if len(stock) != g.stock:
         raise CallerError(f"a deal's stock has {g.stock} pieces, not {len(stock)}")
-    pieces = [t for h in hands for t in h]
-    pieces.extend(stock)
     bit = g.bit.__getitem__
     try:
         masks = [sum(map(bit, h)) for h in hands]  # KeyError: not a piece
-        if set(map(type, pieces)) - {int}:  # True and 1.0 hash like 1 but are not pieces
-            raise KeyError
         every = sum(masks) + sum(map(bit, stock))
     except (KeyError, TypeError):
-        bad = next((t for t in pieces if type(t) is not int or t not in g.bit), None)
-        raise CallerError(f"a deal names {bad!r}, which is not a piece of this set") from None
-    if every.bit_count() != len(pieces):  # a repeated piece carries into another bit
+        raise CallerError(f"a deal names {_stranger(g, hands, stock)!r}, which is not a piece "
+                          "of this set") from None
+    if every.bit_count() != n * k + len(stock):  # a repeated piece carries into another bit
         raise CallerError("a deal names a piece twice")
-    st.dealing = pieces
-    st.history.extend(zip(_CHANCES, pieces))
+    history = st.history
+    before = len(history)
+    try:
+        history.extend(map(_CHANCE_ENTRY.__getitem__, chain.from_iterable(hands)))
+        history.extend(map(_CHANCE_ENTRY.__getitem__, stock))
+    except TypeError:  # 1.0 hashes like 1: not a piece all the same
+        del history[before:]
+        raise CallerError(f"a deal names {_stranger(g, hands, stock)!r}, which is not a piece "
+                          "of this set") from None
     st.dealt_hands = hands
-    st.stock = stock
+    st.dealt_stock = st.stock = stock
     st.hands[:] = masks
     _dealt(st)
 
 
-_CHANCES = (CHANCE,) * 256  # zipped with a deal's pieces: its chance actions
+def _stranger(g, hands, stock):
+    return next((t for t in chain(*hands, stock) if type(t) is not int or t not in g.bit), None)
+
+
+_CHANCE_ENTRY = tuple((CHANCE, t) for t in range(4096))  # history entry of dealing piece t
 
 
 def _finish(st: "State") -> None:
@@ -101,13 +109,14 @@ def _finish(st: "State") -> None:
     n, k = g.seat_count, g.hand_size
     pieces = st.dealing
     st.dealt_hands = tuple(tuple(pieces[s * k:(s + 1) * k]) for s in range(n))
-    st.stock = tuple(pieces[n * k:])
+    st.dealt_stock = st.stock = tuple(pieces[n * k:])
     bit = g.bit.__getitem__
     st.hands[:] = [sum(map(bit, h)) for h in st.dealt_hands]
     _dealt(st)
 
 
 def _dealt(st: "State") -> None:
+    st.step_cap = len(st.history) + st.max_steps
     st.deals += 1
     st.start_score = tuple(st.ctx.score)
     if st.events is not None:

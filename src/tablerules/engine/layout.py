@@ -123,14 +123,14 @@ def start(st: "State", c, active: tuple, nxt: tuple, left: int, leader: int) -> 
     lay.piece_ends = st.game.pieces.ends
     st.layout = lay
     st.ctx.layout = lay
-    st.actor = leader
+    st.ctx.actor = leader
     st.phase = LAYOUT
 
 
 def legal(st: "State") -> tuple[int, ...]:
     g = st.game
     lay = st.layout
-    hand = st.hands[st.actor]
+    hand = st.hands[st.ctx.actor]
     if lay.center < 0:
         return g.mask_pieces(hand)
     acts = g.actions
@@ -158,7 +158,7 @@ def apply(st: "State", action: int) -> None:
     g = st.game
     lay = st.layout
     acts = g.actions
-    seat = st.actor
+    seat = st.ctx.actor
     if action == acts.draw_action:  # the next piece of the stock, in dealt order
         t = st.stock[0]
         st.stock = st.stock[1:]
@@ -174,7 +174,7 @@ def apply(st: "State", action: int) -> None:
             st.ctx.blocked = True
             scoring.end_hand(st)
             return
-        st.actor = lay.nxt[seat]
+        st.ctx.actor = lay.nxt[seat]
         return
     lay.knocks = 0
     if action < len(g.pieces):
@@ -201,7 +201,7 @@ def apply(st: "State", action: int) -> None:
         ctx.went_out = seat
         scoring.end_hand(st)
         return
-    st.actor = lay.nxt[seat]
+    st.ctx.actor = lay.nxt[seat]
 
 
 def _set_center(lay: Layout, t: int, names: tuple) -> None:

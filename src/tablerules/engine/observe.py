@@ -91,13 +91,12 @@ def observation(st: "State", seat: int) -> dict[str, Any]:
 def _own_draws(st: "State", seat: int) -> list[str]:
     """The pieces `seat` drew from the stock this hand, in order."""
     g = st.game
-    n = g.seat_count * g.hand_size
     draw = g.actions.draw_action
     out = []
     i = 0
     for player, a in st.history[st.hand_start:]:
         if player != CHANCE and a == draw:
             if player == seat:
-                out.append(g.pieces.names[st.dealing[n + i]])
+                out.append(g.pieces.names[st.dealt_stock[i]])
             i += 1
     return out

@@ -52,10 +52,10 @@ def next_step(st: "State") -> None:
         if step[0] == "d":
             su.declare_i = step[1]
             st.phase = DECLARE
-            st.actor = seat_of(st, c.declare[step[1]].by(st.ctx), "contracts", c.name, "declare")
+            st.ctx.actor = seat_of(st, c.declare[step[1]].by(st.ctx), "contracts", c.name, "declare")
             return
         ex = c.exchange
-        st.actor = seat_of(st, ex.by(st.ctx), "contracts", c.name, "exchange", "by")
+        st.ctx.actor = seat_of(st, ex.by(st.ctx), "contracts", c.name, "exchange", "by")
         if ex.optional and st.stock:
             su.taking = True
             st.phase = EXCHANGE
@@ -86,7 +86,7 @@ def legal_exchange(st: "State") -> tuple[int, ...]:
     if st.setup.taking:
         return (g.actions.take_action, g.actions.leave_action)
     base = g.actions.bury_base
-    return tuple(base + t for t in g.mask_pieces(st.hands[st.actor]))
+    return tuple(base + t for t in g.mask_pieces(st.hands[st.ctx.actor]))
 
 
 def apply_exchange(st: "State", action: int) -> None:
@@ -102,11 +102,11 @@ def apply_exchange(st: "State", action: int) -> None:
         next_step(st)
         return
     t = action - g.actions.bury_base
-    st.hands[st.actor] &= ~(1 << t)
+    st.hands[st.ctx.actor] &= ~(1 << t)
     su.buried.append(t)
-    su.buried_by = st.actor
+    su.buried_by = st.ctx.actor
     if st.events is not None:
-        st.events.append(events.buried(st, st.actor, t))
+        st.events.append(events.buried(st, st.ctx.actor, t))
     if _bury_due(st):
         return
     su.steps.pop(0)
@@ -115,12 +115,12 @@ def apply_exchange(st: "State", action: int) -> None:
 
 def _take_stock(st: "State") -> None:
     for t in st.stock:
-        st.hands[st.actor] |= 1 << t
+        st.hands[st.ctx.actor] |= 1 << t
     st.setup.took = st.stock
-    st.setup.took_by = st.actor
+    st.setup.took_by = st.ctx.actor
     st.setup.took_at = len(st.history) - st.hand_start
     if st.events is not None:
-        st.events.append(events.took(st, st.actor, st.stock))
+        st.events.append(events.took(st, st.ctx.actor, st.stock))
     st.stock = ()
 
 

@@ -15,6 +15,7 @@ from ..definition import GameDef
 from ..errors import CallerError, RulesetFault
 from . import auction, deal, layout, observe, scoring, setup, tricks
 from .context import Context
+from .tricks import apply as _play, legal as _plays
 from .phases import (AUCTION, CHANCE, DEAL, DECLARE, DONE, EXCHANGE, LAYOUT, LEAD, PHASE_NAMES,
                      PLAY, TERMINAL)
 
@@ -31,8 +32,8 @@ class State:
     """One match (or one hand, when made by `new_hand`) of a compiled game."""
 
     __slots__ = ("game", "phase", "hands", "stock", "history", "events", "single_hand",
-                 "ctx", "deals", "winner_sides", "hand_start", "hand_steps", "dealing",
-                 "dealt_hands", "start_score", "bidding", "setup", "play", "layout", "_legal",
+                 "ctx", "deals", "winner_sides", "hand_start", "step_cap", "dealing",
+                 "dealt_hands", "dealt_stock", "start_score", "bidding", "setup", "play", "layout", "_legal",
                  "max_steps")
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False):
@@ -55,9 +56,10 @@ class State:
         self.hands[:] = [0] * g.seat_count
         self.stock: tuple = ()
         self.hand_start = len(self.history)
-        self.hand_steps = 0
+        self.step_cap = 0  # the history length past which this hand broke bounds.max_steps
         self.dealing: list[int] = []
         self.dealt_hands: tuple = ()
+        self.dealt_stock: tuple = ()  # the stock as dealt, in drawing order
         self.start_score: tuple = ()  # the match score when this hand was dealt
         self.bidding = None
         self.setup = None
@@ -88,7 +90,7 @@ class State:
             return legal
         ph = self.phase
         if ph == PLAY:
-            legal = tricks.legal(self)
+            legal = _plays(self)
         elif ph == DONE:
             return ()
         else:
@@ -131,18 +133,17 @@ class State:
         self._legal = None
         ph = self.phase
         if ph == PLAY:
-            self.history.append((self.ctx.actor, action))
-            steps = self.hand_steps = self.hand_steps + 1
-            if steps > self.max_steps:
+            history = self.history
+            history.append((self.ctx.actor, action))
+            if len(history) > self.step_cap:
                 self._too_long()
-            tricks.apply(self, action)
+            _play(self, action)
             return
         if ph == DEAL:
             deal.apply(self, action)
             return
         self.history.append((self.ctx.actor, action))
-        steps = self.hand_steps = self.hand_steps + 1
-        if steps > self.max_steps:
+        if len(self.history) > self.step_cap:
             self._too_long()
         _APPLY[ph](self, action)
 
@@ -196,9 +197,10 @@ class State:
         c.deals = self.deals
         c.winner_sides = list(self.winner_sides)
         c.hand_start = self.hand_start
-        c.hand_steps = self.hand_steps
+        c.step_cap = self.step_cap
         c.dealing = list(self.dealing)
         c.dealt_hands = self.dealt_hands
+        c.dealt_stock = self.dealt_stock
         c.start_score = self.start_score
         c.bidding = self.bidding.copy() if self.bidding is not None else None
         c.setup = self.setup.copy() if self.setup is not None else None

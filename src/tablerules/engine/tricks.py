@@ -44,7 +44,7 @@ def start(st: "State", c, active: tuple, nxt: tuple, left: int, leader: int) -> 
     t.points_fn = c.play.trick_points
     t.chunk2 = g.chunk_bits if len(g.chunk_bits) == 2 else None
     st.play = t
-    st.actor = leader
+    st.ctx.actor = leader
     st.phase = PLAY
 
 
@@ -102,7 +102,7 @@ def apply_lead(st: "State", action: int) -> None:
     t.led = action - st.game.actions.lead_base
     st.phase = PLAY
     if len(st.ctx.trick) < t.n_active:
-        st.actor = t.nxt[st.actor]
+        st.ctx.actor = t.nxt[st.ctx.actor]
     else:
         _end_trick(st)
 
@@ -128,8 +128,8 @@ def _end_trick(st: "State") -> None:
     if st.events is not None:
         st.events.append(events.trick(st, t.tables.suits[t.led], list(zip(t.seats, trick)),
                                       winner, pts))
-    ctx.trick = []
-    t.seats = []
+    trick.clear()
+    t.seats.clear()
     t.led = -1
     if t.over_fn(ctx) or not t.plays_left:
         scoring.end_hand(st)

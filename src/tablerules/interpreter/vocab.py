@@ -87,6 +87,18 @@ def _side(values: list, side: int):
     raise GameError(f"there is no side {side} (sides are 0..{len(values) - 1})")
 
 
+def _reader(field: str):
+    """A `totals` function reading one per-side list of the context (one call, checked)."""
+    get = attrgetter(field)
+
+    def read(c, side: int):
+        values = get(c)
+        if 0 <= side < len(values):
+            return values[side]
+        raise GameError(f"there is no side {side} (sides are 0..{len(values) - 1})")
+    return read
+
+
 def _pips_left(c, side: int) -> int:
     _side(c.points, side)
     return c.pips_left(side)
@@ -95,16 +107,16 @@ def _pips_left(c, side: int) -> int:
 def state_funcs() -> dict[str, Func]:
     """The `totals` group: functions that read running totals of the hand and match."""
     return {
-        "points": Func([INT], INT, lambda c, side: _side(c.points, side), needs_ctx=True,
+        "points": Func([INT], INT, _reader("points"), needs_ctx=True,
                        pure=False, doc="points a side has taken this hand",
                        example="points(bidder_side)"),
-        "tricks": Func([INT], INT, lambda c, side: _side(c.tricks, side), needs_ctx=True,
+        "tricks": Func([INT], INT, _reader("tricks"), needs_ctx=True,
                        pure=False, doc="tricks a side has taken this hand",
                        example="tricks(bidder_side)"),
         "pips_left": Func([INT], INT, _pips_left, needs_ctx=True,
                           pure=False, doc="pips on the pieces a side still holds",
                           example="pips_left(side)"),
-        "score": Func([INT], INT, lambda c, side: _side(c.score, side), needs_ctx=True, pure=False,
+        "score": Func([INT], INT, _reader("score"), needs_ctx=True, pure=False,
                       doc="a side's match score before this hand is added",
                       example="score(side) >= marks_to_win"),
     }
