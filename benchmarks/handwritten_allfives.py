@@ -542,7 +542,7 @@ def _load_interpreter():
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.join(os.path.dirname(here), "src"))
     try:
-        from tablerules import load_game
+        from tablerules.game import load_game
         return load_game("allfives", {}), None
     except Exception as e:  # ImportError or anything the work-in-progress code raises
         return None, f"{type(e).__name__}: {e}"

@@ -107,7 +107,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     game = None
     interp_error = None
     try:
-        from tablerules import load_game
+        from tablerules.game import load_game
 
         t0 = time.perf_counter()
         game = load_game(a.ruleset, options=dict(o.split("=", 1) for o in a.option))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from tablerules import load_game
+from tablerules.game import load_game
 
 FULL_SET = tuple(f"{h}-{lo}" for h in range(7) for lo in range(h + 1))  # 28
 ARMS = ("west", "east", "north", "south")

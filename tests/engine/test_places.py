@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from tablerules import load_game
+from tablerules.game import load_game
 from tablerules.definition import places
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "language.md"

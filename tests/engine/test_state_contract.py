@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tablerules import load_game
+from tablerules.game import load_game
 from tablerules.engine.state import CHANCE, TERMINAL
 from tablerules.errors import CallerError, GameError
 

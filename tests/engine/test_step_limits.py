@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from tablerules import load_game
+from tablerules.game import load_game
 from tablerules.errors import RulesetFault
 
 from support import cli

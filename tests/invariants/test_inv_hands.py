@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from tablerules.engine.state import AUCTION, DECLARE, LEAD, PLAY
-from tablerules import load_game
+from tablerules.game import load_game
 
 from t42_oracle import HAND_POINTS, Rules, partner, piece, side_of, trick_points
 

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from tablerules import load_game
+from tablerules.game import load_game
 from tablerules.records.runner import simulate
 
 from t42_oracle import HAND_POINTS, Rules, partner, piece, side_of, trick_points

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from tablerules import load_game
+from tablerules.game import load_game
 from tablerules.records.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import random
 
-from tablerules import load_game
+from tablerules.game import load_game
 
 # The double-six set without the blanks except 0-0 ("The set: twenty-two bones").
 MOON_SET = tuple(sorted(f"{h}-{lo}" for h in range(7) for lo in range(h + 1) if lo > 0 or h == 0))

@@ -117,6 +117,6 @@ def test_partner_sits_out_only_in_nello_hands(seed):
 def test_bad_option_values_are_refused(opts):
     """The house-rule options (004 'House rules in this app') take only their listed values."""
     from tablerules.errors import TablerulesError
-    from tablerules import load_game
+    from tablerules.game import load_game
     with pytest.raises(TablerulesError):
         load_game("texas42", opts)

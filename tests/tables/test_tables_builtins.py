@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from tablerules import load_game
+from tablerules.game import load_game
 from tablerules.load.ruleset import builtin_names
 from tablerules.records.runner import play_game, simulate
 

@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from tablerules.errors import TablerulesError
-from tablerules import load_game
+from tablerules.game import load_game
 from tablerules.load.ruleset import builtin_names
 
 FULL_LIMIT = 300

@@ -11,7 +11,7 @@ import functools
 import random
 from typing import Iterable
 
-from tablerules import load_game
+from tablerules.game import load_game
 
 ALL_PIECES = tuple(f"{h}-{lo}" for h in range(6, -1, -1) for lo in range(h, -1, -1))  # 28
 DOUBLES = tuple(f"{i}-{i}" for i in range(7))

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..errors import RulesetFault
-from . import scoring, setup
-from .phases import AUCTION
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
+from .phases import AUCTION, BID, THROWN_IN
+from .seats import seat_of
 
 
 class Auction:
@@ -30,28 +24,21 @@ class Auction:
         return a
 
 
-def seat_of(st: "State", v, *part: str) -> int:
-    """A seat computed by a ruleset expression, checked: a bad one is the ruleset's fault."""
-    if type(v) is not int or not 0 <= v < st.game.seat_count:
-        raise RulesetFault(f"{'.'.join(part)} gave {v!r}, which is not a seat "
-                           f"0..{st.game.seat_count - 1}").at(*part)
-    return v
-
-
-def start(st: "State") -> None:
+def start(st):
+    """The auction begins; BID at once when the ruleset has no auction."""
     g = st.game
     a = g.auction
     if a.fixed_contract >= 0:  # no bidding: every hand is this contract
         st.ctx.contract = a.fixed_contract
-        setup.start_contract(st)
-        return
+        return BID
     first = seat_of(st, a.first(st.ctx), "auction", "first")
     st.bidding = Auction(g.speaker_orders[first])
     st.ctx.actor = first
     st.phase = AUCTION
+    return None
 
 
-def legal(st: "State") -> tuple[int, ...]:
+def legal(st) -> tuple[int, ...]:
     g = st.game
     a = g.auction
     acts_ = g.actions
@@ -90,7 +77,8 @@ def legal(st: "State") -> tuple[int, ...]:
     return acts
 
 
-def apply(st: "State", action: int) -> None:
+def apply(st, action: int):
+    """A speech; BID when the auction is won, THROWN_IN when everybody passed."""
     g = st.game
     acts = g.actions
     b_state = st.bidding
@@ -102,8 +90,7 @@ def apply(st: "State", action: int) -> None:
             ctx.high, b_state.high_seat = b, asker
         else:
             ctx.passes += 1
-        _next_speaker(st)
-        return
+        return _next_speaker(st)
     if action == acts.pass_action:
         ctx.passes += 1
     else:
@@ -112,30 +99,29 @@ def apply(st: "State", action: int) -> None:
         if c.confirm is not None and not b_state.all_passed:
             b_state.pending = (st.ctx.actor, b)
             st.ctx.actor = seat_of(st, c.confirm(ctx), "contracts", c.name, "bid", "confirm")
-            return
+            return None
         ctx.high = b
         b_state.high_seat = st.ctx.actor
-    _next_speaker(st)
+    return _next_speaker(st)
 
 
-def _next_speaker(st: "State") -> None:
+def _next_speaker(st):
     g = st.game
     b_state = st.bidding
     ctx = st.ctx
     b_state.i += 1
     if b_state.i < len(b_state.speakers):
         st.ctx.actor = b_state.speakers[b_state.i]
-        return
+        return None
     if ctx.high == 0:
         if g.auction.all_pass_seat is not None and not b_state.all_passed:
             b_state.all_passed = True
             st.ctx.actor = seat_of(st, g.auction.all_pass_seat(ctx), "auction", "all_pass", "seat")
             b_state.i -= 1  # one more speaker: the forced seat
-            return
-        scoring.end_hand(st, thrown_in=True)
-        return
+            return None
+        return THROWN_IN
     ctx.bid = ctx.high
     ctx.bidder = b_state.high_seat
     ctx.bidder_side = g.side_of[ctx.bidder]
     ctx.contract = g.bids[ctx.bid].contract
-    setup.start_contract(st)
+    return BID

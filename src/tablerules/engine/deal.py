@@ -9,14 +9,9 @@ from __future__ import annotations
 
 import random
 from itertools import chain
-from typing import TYPE_CHECKING
-
 from ..errors import CallerError
-from . import auction, events
-from .phases import CHANCE, DEAL
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
+from . import events
+from .phases import CHANCE, DEAL, DEALT
 
 
 def size(g) -> int:
@@ -24,7 +19,7 @@ def size(g) -> int:
     return g.seat_count * g.hand_size + g.stock
 
 
-def legal(st: "State") -> tuple[int, ...]:
+def legal(st) -> tuple[int, ...]:
     g = st.game
     m = g.all_pieces
     for t in st.dealing:
@@ -32,30 +27,28 @@ def legal(st: "State") -> tuple[int, ...]:
     return g.mask_pieces(m)
 
 
-def apply(st: "State", piece: int) -> None:
-    """One chance action: `piece` goes to the next place of the deal."""
+def apply(st, piece: int):
+    """One chance action: `piece` goes to the next place of the deal; DEALT after the last."""
     st.dealing.append(piece)
     st.history.append(_CHANCE_ENTRY[piece])
     if len(st.dealing) == size(st.game):
-        _finish(st)
+        return _finish(st)
+    return None
 
 
-def deal_random(st: "State", rng: random.Random) -> tuple[tuple[int, ...], ...]:
-    """Shuffle and deal: each hand sorted, the stock in drawing order; returns the deal."""
-    g = st.game
+def shuffled(g, rng: random.Random) -> tuple[tuple[int, ...], ...]:
+    """A random deal: each hand sorted, the stock in drawing order."""
     order = list(range(len(g.pieces)))
     rng.shuffle(order)
     k = g.hand_size
     hands = [tuple(sorted(order[i * k:(i + 1) * k])) for i in range(g.seat_count)]
     rest = g.seat_count * k
     hands.append(tuple(order[rest:rest + g.stock]))
-    dealt = tuple(hands)
-    apply_deal(st, dealt)
-    return dealt
+    return tuple(hands)
 
 
-def apply_deal(st: "State", dealt) -> None:
-    """A whole deal at once: the same as its chance actions one by one."""
+def apply_deal(st, dealt):
+    """A whole deal at once: the same as its chance actions one by one; returns DEALT."""
     if st.phase != DEAL or st.dealing:
         raise CallerError("a deal was applied when no deal was due")
     g = st.game
@@ -93,7 +86,7 @@ def apply_deal(st: "State", dealt) -> None:
     st.dealt_hands = hands
     st.dealt_stock = st.stock = stock
     st.hands[:] = masks
-    _dealt(st)
+    return _dealt(st)
 
 
 def _stranger(g, hands, stock):
@@ -103,7 +96,7 @@ def _stranger(g, hands, stock):
 _CHANCE_ENTRY = tuple((CHANCE, t) for t in range(4096))  # history entry of dealing piece t
 
 
-def _finish(st: "State") -> None:
+def _finish(st):
     """The last chance action is in: the hands and the stock as dealt, one by one."""
     g = st.game
     n, k = g.seat_count, g.hand_size
@@ -112,13 +105,13 @@ def _finish(st: "State") -> None:
     st.dealt_stock = st.stock = tuple(pieces[n * k:])
     bit = g.bit.__getitem__
     st.hands[:] = [sum(map(bit, h)) for h in st.dealt_hands]
-    _dealt(st)
+    return _dealt(st)
 
 
-def _dealt(st: "State") -> None:
+def _dealt(st):
     st.step_cap = len(st.history) + st.max_steps
     st.deals += 1
     st.start_score = tuple(st.ctx.score)
     if st.events is not None:
         st.events.append(events.deal(st))
-    auction.start(st)
+    return DEALT

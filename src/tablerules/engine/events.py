@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
+from typing import Any
 
 
-def deal(st: "State") -> dict:
+def deal(st) -> dict:
     names = st.game.pieces.names
     ev = {"type": "deal", "hand": st.ctx.hands_played + 1, "dealer": st.ctx.dealer,
           "hands": [[names[t] for t in h] for h in st.dealt_hands]}
@@ -17,13 +14,13 @@ def deal(st: "State") -> dict:
     return ev
 
 
-def _declared(st: "State", every: bool) -> dict:
+def _declared(st, every: bool) -> dict:
     decl = st.ctx.decl
     return {d.name: decl[d.index] for d in st.game.declarations
             if every or decl[d.index] != d.default}
 
 
-def contract(st: "State", active: tuple) -> dict:
+def contract(st, active: tuple) -> dict:
     g = st.game
     c = st.ctx
     return {"type": "contract", "contract": g.contracts[c.contract].name,
@@ -31,22 +28,22 @@ def contract(st: "State", active: tuple) -> dict:
             "declarations": _declared(st, False), "seats": list(active)}
 
 
-def took(st: "State", seat: int, pieces: tuple) -> dict:
+def took(st, seat: int, pieces: tuple) -> dict:
     names = st.game.pieces.names
     return {"type": "exchange", "seat": seat, "took": [names[t] for t in pieces]}
 
 
-def buried(st: "State", seat: int, piece: int) -> dict:
+def buried(st, seat: int, piece: int) -> dict:
     return {"type": "exchange", "seat": seat, "buried": st.game.pieces.names[piece]}
 
 
-def trick(st: "State", suit: Any, plays: list, winner: int, points: int) -> dict:
+def trick(st, suit: Any, plays: list, winner: int, points: int) -> dict:
     names = st.game.pieces.names
     return {"type": "trick", "n": st.ctx.tricks_played, "led": suit,
             "plays": [[s, names[t]] for s, t in plays], "winner": winner, "points": points}
 
 
-def draw(st: "State", seat: int, piece: int) -> dict:
+def draw(st, seat: int, piece: int) -> dict:
     return {"type": "draw", "seat": seat, "piece": st.game.pieces.names[piece]}
 
 
@@ -54,14 +51,14 @@ def knock(seat: int) -> dict:
     return {"type": "knock", "seat": seat}
 
 
-def lay(st: "State", seat: int, piece: int, arm: str, scored: int) -> dict:
+def lay(st, seat: int, piece: int, arm: str, scored: int) -> dict:
     lay = st.layout
     return {"type": "lay", "seat": seat, "piece": st.game.pieces.names[piece], "on": arm,
             "layout": lay.text(), "ends": [e[0] for e in lay.ends], "scored": scored,
             "score": list(st.ctx.score)}
 
 
-def hand(st: "State", thrown_in: bool, awarded: list, layout_play: bool) -> dict:
+def hand(st, thrown_in: bool, awarded: list, layout_play: bool) -> dict:
     g = st.game
     c = st.ctx
     ev: dict[str, Any] = {"type": "hand", "hand": c.hands_played, "dealer": c.dealer}
@@ -79,6 +76,6 @@ def hand(st: "State", thrown_in: bool, awarded: list, layout_play: bool) -> dict
     return ev
 
 
-def match(st: "State") -> dict:
+def match(st) -> dict:
     return {"type": "match", "score": list(st.ctx.score), "winner": st.winner_sides,
             "hands": st.ctx.hands_played, "deals": st.deals}

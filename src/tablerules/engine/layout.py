@@ -7,13 +7,8 @@ covered. Arm names come from the definition; an arm is a record, not an index.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from . import events, scoring
-from .phases import LAYOUT
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
+from . import events
+from .phases import HAND_OVER, INTERRUPTED, LAYOUT
 
 
 class Arm:
@@ -105,7 +100,7 @@ def _flip(p: str) -> str:
     return f"{b}-{a}"
 
 
-def start(st: "State", c, active: tuple, nxt: tuple, left: int, leader: int) -> None:
+def start(st, c, active: tuple, nxt: tuple, left: int, leader: int) -> None:
     lay = Layout()
     lay.spec = c.play.layout
     lay.arms = []
@@ -127,7 +122,7 @@ def start(st: "State", c, active: tuple, nxt: tuple, left: int, leader: int) -> 
     st.phase = LAYOUT
 
 
-def legal(st: "State") -> tuple[int, ...]:
+def legal(st) -> tuple[int, ...]:
     g = st.game
     lay = st.layout
     hand = st.hands[st.ctx.actor]
@@ -154,7 +149,8 @@ def legal(st: "State") -> tuple[int, ...]:
     return tuple(extra + plays)
 
 
-def apply(st: "State", action: int) -> None:
+def apply(st, action: int):
+    """A lay, a draw or a knock; HAND_OVER when the hand ends, INTERRUPTED when the match does."""
     g = st.game
     lay = st.layout
     acts = g.actions
@@ -165,17 +161,16 @@ def apply(st: "State", action: int) -> None:
         st.hands[seat] |= 1 << t
         if st.events is not None:
             st.events.append(events.draw(st, seat, t))
-        return
+        return None
     if action == acts.knock_action:
         lay.knocks += 1
         if st.events is not None:
             st.events.append(events.knock(seat))
         if lay.knocks >= len(lay.active):
             st.ctx.blocked = True
-            scoring.end_hand(st)
-            return
+            return HAND_OVER
         st.ctx.actor = lay.nxt[seat]
-        return
+        return None
     lay.knocks = 0
     if action < len(g.pieces):
         t, on = action, "first"
@@ -195,13 +190,12 @@ def apply(st: "State", action: int) -> None:
     if st.events is not None:
         st.events.append(events.lay(st, seat, t, on, scored))
     if scored and not st.single_hand and g.match_over(ctx):
-        scoring.end_hand(st, interrupted=True)
-        return
+        return INTERRUPTED
     if not st.hands[seat]:
         ctx.went_out = seat
-        scoring.end_hand(st)
-        return
+        return HAND_OVER
     st.ctx.actor = lay.nxt[seat]
+    return None
 
 
 def _set_center(lay: Layout, t: int, names: tuple) -> None:

@@ -7,17 +7,14 @@ was drawn or buried by another seat), the stock it took, the pieces it buried, a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .phases import AUCTION, CHANCE, PHASE_NAMES
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
 
 HIDDEN = None  # an action a seat did not see: a piece dealt to another seat, another's bury
 
 
-def visible_actions(st: "State", seat: int, start: int = 0) -> list[tuple[int, int | None]]:
+def visible_actions(st, seat: int, start: int = 0) -> list[tuple[int, int | None]]:
     """The history from `start` as `seat` saw it: (player, action id, or None when hidden)."""
     g = st.game
     acts = g.actions
@@ -36,7 +33,7 @@ def visible_actions(st: "State", seat: int, start: int = 0) -> list[tuple[int, i
     return out
 
 
-def _deal_position(st: "State", start: int) -> int:
+def _deal_position(st, start: int) -> int:
     """How many chance actions of the current deal come before history index `start`."""
     n = 0
     i = start - 1
@@ -46,7 +43,7 @@ def _deal_position(st: "State", start: int) -> int:
     return n
 
 
-def observation(st: "State", seat: int) -> dict[str, Any]:
+def observation(st, seat: int) -> dict[str, Any]:
     g = st.game
     names = g.pieces.names
     ctx = st.ctx
@@ -88,7 +85,7 @@ def observation(st: "State", seat: int) -> dict[str, Any]:
     }
 
 
-def _own_draws(st: "State", seat: int) -> list[str]:
+def _own_draws(st, seat: int) -> list[str]:
     """The pieces `seat` drew from the stock this hand, in order."""
     g = st.game
     draw = g.actions.draw_action

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..errors import RulesetFault
 from . import events, layout, tricks
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
 
-
-def start(st: "State") -> None:
+def start(st) -> None:
     g = st.game
     ctx = st.ctx
     c = g.contracts[ctx.contract]

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..errors import RulesetFault
-from . import auction, events
-from .phases import DEAL, DONE
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
+from . import events
+from .phases import DONE, INTERRUPTED, THROWN_IN
+from .seats import seat_of
 
 
-def end_hand(st: "State", thrown_in: bool = False, interrupted: bool = False) -> None:
+def end_hand(st, how: int) -> None:
+    """Score the hand (HAND_OVER, THROWN_IN or INTERRUPTED), then end the match or deal again."""
+    thrown_in = how == THROWN_IN
+    interrupted = how == INTERRUPTED
     g = st.game
     ctx = st.ctx
     sides = len(g.sides)
@@ -45,12 +44,12 @@ def end_hand(st: "State", thrown_in: bool = False, interrupted: bool = False) ->
     if st.deals >= g.bounds.max_hands:
         raise RulesetFault(f"the match did not end within {g.bounds.max_hands} deals "
                            "(bounds.max_hands)").at("scoring", "match_over")
-    dealer = auction.seat_of(st, g.next_dealer(ctx), "deal", "next_dealer")
+    dealer = seat_of(st, g.next_dealer(ctx), "deal", "next_dealer")
     st.reset_hand()
     ctx.dealer = dealer
 
 
-def _check_points(st: "State", layout_play: bool) -> None:
+def _check_points(st, layout_play: bool) -> None:
     """bounds.hand_points: a trick hand never takes more, and takes exactly that when played out."""
     g = st.game
     want = g.bounds.hand_points

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from . import auction, events, play
-from .phases import DECLARE, EXCHANGE
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
+from . import events
+from .phases import DECLARE, EXCHANGE, SET_UP
+from .seats import seat_of
 
 
 class Setup:
@@ -34,17 +30,18 @@ class Setup:
         return s
 
 
-def start_contract(st: "State") -> None:
+def start_contract(st):
+    """The setup steps of the contract won; SET_UP when there are none."""
     c = st.game.contracts[st.ctx.contract]
     steps: list = [("d", i) for i in range(len(c.declare))]
     if c.exchange is not None:
         steps.insert(0 if c.exchange.first else len(steps), ("x",))
     st.setup = Setup(steps)
-    next_step(st)
+    return next_step(st)
 
 
-def next_step(st: "State") -> None:
-    seat_of = auction.seat_of
+def next_step(st):
+    """The next setup step that needs a decision, or SET_UP when none is left."""
     c = st.game.contracts[st.ctx.contract]
     su = st.setup
     while su.steps:
@@ -53,35 +50,35 @@ def next_step(st: "State") -> None:
             su.declare_i = step[1]
             st.phase = DECLARE
             st.ctx.actor = seat_of(st, c.declare[step[1]].by(st.ctx), "contracts", c.name, "declare")
-            return
+            return None
         ex = c.exchange
         st.ctx.actor = seat_of(st, ex.by(st.ctx), "contracts", c.name, "exchange", "by")
         if ex.optional and st.stock:
             su.taking = True
             st.phase = EXCHANGE
-            return
+            return None
         _take_stock(st)
         if _bury_due(st):
-            return
+            return None
         su.steps.pop(0)
-    play.start(st)
+    return SET_UP
 
 
-def legal_declare(st: "State") -> tuple[int, ...]:
+def legal_declare(st) -> tuple[int, ...]:
     return st.game.contracts[st.ctx.contract].declare[st.setup.declare_i].legal
 
 
-def apply_declare(st: "State", action: int) -> None:
+def apply_declare(st, action: int):
     acts = st.game.actions
     d, value = acts.decl_actions[action - acts.decl_base]
     decl = list(st.ctx.decl)
     decl[d] = value
     st.ctx.decl = tuple(decl)
     st.setup.steps.pop(0)
-    next_step(st)
+    return next_step(st)
 
 
-def legal_exchange(st: "State") -> tuple[int, ...]:
+def legal_exchange(st) -> tuple[int, ...]:
     g = st.game
     if st.setup.taking:
         return (g.actions.take_action, g.actions.leave_action)
@@ -89,7 +86,7 @@ def legal_exchange(st: "State") -> tuple[int, ...]:
     return tuple(base + t for t in g.mask_pieces(st.hands[st.ctx.actor]))
 
 
-def apply_exchange(st: "State", action: int) -> None:
+def apply_exchange(st, action: int):
     g = st.game
     su = st.setup
     if su.taking:
@@ -97,10 +94,9 @@ def apply_exchange(st: "State", action: int) -> None:
         if action == g.actions.take_action:
             _take_stock(st)
             if _bury_due(st):
-                return
+                return None
         su.steps.pop(0)
-        next_step(st)
-        return
+        return next_step(st)
     t = action - g.actions.bury_base
     st.hands[st.ctx.actor] &= ~(1 << t)
     su.buried.append(t)
@@ -108,12 +104,12 @@ def apply_exchange(st: "State", action: int) -> None:
     if st.events is not None:
         st.events.append(events.buried(st, st.ctx.actor, t))
     if _bury_due(st):
-        return
+        return None
     su.steps.pop(0)
-    next_step(st)
+    return next_step(st)
 
 
-def _take_stock(st: "State") -> None:
+def _take_stock(st) -> None:
     for t in st.stock:
         st.hands[st.ctx.actor] |= 1 << t
     st.setup.took = st.stock
@@ -124,7 +120,7 @@ def _take_stock(st: "State") -> None:
     st.stock = ()
 
 
-def _bury_due(st: "State") -> bool:
+def _bury_due(st) -> bool:
     if len(st.setup.buried) < st.game.contracts[st.ctx.contract].exchange.bury:
         st.phase = EXCHANGE
         return True

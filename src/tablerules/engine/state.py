@@ -13,11 +13,11 @@ from typing import Any
 
 from ..definition import GameDef
 from ..errors import CallerError, RulesetFault
-from . import auction, deal, layout, observe, scoring, setup, tricks
+from . import auction, deal, layout, observe, play, scoring, setup, tricks
 from .context import Context
 from .tricks import apply as _play, legal as _plays
-from .phases import (AUCTION, CHANCE, DEAL, DECLARE, DONE, EXCHANGE, LAYOUT, LEAD, PHASE_NAMES,
-                     PLAY, TERMINAL)
+from .phases import (AUCTION, BID, CHANCE, DEAL, DEALT, DECLARE, DONE, EXCHANGE, LAYOUT, LEAD,
+                     PHASE_NAMES, PLAY, SET_UP, TERMINAL)
 
 __all__ = ["State", "new_match", "new_hand", "CHANCE", "TERMINAL", "DEAL", "AUCTION", "DECLARE",
            "PLAY", "LEAD", "DONE", "EXCHANGE", "LAYOUT", "PHASE_NAMES"]
@@ -137,15 +137,29 @@ class State:
             history.append((self.ctx.actor, action))
             if len(history) > self.step_cap:
                 self._too_long()
-            _play(self, action)
+            signal = _play(self, action)
+            if signal:
+                self.advance(signal)
             return
         if ph == DEAL:
-            deal.apply(self, action)
+            self.advance(deal.apply(self, action))
             return
         self.history.append((self.ctx.actor, action))
         if len(self.history) > self.step_cap:
             self._too_long()
-        _APPLY[ph](self, action)
+        self.advance(_APPLY[ph](self, action))
+
+    def advance(self, signal) -> None:
+        """Start the next part of the hand each time a role module says its part is over."""
+        while signal:
+            if signal == DEALT:
+                signal = auction.start(self)
+            elif signal == BID:
+                signal = setup.start_contract(self)
+            elif signal == SET_UP:
+                signal = play.start(self)
+            else:  # HAND_OVER, THROWN_IN or INTERRUPTED
+                signal = scoring.end_hand(self, signal)
 
     def _too_long(self):
         raise RulesetFault(f"the hand did not end within {self.max_steps} decisions "
@@ -153,11 +167,13 @@ class State:
 
     def deal_random(self, rng: random.Random) -> tuple[tuple[int, ...], ...]:
         """The whole chance step at once, from `rng`: returns the deal (hands, then the stock)."""
-        return deal.deal_random(self, rng)
+        dealt = deal.shuffled(self.game, rng)
+        self.apply_deal(dealt)
+        return dealt
 
     def apply_deal(self, dealt) -> None:
         """Apply a whole deal: one tuple of piece ids per seat, then the stock (widow or boneyard)."""
-        deal.apply_deal(self, dealt)
+        self.advance(deal.apply_deal(self, dealt))
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What `seat` may know (its information state); see `engine/observe.py`."""

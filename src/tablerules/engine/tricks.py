@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..definition import CHUNK, CHUNK_MASK
-from . import events, scoring
-from .phases import LEAD, PLAY
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
+from . import events
+from .phases import HAND_OVER, LEAD, PLAY
 
 
 class Tricks:
@@ -26,7 +21,7 @@ class Tricks:
         return t
 
 
-def start(st: "State", c, active: tuple, nxt: tuple, left: int, leader: int) -> None:
+def start(st, c, active: tuple, nxt: tuple, left: int, leader: int) -> None:
     g = st.game
     t = Tricks()
     t.tables = g.trick_tables[(st.ctx.contract, st.ctx.decl)]
@@ -48,7 +43,7 @@ def start(st: "State", c, active: tuple, nxt: tuple, left: int, leader: int) -> 
     st.phase = PLAY
 
 
-def legal(st: "State") -> tuple[int, ...]:
+def legal(st) -> tuple[int, ...]:
     t = st.play
     m = st.hands[st.ctx.actor]
     led = t.led
@@ -70,7 +65,8 @@ def legal(st: "State") -> tuple[int, ...]:
     return legal
 
 
-def apply(st: "State", action: int) -> None:
+def apply(st, action: int):
+    """A piece played; HAND_OVER when the hand ends with the trick."""
     t = st.play
     ctx = st.ctx
     actor = ctx.actor
@@ -83,31 +79,31 @@ def apply(st: "State", action: int) -> None:
         lead = t.tables.lead[action]
         if type(lead) is tuple:
             st.phase = LEAD
-            return
+            return None
         t.led = lead
     if len(trick) < t.n_active:
         ctx.actor = t.nxt[actor]
-    else:
-        _end_trick(st)
+        return None
+    return _end_trick(st)
 
 
-def legal_lead(st: "State") -> tuple[int, ...]:
+def legal_lead(st) -> tuple[int, ...]:
     tables = st.play.tables
     la = tables.lead_actions
     return tuple(sorted(la[i] for i in tables.lead[st.ctx.trick[0]]))
 
 
-def apply_lead(st: "State", action: int) -> None:
+def apply_lead(st, action: int):
     t = st.play
     t.led = action - st.game.actions.lead_base
     st.phase = PLAY
     if len(st.ctx.trick) < t.n_active:
         st.ctx.actor = t.nxt[st.ctx.actor]
-    else:
-        _end_trick(st)
+        return None
+    return _end_trick(st)
 
 
-def _end_trick(st: "State") -> None:
+def _end_trick(st):
     g = st.game
     t = st.play
     ctx = st.ctx
@@ -132,7 +128,7 @@ def _end_trick(st: "State") -> None:
     t.seats.clear()
     t.led = -1
     if t.over_fn(ctx) or not t.plays_left:
-        scoring.end_hand(st)
-        return
+        return HAND_OVER
     t.leader = winner
     ctx.actor = winner
+    return None

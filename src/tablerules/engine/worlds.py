@@ -71,7 +71,6 @@ def facts(g: GameDef, obs: dict) -> _Facts:
 def _walk(g: GameDef, obs: dict, f: _Facts) -> None:
     """Public plays, draws and voids, in the order they happened."""
     acts = g.actions
-    n_pieces = len(g.pieces)
     stock0 = g.seat_count * g.hand_size
     seat = obs["seat"]
     tables = None

@@ -13,7 +13,7 @@ from .contracts import ContractDraft
 from .vocab import Scope
 
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from .core import Compiler
 
 # the names of `auction.beats` that tabulation does not provide: using one makes it dynamic
 SPEAKER = frozenset(n.name for n in places.place("auction.beats").names

@@ -9,7 +9,7 @@ from ..expr.env import Env
 from ..expr.types import INT
 
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from .core import Compiler
 
 
 def bounds(comp: Compiler, base: Env) -> Bounds:

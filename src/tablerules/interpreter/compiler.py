@@ -1,4 +1,4 @@
-"""The compiler core: diagnostics, expression helpers, and `compile_tree` running every pass."""
+"""`compile_tree`: every pass over a ruleset, in order, building one frozen GameDef."""
 
 from __future__ import annotations
 
@@ -7,135 +7,14 @@ from typing import Any
 
 from ..definition import ContractDef, Declaration, DeclareStep, GameDef, Pieces, build_actions
 from ..definition.game import LINE_ARMS, SPINNER_ARMS
-from ..errors import CheckError, Diagnostic, ExprError, OptionError
-from ..expr import compile_expression
-from ..expr.env import Env
-from ..expr.types import BOOL, INT, SCALAR, ListType, Type
+from ..errors import CheckError
+from ..expr.types import BOOL, INT, SCALAR, ListType
 from ..load.ruleset import content_hash
 from ..load.yamltree import Tree
+from .core import Compiler
 from . import (auction, bounds, contracts, deal, declarations, pieces, scoring, seats, settings,
                tables, vocab)
 from .options import canonical_name
-
-
-class Compiler:
-    """Compiles one merged ruleset tree; collects every error before giving up."""
-
-    def __init__(self, tree: Tree, cli_options: dict[str, Any] | None = None):
-        self.tree = tree
-        self.data = tree.data
-        self.cli = cli_options or {}
-        self.diags: list[Diagnostic] = []
-
-    def error(self, path: tuple, message: str, *, key: bool = False, suggestion: str | None = None,
-              kind: str = "check") -> None:
-        self.diags.append(Diagnostic(self.tree.span(path, key=key), message, kind, suggestion))
-
-    def get(self, *path: Any, default: Any = None) -> Any:
-        v = self.tree.get(path, default)
-        return default if v is None else v
-
-    def has(self, *path: Any) -> bool:
-        return self.tree.get(path) is not None
-
-    def expr(self, path: tuple, env: Env, expected: Type | None = None, *,
-             default: str | None = None):
-        """Compile the expression at `path` (or `default` when absent); None after an error."""
-        raw = self.tree.get(path)
-        if raw is None:
-            if default is None:
-                self.error(path, f"missing expression '{path[-1]}' in {where(path[:-1])}",
-                           kind="schema")
-                return None
-            text, locate = default, None
-        else:
-            if isinstance(raw, bool):
-                text = "true" if raw else "false"
-            elif isinstance(raw, (int, str)):
-                text = str(raw)
-            else:
-                self.error(path, f"expected an expression (text), got {kind_of(raw)}",
-                           kind="schema")
-                return None
-            locate = self.tree.locator(path) if isinstance(raw, str) else (
-                lambda off, ln, s=self.tree.span(path): s)
-        try:
-            return compile_expression(text, env, locate=locate, expected=expected)
-        except ExprError as e:
-            self.diags.extend(e.diagnostics)
-            return None
-
-    def fn(self, path: tuple, env: Env, expected: Type | None = None, *,
-           default: str | None = None):
-        """The compiled function of the expression at `path`, or None after an error."""
-        c = self.expr(path, env, expected, default=default)
-        return c.fn if c is not None else None
-
-    def const_value(self, c) -> Any:
-        if c is None:
-            return None
-        if c.is_const:
-            return c.const
-        return c.fn(None)
-
-    def const_int(self, path: tuple, env: Env, default: int, what: str) -> int:
-        """An int given literally or as a constant expression (e.g. of options)."""
-        raw = self.tree.get(path)
-        if raw is None:
-            return default
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            return raw
-        c = self.expr(path, env.extended(where=where(path)), INT)
-        if c is None:
-            return default
-        if not c.is_const:
-            self.error(path, f"{where(path)} ({what}) must be fixed before the game starts")
-            return default
-        return c.const
-
-    def const_bool(self, path: tuple, env: Env, default: bool) -> bool:
-        if self.tree.get(path) is None:
-            return default
-        c = self.expr(path, env.extended(where=where(path)), BOOL)
-        if c is None:
-            return default
-        if not c.is_const:
-            self.error(path, f"{where(path)} must be fixed before the game starts")
-            return default
-        return bool(c.const)
-
-    @staticmethod
-    def where(path: tuple) -> str:
-        """A ruleset path as the dotted words error messages use."""
-        return where(path)
-
-    def raise_if_errors(self) -> None:
-        seen = set()
-        unique = []
-        for d in self.diags:  # a part inherited through `like` is checked once per contract
-            key = (d.span, d.message)
-            if key not in seen:
-                seen.add(key)
-                unique.append(d)
-        self.diags = unique
-        if self.diags:
-            # the class follows the errors: option mistakes alone are an OptionError
-            cls = OptionError if all(d.kind == "option" for d in self.diags) else CheckError
-            raise cls(self.diags[0].message, self.diags[0].span, diagnostics=self.diags)
-
-
-def where(path: tuple) -> str:
-    return ".".join(str(p) for p in path) or "the ruleset"
-
-
-def kind_of(v: Any) -> str:
-    if isinstance(v, dict):
-        return "a mapping"
-    if isinstance(v, list):
-        return "a list"
-    if v is None:
-        return "nothing"
-    return type(v).__name__
 
 
 @dataclass

@@ -13,7 +13,7 @@ from . import vocab
 from .vocab import Scope
 
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from .core import Compiler
 
 NO_BID = "none"
 

@@ -10,7 +10,7 @@ from . import vocab
 from .vocab import Scope
 
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from .core import Compiler
 
 
 def sizes(comp: Compiler, base: Env, seat_count: int, piece_count: int) -> tuple[int, int]:

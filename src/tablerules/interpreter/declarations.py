@@ -13,7 +13,7 @@ from ..expr.types import BOOL, INT, SCALAR, SYM, ListType, Type, enum, join
 from . import vocab
 
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from .core import Compiler
 
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\((.*)\)\s*$")
 

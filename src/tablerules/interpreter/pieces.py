@@ -10,7 +10,7 @@ from ..expr.types import BOOL, INT, SYM, Attr, ObjType, Type
 from . import vocab
 
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from .core import Compiler
 
 
 class TileCtx:

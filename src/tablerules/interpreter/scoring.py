@@ -8,7 +8,7 @@ from ..expr.types import BOOL, INT
 from .vocab import Scope
 
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from .core import Compiler
 
 
 def scoring(comp: Compiler, scope: Scope):

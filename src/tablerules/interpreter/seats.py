@@ -9,7 +9,7 @@ from ..expr.types import INT, ListType
 from . import vocab
 
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from .core import Compiler
 
 
 def seats(comp: Compiler, base: Env) -> tuple[int, tuple[str, ...], tuple] | None:

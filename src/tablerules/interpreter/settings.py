@@ -11,7 +11,7 @@ from . import vocab
 from .options import OptionDecl, apply_cli_options
 
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from .core import Compiler
 
 TYPE_NAMES = {"int": INT, "bool": BOOL, "symbol": SYM, "scalar": SCALAR}
 

@@ -10,7 +10,7 @@ from ..errors import CheckError
 from .contracts import ContractDraft
 
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from .core import Compiler
 
 MAX_TABLE_COMBOS = 20_000
 

@@ -65,7 +65,6 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
     game = _game_for(head, path, ln, ruleset)
     out = Replay(head)
     g = None
-    state = None
     verifier = None
     for ln, obj in lines:
         span = Span(path, ln, 1)
