@@ -206,3 +206,11 @@ def test_readme_command_runs(cmd, readme_folder, monkeypatch):
     if r.exception is not None:
         assert isinstance(r.exception, SystemExit), repr(r.exception)
     assert r.exit_code == cmd.expect, f"README.md:{cmd.line}: `{cmd.text}` exited {r.exit_code}\n{r.output}"
+
+
+def test_the_readme_python_blocks_run():
+    """Every ```python block of the README runs as written against the package."""
+    code = [b for b in blocks(README) if b.kind == "python"]
+    assert code
+    for b in code:
+        exec(compile(b.body, f"README.md:{b.line}", "exec"), {})  # our own docs, not user text

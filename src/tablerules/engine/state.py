@@ -147,7 +147,9 @@ class State:
         self.history.append((self.ctx.actor, action))
         if len(self.history) > self.step_cap:
             self._too_long()
-        self.advance(_APPLY[ph](self, action))
+        signal = _APPLY[ph](self, action)
+        if signal:
+            self.advance(signal)
 
     def advance(self, signal) -> None:
         """Start the next part of the hand each time a role module says its part is over."""
