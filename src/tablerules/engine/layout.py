@@ -223,8 +223,10 @@ def _extend(lay: Layout, arm: Arm, t: int) -> str:
         lay.pending.discard(arm.index)
         if not lay.pending:  # every line arm covered: the spinner's other arms open
             d = ends[lay.spinner][0]
+            opens = lay.spec.spinner_arms
             for a in lay.spins:
-                a.open, a.end, a.playable = d, lay.spinner, True
+                if a.name in opens:
+                    a.open, a.end, a.playable = d, lay.spinner, True
     elif lay.spec.spinner and lay.spinner < 0 and h == lo and arm in lay.line:
         lay.spinner = t
         lay.pending = {arm.index}

@@ -97,6 +97,14 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         match_over=match_over, bounds=bnds, actions=actions, trick_tables=trick_tables, source=d)
 
 
+def spinner_arms(drafts: list) -> tuple[str, ...]:
+    """Every arm a spinner of any layout contract opens, in order (the default with none)."""
+    layouts = [d.play.layout for d in drafts if d.play.layout is not None]
+    if not layouts:
+        return SPINNER_ARMS
+    return tuple(dict.fromkeys(a for lay in layouts for a in lay.spinner_arms))
+
+
 def finish(comp: Compiler, s: Setup, drafts: list, bids: list):
     """(actions, bids, contracts, trick tables): the tables first, for the suits a leader may
     name, then the action space, then the bids and contracts with their action ids."""
@@ -107,7 +115,7 @@ def finish(comp: Compiler, s: Setup, drafts: list, bids: list):
     decl_actions = tuple((dc.index, v) for dc in s.declarations for v in dc.values)
     actions = build_actions(s.pieces.names, tuple(b.label for b in bids[1:]),
                             tuple(dc.name for dc in s.declarations), decl_actions,
-                            tuple(suit_values), LINE_ARMS + SPINNER_ARMS)
+                            tuple(suit_values), LINE_ARMS + spinner_arms(drafts))
     lead_actions = tuple(actions.lead_base + i for i in range(len(suit_values)))
     trick_tables = {key: tables.tables(drafts[key[0]], key[1], lead, s.pieces, actions.suit_values,
                                        lead_actions) for key, lead in leads.items()}

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..definition import BidDef, Declaration, ExchangeDef, LayoutDef, PlayDef
-from ..definition.game import Fn
+from ..definition.game import LINE_ARMS, SPINNER_ARMS, Fn
 from ..errors import did_you_mean
 from ..expr.types import BOOL, INT, SCALAR, Attr, ListType, ObjType, enum
 from . import vocab
@@ -256,9 +256,14 @@ def _layout(comp: Compiler, scope: Scope, pp: tuple) -> LayoutDef | None:
     spinner = comp.const_bool(pp + ("spinner",), scope.base, True)
     must_draw = comp.const_bool(pp + ("must_draw",), scope.base, True)
     may_draw = comp.const_bool(pp + ("may_draw",), scope.base, False)
+    arms = comp.get(*pp, "spinner_arms", default=list(SPINNER_ARMS))
+    clash = [a for a in arms if a in LINE_ARMS]
+    if clash:
+        comp.error(pp + ("spinner_arms",), f"'{clash[0]}' names an arm of the line "
+                                           f"({', '.join(LINE_ARMS)})")
     if scores is None:
         return None
-    return LayoutDef(spinner, scores, must_draw, may_draw)
+    return LayoutDef(spinner, scores, must_draw, may_draw, spinner_arms=tuple(arms))
 
 
 def _outcome(comp: Compiler, scope: Scope, cp: tuple) -> tuple[Fn | None, Fn | None]:

@@ -1,0 +1,64 @@
+"""Layout arms are named records from the ruleset: a spinner may open none, two or more."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tablerules.errors import CheckError
+from tablerules.game import load_game
+
+ALLFIVES = Path(__file__).resolve().parents[2] / "rulesets" / "allfives.yaml"
+
+
+def overlay(tmp_path, arms: str):
+    """All Fives with `play.spinner_arms` set (a play part is replaced whole, so it is copied)."""
+    text = ALLFIVES.read_text(encoding="utf-8")
+    assert text.count("      mode: layout\n") == 1
+    text = text.replace("      mode: layout\n", f"      mode: layout\n      spinner_arms: {arms}\n")
+    p = tmp_path / "arms.yaml"
+    p.write_text(text, encoding="utf-8")
+    return load_game(str(p))
+
+
+def lays_on(g, hands: int = 300, seed: int = 1) -> tuple[set[str], set[str]]:
+    """(arm names laid on, layout text keys) over random hands."""
+    rng = random.Random(seed)
+    arms, keys = set(), set()
+    for _ in range(hands):
+        st = g.new_match(record=True)
+        st.deal_random(rng)
+        while not st.is_terminal() and st.hands_played == 0:
+            st.apply_action(rng.choice(st.legal_actions()))
+        for ev in st.events:
+            if ev["type"] == "lay":
+                arms.add(ev["on"])
+                keys |= set(ev["layout"])
+    return arms, keys
+
+
+def test_the_default_spinner_opens_north_and_south():
+    arms, keys = lays_on(load_game("allfives"))
+    assert {"west", "east", "north", "south"} <= arms
+    assert {"north", "south"} <= keys
+
+
+def test_a_spinner_may_open_no_further_arm(tmp_path):
+    g = overlay(tmp_path, "[]")
+    arms, keys = lays_on(g)
+    assert arms <= {"first", "west", "east"} and keys == {"line"}
+
+
+def test_a_spinner_may_open_three_arms(tmp_path):
+    g = overlay(tmp_path, "[north, south, up]")
+    assert g.definition.actions.arms == ("west", "east", "north", "south", "up")
+    arms, keys = lays_on(g)
+    assert "up" in arms and "up" in keys
+
+
+def test_an_arm_of_the_line_cannot_be_a_spinner_arm(tmp_path):
+    with pytest.raises(CheckError) as e:
+        overlay(tmp_path, "[west]")
+    assert "names an arm of the line" in str(e.value)
