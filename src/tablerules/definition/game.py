@@ -137,6 +137,14 @@ class ContractDef:
     play: PlayDef
     over: Fn
     made: Fn
+    # the setup steps after the auction, in order: ("x",) the exchange, ("d", i) declaration i
+    setup_steps: tuple = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        steps: list = [("d", i) for i in range(len(self.declare))]
+        if self.exchange is not None:
+            steps.insert(0 if self.exchange.first else len(steps), ("x",))
+        object.__setattr__(self, "setup_steps", tuple(steps))
 
 
 @dataclass(frozen=True)

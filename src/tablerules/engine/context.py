@@ -8,8 +8,8 @@ The arguments of a call (`offered`, `asked`, `tile`, `side`) are set by the call
 from __future__ import annotations
 
 _HAND_FIELDS = ("passes", "high", "offered", "bidder", "bidder_side", "bid", "contract", "decl",
-                "asked", "tile", "trick", "points", "tricks", "tricks_played", "went_out",
-                "blocked", "made", "side")
+                "asked", "tile", "trick", "points", "tricks", "points_against", "tricks_against",
+                "tricks_played", "went_out", "blocked", "made", "side")
 
 
 class Context:
@@ -42,6 +42,8 @@ class Context:
         self.trick: list[int] = []
         self.points = [0] * sides
         self.tricks = [0] * sides
+        self.points_against = 0  # kept by `add`: read by hooks after every trick
+        self.tricks_against = 0
         self.tricks_played = 0
         self.went_out = -1
         self.blocked = False
@@ -77,13 +79,15 @@ class Context:
     def leading(self) -> bool:
         return not self.trick
 
-    @property
-    def points_against(self) -> int:
-        return sum(self.points) - self.points[self.bidder_side]
-
-    @property
-    def tricks_against(self) -> int:
-        return sum(self.tricks) - self.tricks[self.bidder_side]
+    def add(self, side: int, points: int, tricks: int) -> None:
+        """Points and tricks to a side this hand, and the totals against the bidder's side."""
+        p = self.points
+        p[side] += points
+        self.points_against = sum(p) - p[self.bidder_side]
+        if tricks:
+            t = self.tricks
+            t[side] += tricks
+            self.tricks_against = sum(t) - t[self.bidder_side]
 
     @property
     def ends(self) -> tuple:

@@ -60,9 +60,9 @@ def apply_deal(st, dealt):
         stock = tuple(dealt[n]) if len(dealt) > n else ()
     except TypeError:
         raise CallerError("a deal is a list of hands, each a list of piece ids") from None
-    for s, h in enumerate(hands):
-        if len(h) != k:
-            raise CallerError(f"a deal gives each seat {k} pieces; seat {s} has {len(h)}")
+    if set(map(len, hands)) != {k}:
+        s, h = next((s, h) for s, h in enumerate(hands) if len(h) != k)
+        raise CallerError(f"a deal gives each seat {k} pieces; seat {s} has {len(h)}")
     if len(stock) != g.stock:
         raise CallerError(f"a deal's stock has {g.stock} pieces, not {len(stock)}")
     bit = g.bit.__getitem__

@@ -185,7 +185,7 @@ def apply(st, action: int):
     scored = lay.spec.scores(ctx)
     side = g.side_of[seat]
     if scored:
-        ctx.points[side] += scored
+        ctx.add(side, scored, 0)
         ctx.score[side] += scored
     if st.events is not None:
         st.events.append(events.lay(st, seat, t, on, scored))

@@ -8,12 +8,14 @@ from .seats import seat_of
 
 
 class Setup:
-    """The setup steps still to come: ("x",) for the exchange, ("d", i) for declaration i."""
+    """Where the contract's setup steps have got to, and what the exchange moved."""
 
-    __slots__ = ("steps", "declare_i", "taking", "buried", "buried_by", "took", "took_by", "took_at")
+    __slots__ = ("steps", "i", "declare_i", "taking", "buried", "buried_by", "took", "took_by",
+                 "took_at")
 
-    def __init__(self, steps: list):
-        self.steps = steps
+    def __init__(self, steps: tuple):
+        self.steps = steps  # ContractDef.setup_steps
+        self.i = 0  # the step under way
         self.declare_i = 0
         self.taking = False  # the exchanging seat decides first whether to take the stock
         self.buried: list[int] = []
@@ -23,7 +25,8 @@ class Setup:
         self.took_at = -1  # how many of this hand's actions came before the take
 
     def copy(self) -> "Setup":
-        s = Setup(list(self.steps))
+        s = Setup(self.steps)
+        s.i = self.i
         s.declare_i, s.taking, s.buried_by, s.took, s.took_by, s.took_at = (
             self.declare_i, self.taking, self.buried_by, self.took, self.took_by, self.took_at)
         s.buried = list(self.buried)
@@ -32,11 +35,7 @@ class Setup:
 
 def start_contract(st):
     """The setup steps of the contract won; SET_UP when there are none."""
-    c = st.game.contracts[st.ctx.contract]
-    steps: list = [("d", i) for i in range(len(c.declare))]
-    if c.exchange is not None:
-        steps.insert(0 if c.exchange.first else len(steps), ("x",))
-    st.setup = Setup(steps)
+    st.setup = Setup(st.game.contracts[st.ctx.contract].setup_steps)
     return next_step(st)
 
 
@@ -44,8 +43,9 @@ def next_step(st):
     """The next setup step that needs a decision, or SET_UP when none is left."""
     c = st.game.contracts[st.ctx.contract]
     su = st.setup
-    while su.steps:
-        step = su.steps[0]
+    steps = su.steps
+    while su.i < len(steps):
+        step = steps[su.i]
         if step[0] == "d":
             su.declare_i = step[1]
             st.phase = DECLARE
@@ -60,7 +60,7 @@ def next_step(st):
         _take_stock(st)
         if _bury_due(st):
             return None
-        su.steps.pop(0)
+        su.i += 1
     return SET_UP
 
 
@@ -74,7 +74,7 @@ def apply_declare(st, action: int):
     decl = list(st.ctx.decl)
     decl[d] = value
     st.ctx.decl = tuple(decl)
-    st.setup.steps.pop(0)
+    st.setup.i += 1
     return next_step(st)
 
 
@@ -95,7 +95,7 @@ def apply_exchange(st, action: int):
             _take_stock(st)
             if _bury_due(st):
                 return None
-        su.steps.pop(0)
+        su.i += 1
         return next_step(st)
     t = action - g.actions.bury_base
     st.hands[st.ctx.actor] &= ~(1 << t)
@@ -105,7 +105,7 @@ def apply_exchange(st, action: int):
         st.events.append(events.buried(st, st.ctx.actor, t))
     if _bury_due(st):
         return None
-    su.steps.pop(0)
+    su.i += 1
     return next_step(st)
 
 

@@ -118,8 +118,7 @@ def _end_trick(st):
     winner = t.seats[best]
     pts = t.points_fn(ctx)
     side = g.side_of[winner]
-    ctx.points[side] += pts
-    ctx.tricks[side] += 1
+    ctx.add(side, pts, 1)
     ctx.tricks_played += 1
     if st.events is not None:
         st.events.append(events.trick(st, t.tables.suits[t.led], list(zip(t.seats, trick)),
