@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 
@@ -43,6 +43,8 @@ class Diagnostic:
     kind: str = "error"
     suggestion: str | None = None
     severity: str = "error"
+    # the ruleset path the message is about, when known (for blame and de-duplication)
+    path: tuple | None = field(default=None, compare=False, repr=False)
 
     def as_dict(self) -> dict:
         d = {

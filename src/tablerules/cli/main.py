@@ -120,7 +120,7 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
                 typer.echo(f"{r.ref}: ok ({r.game.definition.canonical}{played})")
         bad = [r for r in results if not r.ok]
         if bad:
-            n = sum(len(r.diagnostics) for r in bad)
+            n = sum(1 for r in bad for d in r.diagnostics if d.severity == "error")
             _err(f"{n} error{'s' if n != 1 else ''} in {len(bad)} of {len(results)} "
                  f"file{'s' if len(results) != 1 else ''}")
     if not all(r.ok for r in results):

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..errors import CheckError, Diagnostic, ExprError, OptionError
 from ..expr import compile_expression
 from ..expr.env import Env
 from ..expr.types import BOOL, INT, Type
+from ..load.ruleset import attribute
 from ..load.yamltree import Tree
+
+
+UNKNOWN_FUNCTION = re.compile(r"unknown function '([A-Za-z_][A-Za-z0-9_]*)'")
 
 
 class Compiler:
@@ -19,10 +24,19 @@ class Compiler:
         self.data = tree.data
         self.cli = cli_options or {}
         self.diags: list[Diagnostic] = []
+        self.failed: set[str] = set()  # user functions whose definition failed (reported once)
 
     def error(self, path: tuple, message: str, *, key: bool = False, suggestion: str | None = None,
               kind: str = "check") -> None:
-        self.diags.append(Diagnostic(self.tree.span(path, key=key), message, kind, suggestion))
+        self.diags.append(Diagnostic(self.tree.span(path, key=key), message, kind, suggestion,
+                                     path=tuple(path)))
+
+    def extend(self, path: tuple, diags) -> None:
+        """Diagnostics of an expression at `path` (their spans are inside it)."""
+        for d in diags:
+            if d.path is None:
+                d.path = tuple(path)
+            self.diags.append(d)
 
     def get(self, *path: Any, default: Any = None) -> Any:
         v = self.tree.get(path, default)
@@ -55,7 +69,7 @@ class Compiler:
         try:
             return compile_expression(text, env, locate=locate, expected=expected)
         except ExprError as e:
-            self.diags.extend(e.diagnostics)
+            self.extend(path, e.diagnostics)
             return None
 
     def fn(self, path: tuple, env: Env, expected: Type | None = None, *,
@@ -97,24 +111,24 @@ class Compiler:
             return default
         return bool(c.const)
 
+    def _follows_on(self, d: Diagnostic) -> bool:
+        """A use of a function whose own definition is already reported as wrong."""
+        m = UNKNOWN_FUNCTION.match(d.message)
+        return bool(m and m.group(1) in self.failed)
+
     @staticmethod
     def where(path: tuple) -> str:
         """A ruleset path as the dotted words error messages use."""
         return where(path)
 
     def raise_if_errors(self) -> None:
-        seen = set()
-        unique = []
-        for d in self.diags:  # a part inherited through `like` is checked once per contract
-            key = (d.span, d.message)
-            if key not in seen:
-                seen.add(key)
-                unique.append(d)
-        self.diags = unique
-        if self.diags:
+        # one error per mistake, at the place the author wrote it (see load.ruleset.attribute)
+        self.diags = attribute(self.tree, [d for d in self.diags if not self._follows_on(d)])
+        errors = [d for d in self.diags if d.severity == "error"]
+        if errors:
             # the class follows the errors: option mistakes alone are an OptionError
-            cls = OptionError if all(d.kind == "option" for d in self.diags) else CheckError
-            raise cls(self.diags[0].message, self.diags[0].span, diagnostics=self.diags)
+            cls = OptionError if all(d.kind == "option" for d in errors) else CheckError
+            raise cls(errors[0].message, errors[0].span, diagnostics=self.diags)
 
 
 def where(path: tuple) -> str:
