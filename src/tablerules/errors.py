@@ -148,7 +148,8 @@ class RecordError(TablerulesError):
 
 def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
     """`file:line:col: error: message`, the source line, and a caret under the column."""
-    head = f"{diag.span}: {diag.severity}: {diag.full_message()}"
+    where = diag.span if diag.span.line > 0 else diag.span.file  # no line: a whole file
+    head = f"{where}: {diag.severity}: {diag.full_message()}"
     text = (sources or {}).get(diag.span.file)
     if text is None or diag.span.line < 1:
         return head

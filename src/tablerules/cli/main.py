@@ -30,7 +30,23 @@ def _err(msg: str) -> None:
     typer.echo(msg, err=True)
 
 
-def _fail(e: TablerulesError, sources: dict[str, str] | None = None) -> None:
+def _render(d, sources: dict[str, str] | None, options: list[str] | None) -> str:
+    """A diagnostic as text; one about the command line names the --option it is about."""
+    if d.span.file == OPTION_FILE:
+        opts = options or []
+        msg = d.full_message()
+        if msg.startswith("--option "):  # the message quotes the pair itself
+            return f"{d.severity}: {msg}"
+        pair = f" {opts[d.span.line - 1]}" if 0 < d.span.line <= len(opts) else ""
+        return f"{d.severity}: --option{pair}: {msg}"
+    return render(d, sources)
+
+
+OPTION_FILE = "--option"  # the "file" of the diagnostics about --option NAME=VALUE
+
+
+def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
+          options: list[str] | None = None) -> None:
     """Print every diagnostic of `e` to stderr and exit 1."""
     srcs = dict(sources or {})
     for d in e.diagnostics:
@@ -41,7 +57,7 @@ def _fail(e: TablerulesError, sources: dict[str, str] | None = None) -> None:
             except (OSError, UnicodeDecodeError):
                 pass
     for d in e.diagnostics:
-        _err(render(d, srcs))
+        _err(_render(d, srcs, options))
     raise typer.Exit(1)
 
 
@@ -57,7 +73,7 @@ def _load(ruleset: str, options: list[str] | None):
     try:
         return load_game(ruleset, parse_cli_options(options))
     except TablerulesError as e:
-        _fail(e)
+        _fail(e, options=options)
 
 
 @app.command("list")
@@ -106,7 +122,7 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     try:
         opts = parse_cli_options(option)
     except TablerulesError as e:
-        _fail(e)
+        _fail(e, options=option)
     results = [check_file(f, opts, hands=hands, seed=seed) for f in files]
     if fmt == "json":
         typer.echo(json.dumps({"ok": all(r.ok for r in results),
@@ -114,7 +130,7 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     else:
         for r in results:
             for d in r.diagnostics:
-                _err(render(d, r.sources))
+                _err(_render(d, r.sources, option))
             if r.ok:
                 played = f", {r.hands_played} random hands played" if hands else ""
                 typer.echo(f"{r.ref}: ok ({r.game.definition.canonical}{played})")

@@ -176,10 +176,12 @@ def _at(loc: Loc) -> Span:
     return loc.key_span or loc.span
 
 
-def _first_in(tree: Tree, prefix: tuple, file: str) -> Span | None:
-    """The first place (in file order) under `prefix` that `file` wrote."""
+def _first_in(tree: Tree, prefix: tuple, file: str, beside: tuple | None = None) -> Span | None:
+    """The first place (in file order) under `prefix` that `file` wrote; with `beside`, only
+    the places under `prefix` that are not on the way to `beside` (its neighbours)."""
     n = len(prefix)
-    found = [_at(loc) for p, loc in tree.locs.items() if p[:n] == prefix and loc.span.file == file]
+    found = [_at(loc) for p, loc in tree.locs.items() if p[:n] == prefix and loc.span.file == file
+             and (beside is None or beside[:len(p)] != p)]
     return min(found, key=lambda s: (s.line, s.col)) if found else None
 
 
@@ -202,7 +204,7 @@ def blame(tree: Tree, path: tuple | None, span: Span, message: str) -> tuple[Spa
         if quoted & names:
             return _at(loc), f"deleting '{p[-1]}' here breaks the base ruleset: "
     for k in range(len(path) - 1, 0, -1):  # the user changed a neighbouring rule
-        at = _first_in(tree, path[:k], origin)
+        at = _first_in(tree, path[:k], origin, beside=path)
         if at is not None:
             return at, ""
     if dels:

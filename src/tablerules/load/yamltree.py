@@ -136,8 +136,37 @@ def _located(e: yaml.YAMLError, file: str, text: str) -> LoadError:
         msg = (e.problem or e.context or "malformed YAML").strip()
         if e.context and e.problem and mark is e.context_mark:
             msg = f"{e.context.strip()}: {e.problem.strip()}"
-        return LoadError(f"YAML syntax: {msg}", span)
+        hint = _hint(msg, lines, span.line)
+        return LoadError(f"YAML syntax: {msg}" + (f" ({hint})" if hint else ""), span)
     return LoadError(f"YAML syntax: {e}", Span(file, 1, 1))
+
+
+def _indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _hint(msg: str, lines: list[str], line_no: int) -> str:
+    """What is probably wrong, for PyYAML's terse messages about indentation and colons."""
+    here = lines[line_no - 1] if 0 < line_no <= len(lines) else ""
+    above = next((ln for ln in reversed(lines[:max(line_no - 1, 0)])
+                  if ln.strip() and not ln.lstrip().startswith("#")), None)
+    if "mapping values are not allowed" in msg:
+        if above is not None and _indent_of(here) > _indent_of(above) \
+                and not above.rstrip().endswith(":"):
+            return (f"line {line_no} is indented more than the line above it, at column "
+                    f"{_indent_of(here) + 1}, not {_indent_of(above) + 1}: the keys of one "
+                    f"mapping start in the same column")
+        return "a value that contains ': ' must be quoted, e.g. key: \"a: b\""
+    if "expected <block end>" in msg or "did not find expected key" in msg:
+        if above is not None and _indent_of(here) != _indent_of(above):
+            return (f"line {line_no} starts in column {_indent_of(here) + 1}; the keys of one "
+                    f"mapping, and the items of one list, start in the same column")
+        return "check the indentation of this line against the lines above it"
+    if "'\\t'" in msg:
+        return "indent with spaces: YAML does not allow tabs there"
+    if "could not find expected ':'" in msg:
+        return "a key needs a ':' after it; a line that continues a value is indented under it"
+    return ""
 
 
 def _build(node, path: Path, tree: Tree, file: str, loader, counter, key_span) -> Any:
