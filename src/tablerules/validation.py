@@ -28,6 +28,7 @@ class FileResult:
     sources: dict[str, str] = field(default_factory=dict)
     hands_played: int = 0
     game: Game | None = None
+    library: bool = False  # a library part, checked as a part
 
     @property
     def ok(self) -> bool:
@@ -43,7 +44,9 @@ def check_file(ref: str, options: dict[str, Any] | None = None, *, hands: int = 
     """Static checks (YAML, schema, names, types, options), then `hands` hands of play."""
     checked = check(ref, options)
     res = FileResult(ref, list(checked.diagnostics), dict(checked.sources), game=checked.game)
-    if res.ok and res.game is not None and hands > 0:
+    if res.game is not None and res.game.tree is not None and res.game.tree.library:
+        res.library = True  # a part, not a game: nothing to play
+    elif res.ok and res.game is not None and hands > 0:
         play_check(res, hands, seed, options or {})
     return res
 

@@ -61,6 +61,20 @@ def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
     raise typer.Exit(1)
 
 
+def _part_summary(tree) -> str:
+    """'trumps; 1 constant, 1 declaration, 5 functions checked' for a library part."""
+    counts = []
+    for key, word in (("options", "option"), ("constants", "constant"),
+                      ("declarations", "declaration"), ("functions", "function"),
+                      ("contracts", "contract")):
+        n = len(tree.data.get(key) or {}) if key != "contracts" else sum(
+            1 for loc in [tree.locs.get(("contracts", c)) for c in tree.data.get("contracts") or {}]
+            if loc is not None)
+        if n:
+            counts.append(f"{n} {word}{'s' if n != 1 else ''}")
+    return f"{tree.data.get('name')}; {', '.join(counts) or 'nothing'} checked"
+
+
 def _check_format(fmt: str) -> None:
     if fmt not in ("text", "json"):
         _err(f"error: --format is text or json, got '{fmt}'")
@@ -131,7 +145,9 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
         for r in results:
             for d in r.diagnostics:
                 _err(_render(d, r.sources, option))
-            if r.ok:
+            if r.ok and r.library:
+                typer.echo(f"{r.ref}: ok (library part: {_part_summary(r.game.tree)})")
+            elif r.ok:
                 played = f", {r.hands_played} random hands played" if hands else ""
                 typer.echo(f"{r.ref}: ok ({r.game.definition.canonical}{played})")
         bad = [r for r in results if not r.ok]

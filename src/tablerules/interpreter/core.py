@@ -10,7 +10,30 @@ from ..expr import compile_expression
 from ..expr.env import Env
 from ..expr.types import BOOL, INT, Type
 from ..load.ruleset import attribute
-from ..load.yamltree import Tree
+from ..load.yamltree import Tree, merge
+
+
+# The smallest game a library part is checked in: its own keys replace these, so its constants,
+# declarations, functions and any rules it gives are checked against an ordinary table.
+STAND_IN = {
+    "pieces": {"max_pip": 6},
+    "seats": {"count": 4, "sides": [[0, 2], [1, 3]]},
+    "deal": {"hand_size": 7},
+    "auction": {"beats": "bid.rank > high.rank"},
+    "contracts": {"part": {"bid": {"levels": "range(1, 2)", "rank": "level", "marks": "1"},
+                           "play": {"leader": "bidder", "rank": "tile.pips"},
+                           "outcome": {"made": "true"}}},
+    "scoring": {"hand": "0", "match_over": "true"},
+}
+
+
+def as_part(tree: Tree) -> Tree:
+    """A library part's tree over the stand-in game (positions stay the part's own)."""
+    import copy
+    part = merge(Tree(copy.deepcopy(STAND_IN)), tree)
+    part.origin, part.library, part.inherited = tree.origin, True, tree.inherited
+    part.deleted = tree.deleted
+    return part
 
 
 UNKNOWN_FUNCTION = re.compile(r"unknown function '([A-Za-z_][A-Za-z0-9_]*)'")

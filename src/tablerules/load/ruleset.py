@@ -88,6 +88,7 @@ def load_tree(ref: str) -> Tree:
     path = resolve_ref(ref)
     tree = _load_extends(path, [])
     tree.origin = display_path(path)
+    tree.library = tree.data.get("library") is True
     resolve_likes(tree)
     strip_nulls(tree)
     return tree
@@ -109,6 +110,9 @@ def _load_extends(path: Path, chain: list[Path]) -> Tree:
     if base_path.resolve() in {p.resolve() for p in chain + [path]}:
         raise LoadError(f"'extends' cycle: {base_ref} extends this file again", span)
     base = _load_extends(base_path, chain + [path])
+    if "library" in base.data:  # a library part's own mark: the file extending it is a game
+        del base.data["library"]
+        base.locs.pop(("library",), None)
     own = Tree({k: v for k, v in tree.data.items() if k != "extends"}, tree.locs, tree.sources)
     own.deleted = tree.deleted
     merged = merge(base, own)

@@ -37,6 +37,7 @@ class Tree:
     deleted: dict[Path, tuple[Loc | None, frozenset]] = field(default_factory=dict)
     # ("contracts", name, ...) -> the contract a part was copied from with `like:`
     inherited: dict[Path, str] = field(default_factory=dict)
+    library: bool = False  # the user's file is a library part (`library: true`), not a game
 
     def span(self, path: Path, key: bool = False) -> Span:
         """The closest known span to `path` (walking up until one is found)."""
