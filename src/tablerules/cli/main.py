@@ -131,6 +131,7 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     Exit status 1 if any file has an error, 0 if all are clean.
     """
     from ..interpreter.options import parse_cli_options
+    from ..load.ruleset import like_notes
     from ..validation import check_file
     _check_format(fmt)
     try:
@@ -138,6 +139,9 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     except TablerulesError as e:
         _fail(e, options=option)
     results = [check_file(f, opts, hands=hands, seed=seed) for f in files]
+    for r in results:  # a change that `like:` carries into other contracts: say so
+        if r.game is not None and r.game.tree is not None:
+            r.diagnostics.extend(like_notes(r.game.tree))
     if fmt == "json":
         typer.echo(json.dumps({"ok": all(r.ok for r in results),
                                "files": [r.as_dict() for r in results]}, indent=2))

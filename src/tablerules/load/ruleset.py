@@ -301,11 +301,15 @@ def like_notes(tree: Tree) -> list[Diagnostic]:
             continue
         if p not in copies or any(p[:len(q)] == q for q in done):
             continue
+        n = len(p)
+        if isinstance(tree.get(p), dict) and any(
+                q[:n] == p and l.span.file != origin for q, l in tree.locs.items()):
+            continue  # merged into the base's mapping: the change is in the keys below
         done.append(p)
         names = sorted(set(copies[p]))
         notes.append(Diagnostic(
             _at(loc), f"this change to contract '{p[1]}' also reaches "
-                      f"{', '.join(repr(n) for n in names)}, which cop{'ies' if len(names) == 1 else 'y'}"
-                      f" it with 'like: {p[1]}' (see `tablerules show`)", "like", severity="note",
-            path=p))
+                      f"{', '.join(repr(n) for n in names)}, which cop"
+                      f"{'ies' if len(names) == 1 else 'y'} it with 'like:' (see `tablerules show`)",
+            "like", severity="note", path=p))
     return notes
