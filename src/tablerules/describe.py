@@ -193,7 +193,9 @@ def render_show(info: dict[str, Any]) -> str:
             lines.append(f"       exchange: {ex['by']} takes the stock"
                          + (" or leaves it" if ex["optional"] else "")
                          + f", buries {ex['bury']}, {'before' if ex['first'] else 'after'} "
-                           "the declarations")
+                           "the declarations"
+                         + _from(c, next((k for k in c["inherited"] if k.startswith("exchange.")),
+                                         "")))
         for dn, dv in c["declare"].items():
             lines.append(f"       declare {dn} by {dv['by']}: {', '.join(dv['choices'])}"
                          + _from(c, f"declare.{dn}"))

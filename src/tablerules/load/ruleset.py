@@ -228,7 +228,11 @@ def attribute(tree: Tree, diags: list[Diagnostic]) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     by_span: dict[tuple, int] = {}
     for d in diags:  # a part copied with `like:` is checked once per copy
-        key = (d.span.file, d.span.line, d.span.col, d.kind)
+        p = tuple(d.path or ())
+        msg = d.message
+        if len(p) >= 2 and p[0] == "contracts":  # the copies differ only in the contract named
+            msg = msg.replace(f"contracts.{p[1]}", "contracts.*").replace(f"'{p[1]}'", "'*'")
+        key = (d.span, d.kind, msg, d.suggestion)
         if key in by_span:
             i = by_span[key]
             if _writer_of(tree, d) and not _writer_of(tree, out[i]):
