@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -29,7 +30,6 @@ STAND_IN = {
 
 def as_part(tree: Tree) -> Tree:
     """A library part's tree over the stand-in game (positions stay the part's own)."""
-    import copy
     part = merge(Tree(copy.deepcopy(STAND_IN)), tree)
     part.origin, part.library, part.inherited = tree.origin, True, tree.inherited
     part.deleted = tree.deleted
