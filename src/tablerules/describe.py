@@ -54,6 +54,8 @@ def describe(game: Game) -> dict[str, Any]:
                                           "spinner", "must_draw", "may_draw", "scores")
                      if k in play},
             "outcome": dict(spec.get("outcome") or {}),
+            "like": spec.get("like"),
+            "inherited": _inherited(game, c.name),
         })
     disabled = [] if gd.auction.fixed_contract >= 0 else [
         n for n in src.get("contracts", {}) if n not in {c.name for c in gd.contracts}
@@ -85,6 +87,29 @@ def describe(game: Game) -> dict[str, Any]:
         },
         "actions": gd.actions.num_actions,
     }
+
+
+def _inherited(game: Game, name: str) -> dict[str, str]:
+    """Each part of contract `name` copied with `like:` ("play.lead", ...) -> where it is written."""
+    tree = game.tree
+    if tree is None:
+        return {}
+    out = {}
+    for p, src in sorted(tree.inherited.items(), key=lambda i: [str(x) for x in i[0]]):
+        if p[:2] != ("contracts", name) or len(p) < 3:
+            continue
+        part = p[2:]
+        if part[0] in ("declare", "play", "outcome", "bid", "exchange") and len(part) == 1:
+            continue  # a whole part: each of its keys is listed
+        if part[0] in ("declare", "play", "outcome", "bid", "exchange") and len(part) > 2:
+            continue
+        out[".".join(str(x) for x in part)] = src
+    return out
+
+
+def _from(c: dict, key: str) -> str:
+    src = c.get("inherited", {}).get(key)
+    return f"  (from {src})" if src else ""
 
 
 def _ranges(levels: list[int]) -> str:
@@ -160,19 +185,24 @@ def render_show(info: dict[str, Any]) -> str:
     lines.append("  3. contracts:")
     for c in ph["contracts"]:
         lines.append(f"     {c['name']}: {c['title']}; bids {c['bids']}"
-                     + (f"; requires {c['requires']}" if c["requires"] else ""))
+                     + (f"; requires {c['requires']}" if c["requires"] else "")
+                     + (f"  (like {c['like']})"
+                        if c.get("like") else ""))
         ex = c["exchange"]
         if ex:
             lines.append(f"       exchange: {ex['by']} takes the stock"
                          + (" or leaves it" if ex["optional"] else "")
                          + f", buries {ex['bury']}, {'before' if ex['first'] else 'after'} "
-                           "the declarations")
+                           "the declarations"
+                         + _from(c, next((k for k in c["inherited"] if k.startswith("exchange.")),
+                                         "")))
         for dn, dv in c["declare"].items():
-            lines.append(f"       declare {dn} by {dv['by']}: {', '.join(dv['choices'])}")
+            lines.append(f"       declare {dn} by {dv['by']}: {', '.join(dv['choices'])}"
+                         + _from(c, f"declare.{dn}"))
         for k, v in c["play"].items():
-            lines.append(f"       {k}: {' '.join(str(v).split())}")
+            lines.append(f"       {k}: {' '.join(str(v).split())}" + _from(c, f"play.{k}"))
         for k, v in c["outcome"].items():
-            lines.append(f"       {k}: {' '.join(str(v).split())}")
+            lines.append(f"       {k}: {' '.join(str(v).split())}" + _from(c, f"outcome.{k}"))
     if ph["disabled_contracts"]:
         lines.append(f"     disabled by options: {', '.join(ph['disabled_contracts'])}")
     sc = ph["scoring"]

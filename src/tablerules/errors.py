@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 
@@ -43,6 +43,8 @@ class Diagnostic:
     kind: str = "error"
     suggestion: str | None = None
     severity: str = "error"
+    # the ruleset path the message is about, when known (for blame and de-duplication)
+    path: tuple | None = field(default=None, compare=False, repr=False)
 
     def as_dict(self) -> dict:
         d = {
@@ -146,7 +148,8 @@ class RecordError(TablerulesError):
 
 def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
     """`file:line:col: error: message`, the source line, and a caret under the column."""
-    head = f"{diag.span}: {diag.severity}: {diag.full_message()}"
+    where = diag.span if diag.span.line > 0 else diag.span.file  # no line: a whole file
+    head = f"{where}: {diag.severity}: {diag.full_message()}"
     text = (sources or {}).get(diag.span.file)
     if text is None or diag.span.line < 1:
         return head

@@ -12,6 +12,7 @@ from typing import Any
 
 from .errors import Diagnostic, GameError, Span
 from .game import Game, check
+from .load.ruleset import attribute
 from .records.runner import play_game
 
 # uniform bidders seldom all pass: every other match bids cautiously to reach those paths
@@ -27,6 +28,7 @@ class FileResult:
     sources: dict[str, str] = field(default_factory=dict)
     hands_played: int = 0
     game: Game | None = None
+    library: bool = False  # a library part, checked as a part
 
     @property
     def ok(self) -> bool:
@@ -42,7 +44,9 @@ def check_file(ref: str, options: dict[str, Any] | None = None, *, hands: int = 
     """Static checks (YAML, schema, names, types, options), then `hands` hands of play."""
     checked = check(ref, options)
     res = FileResult(ref, list(checked.diagnostics), dict(checked.sources), game=checked.game)
-    if res.ok and res.game is not None and hands > 0:
+    if res.game is not None and res.game.tree is not None and res.game.tree.library:
+        res.library = True  # a part, not a game: nothing to play
+    elif res.ok and res.game is not None and hands > 0:
         play_check(res, hands, seed, options or {})
     return res
 
@@ -65,9 +69,12 @@ def play_check(res: FileResult, hands: int, seed: int, options: dict[str, Any]) 
             span = game.locate(e).span if e.part else (
                 e.span if e.span.line > 0 else Span(res.ref, 1, 1))  # the expression that failed
             opts = "".join(f" --option {k}={_opt(v)}" for k, v in options.items())
-            res.diagnostics.append(Diagnostic(
+            found = Diagnostic(
                 span, f"random play: {e.message} (reproduce: tablerules simulate {res.ref} "
-                      f"--seed {seed} --games {match + 1} --agents {agent}{opts})", "game"))
+                      f"--seed {seed} --games {match + 1} --agents {agent}{opts})", "game",
+                path=e.part or None)
+            # a fault in a base file is the user's overlay's: report it there, with a note
+            res.diagnostics.extend(attribute(game.tree, [found]) if game.tree else [found])
             return
         match += 1
 

@@ -145,7 +145,10 @@ def test_bad_option_values(command, option, message):
     assert r.exit_code == 1
     assert r.stdout == ""
     first, *rest = r.stderr.splitlines()
-    assert first == f"--option:1:1: error: {message}"
+    # no made-up file position: the message names the --option it is about
+    want = f"error: {message}" if message.startswith("--option") else \
+        f"error: --option {option}: {message}"
+    assert first == want
     # validate may add its per-file summary line
     assert rest in ([], ["1 error in 1 of 1 file"]) if command[0] == "validate" else rest == []
 
@@ -153,10 +156,11 @@ def test_bad_option_values(command, option, message):
 def test_every_bad_option_is_reported_and_located():
     r = run("simulate", "texas42", "-o", "min_bid=32", "-o", "nelo=false", "-o", "marks_to_win=0")
     assert r.exit_code == 1
-    found = LOCATED.findall(r.stderr)
-    assert [(f, ln) for f, ln, _, _ in found] == [("--option", "2"), ("--option", "3")]
-    assert "did you mean 'nello'" in found[0][3]
-    assert "marks_to_win" in found[1][3] and "at least 1" in found[1][3]
+    lines = r.stderr.splitlines()
+    assert [ln.split(":", 2)[1] for ln in lines] == [" --option nelo=false",
+                                                     " --option marks_to_win=0"]
+    assert "did you mean 'nello'" in lines[0]
+    assert "marks_to_win" in lines[1] and "at least 1" in lines[1]
 
 
 @pytest.mark.parametrize("command", ["show", "simulate", "validate"])

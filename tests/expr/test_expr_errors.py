@@ -100,6 +100,13 @@ def test_syntax_error_at_the_bad_token():
     assert info.value.span == Span("f", 1, 5, 6)
 
 
+def test_syntax_error_after_an_operand_says_what_could_come():
+    with pytest.raises(ExprError) as info:
+        compile_expression("x if c [ 1", ENV, locate=Span("f", 1, 1))
+    assert info.value.message == "unexpected '['; expected an operator or 'else'"
+    assert info.value.span == Span("f", 1, 8, 9)
+
+
 def test_end_of_text_error_points_after_the_last_token():
     with pytest.raises(ExprError) as info:
         compile_expression("abs(x   ", ENV)

@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from ..errors import Diagnostic, SchemaError, Span, did_you_mean
+from ..load.ruleset import attribute
 
 __all__ = ["load_schema", "validate_tree", "ensure_valid", "schema_paths"]
 
@@ -114,6 +115,7 @@ def validate_tree(tree, *, partial: bool = False, schema: str = RULESET) -> list
     out: list[Diagnostic] = []
     for err in _narrowest_type_errors(list(validator.iter_errors(data))):
         for diag in fmt.diagnostics(err):
+            diag.path = tuple(err.absolute_path)
             key = (diag.span, diag.message, diag.suggestion)
             if key not in seen:
                 seen.add(key)
@@ -121,6 +123,8 @@ def validate_tree(tree, *, partial: bool = False, schema: str = RULESET) -> list
     files = {f: i for i, f in enumerate(getattr(tree, "sources", {}) or {})}
     out.sort(key=lambda d: (files.get(d.span.file, len(files)), d.span.file, d.span.line,
                             d.span.col, d.message))
+    if getattr(tree, "origin", None) is not None:
+        out = attribute(tree, out)
     return out
 
 

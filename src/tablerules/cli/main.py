@@ -30,7 +30,23 @@ def _err(msg: str) -> None:
     typer.echo(msg, err=True)
 
 
-def _fail(e: TablerulesError, sources: dict[str, str] | None = None) -> None:
+def _render(d, sources: dict[str, str] | None, options: list[str] | None) -> str:
+    """A diagnostic as text; one about the command line names the --option it is about."""
+    if d.span.file == OPTION_FILE:
+        opts = options or []
+        msg = d.full_message()
+        if msg.startswith("--option "):  # the message quotes the pair itself
+            return f"{d.severity}: {msg}"
+        pair = f" {opts[d.span.line - 1]}" if 0 < d.span.line <= len(opts) else ""
+        return f"{d.severity}: --option{pair}: {msg}"
+    return render(d, sources)
+
+
+OPTION_FILE = "--option"  # the "file" of the diagnostics about --option NAME=VALUE
+
+
+def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
+          options: list[str] | None = None) -> None:
     """Print every diagnostic of `e` to stderr and exit 1."""
     srcs = dict(sources or {})
     for d in e.diagnostics:
@@ -41,8 +57,22 @@ def _fail(e: TablerulesError, sources: dict[str, str] | None = None) -> None:
             except (OSError, UnicodeDecodeError):
                 pass
     for d in e.diagnostics:
-        _err(render(d, srcs))
+        _err(_render(d, srcs, options))
     raise typer.Exit(1)
+
+
+def _part_summary(tree) -> str:
+    """'trumps; 1 constant, 1 declaration, 5 functions checked' for a library part."""
+    counts = []
+    for key, word in (("options", "option"), ("constants", "constant"),
+                      ("declarations", "declaration"), ("functions", "function"),
+                      ("contracts", "contract")):
+        n = len(tree.data.get(key) or {}) if key != "contracts" else sum(
+            1 for loc in [tree.locs.get(("contracts", c)) for c in tree.data.get("contracts") or {}]
+            if loc is not None)
+        if n:
+            counts.append(f"{n} {word}{'s' if n != 1 else ''}")
+    return f"{tree.data.get('name')}; {', '.join(counts) or 'nothing'} checked"
 
 
 def _check_format(fmt: str) -> None:
@@ -57,7 +87,7 @@ def _load(ruleset: str, options: list[str] | None):
     try:
         return load_game(ruleset, parse_cli_options(options))
     except TablerulesError as e:
-        _fail(e)
+        _fail(e, options=options)
 
 
 @app.command("list")
@@ -101,26 +131,32 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     Exit status 1 if any file has an error, 0 if all are clean.
     """
     from ..interpreter.options import parse_cli_options
+    from ..load.ruleset import like_notes
     from ..validation import check_file
     _check_format(fmt)
     try:
         opts = parse_cli_options(option)
     except TablerulesError as e:
-        _fail(e)
+        _fail(e, options=option)
     results = [check_file(f, opts, hands=hands, seed=seed) for f in files]
+    for r in results:  # a change that `like:` carries into other contracts: say so
+        if r.game is not None and r.game.tree is not None:
+            r.diagnostics.extend(like_notes(r.game.tree))
     if fmt == "json":
         typer.echo(json.dumps({"ok": all(r.ok for r in results),
                                "files": [r.as_dict() for r in results]}, indent=2))
     else:
         for r in results:
             for d in r.diagnostics:
-                _err(render(d, r.sources))
-            if r.ok:
+                _err(_render(d, r.sources, option))
+            if r.ok and r.library:
+                typer.echo(f"{r.ref}: ok (library part: {_part_summary(r.game.tree)})")
+            elif r.ok:
                 played = f", {r.hands_played} random hands played" if hands else ""
                 typer.echo(f"{r.ref}: ok ({r.game.definition.canonical}{played})")
         bad = [r for r in results if not r.ok]
         if bad:
-            n = sum(len(r.diagnostics) for r in bad)
+            n = sum(1 for r in bad for d in r.diagnostics if d.severity == "error")
             _err(f"{n} error{'s' if n != 1 else ''} in {len(bad)} of {len(results)} "
                  f"file{'s' if len(results) != 1 else ''}")
     if not all(r.ok for r in results):

@@ -154,7 +154,21 @@ def _terminal_word(name: str) -> str:
     return name.lower()
 
 
+# Tokens that may follow a complete operand: together they read as "an operator".
+_OPERATORS = {"PLUS", "MINUS", "STAR", "PERCENT", "LESSTHAN", "MORETHAN", "IN", "NOT", "AND",
+              "OR", "DOT", "LPAR"}
+
+
 def _expected_phrase(expected: set[str]) -> str:
+    if "PLUS" in expected and "AND" in expected:  # after an operand: an operator, or what ends it
+        rest = {t for t in expected - _OPERATORS if not t.startswith("__ANON")}
+        order = ["ELSE", "IF", "FOR", "COMMA", "RPAR", "RSQB", "$END"]
+        words = ["an operator"] + [_terminal_word(t) for t in
+                                   sorted(rest, key=lambda t: (order.index(t) if t in order
+                                                               else len(order), t))]
+        if len(words) == 1:
+            return f"; expected {words[0]}"
+        return f"; expected {', '.join(words[:-1])} or {words[-1]}"
     if "NAME" in expected and "INT" in expected:
         rest = sorted(expected - _ATOM_STARTERS - {"NOT"})
         words = ["an expression"] + [_terminal_word(t) for t in rest]

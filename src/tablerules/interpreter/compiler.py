@@ -11,7 +11,7 @@ from ..errors import CheckError
 from ..expr.types import BOOL, INT, SCALAR, ListType
 from ..load.ruleset import content_hash
 from ..load.yamltree import Tree
-from .core import Compiler
+from .core import Compiler, as_part
 from . import (auction, bounds, contracts, deal, declarations, pieces, scoring, seats, settings,
                tables, vocab)
 from .options import canonical_name
@@ -70,8 +70,15 @@ def setup(comp: Compiler, decls: dict, values: dict) -> Setup:
 
 def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameDef:
     """A merged, schema-checked ruleset tree (and command-line options) -> its GameDef."""
+    if tree.library:  # a library part is checked inside the smallest game
+        tree = as_part(tree)
     comp = Compiler(tree, cli_options)
     d = comp.data
+    if "pieces" not in d and "seats" not in d:  # shared rules, most likely, not a game
+        comp.error(("name",), "this file has no pieces and no seats, so it is not a game: "
+                              "a library part that games extend says so with 'library: true'",
+                   key=True)
+        comp.raise_if_errors()
     name = d.get("name") if isinstance(d.get("name"), str) else "unnamed"
     title = d.get("title") if isinstance(d.get("title"), str) else name
     decls = settings.option_decls(comp)

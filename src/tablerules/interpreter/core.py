@@ -2,13 +2,41 @@
 
 from __future__ import annotations
 
+import copy
+import re
 from typing import Any
 
 from ..errors import CheckError, Diagnostic, ExprError, OptionError
 from ..expr import compile_expression
 from ..expr.env import Env
 from ..expr.types import BOOL, INT, Type
-from ..load.yamltree import Tree
+from ..load.ruleset import attribute
+from ..load.yamltree import Tree, merge
+
+
+# The smallest game a library part is checked in: its own keys replace these, so its constants,
+# declarations, functions and any rules it gives are checked against an ordinary table.
+STAND_IN = {
+    "pieces": {"max_pip": 6},
+    "seats": {"count": 4, "sides": [[0, 2], [1, 3]]},
+    "deal": {"hand_size": 7},
+    "auction": {"beats": "bid.rank > high.rank"},
+    "contracts": {"part": {"bid": {"levels": "range(1, 2)", "rank": "level", "marks": "1"},
+                           "play": {"leader": "bidder", "rank": "tile.pips"},
+                           "outcome": {"made": "true"}}},
+    "scoring": {"hand": "0", "match_over": "true"},
+}
+
+
+def as_part(tree: Tree) -> Tree:
+    """A library part's tree over the stand-in game (positions stay the part's own)."""
+    part = merge(Tree(copy.deepcopy(STAND_IN)), tree)
+    part.origin, part.library, part.inherited = tree.origin, True, tree.inherited
+    part.deleted = tree.deleted
+    return part
+
+
+UNKNOWN_FUNCTION = re.compile(r"unknown function '([A-Za-z_][A-Za-z0-9_]*)'")
 
 
 class Compiler:
@@ -19,10 +47,19 @@ class Compiler:
         self.data = tree.data
         self.cli = cli_options or {}
         self.diags: list[Diagnostic] = []
+        self.failed: set[str] = set()  # user functions whose definition failed (reported once)
 
     def error(self, path: tuple, message: str, *, key: bool = False, suggestion: str | None = None,
               kind: str = "check") -> None:
-        self.diags.append(Diagnostic(self.tree.span(path, key=key), message, kind, suggestion))
+        self.diags.append(Diagnostic(self.tree.span(path, key=key), message, kind, suggestion,
+                                     path=tuple(path)))
+
+    def extend(self, path: tuple, diags) -> None:
+        """Diagnostics of an expression at `path` (their spans are inside it)."""
+        for d in diags:
+            if d.path is None:
+                d.path = tuple(path)
+            self.diags.append(d)
 
     def get(self, *path: Any, default: Any = None) -> Any:
         v = self.tree.get(path, default)
@@ -55,7 +92,7 @@ class Compiler:
         try:
             return compile_expression(text, env, locate=locate, expected=expected)
         except ExprError as e:
-            self.diags.extend(e.diagnostics)
+            self.extend(path, e.diagnostics)
             return None
 
     def fn(self, path: tuple, env: Env, expected: Type | None = None, *,
@@ -97,24 +134,24 @@ class Compiler:
             return default
         return bool(c.const)
 
+    def _follows_on(self, d: Diagnostic) -> bool:
+        """A use of a function whose own definition is already reported as wrong."""
+        m = UNKNOWN_FUNCTION.match(d.message)
+        return bool(m and m.group(1) in self.failed)
+
     @staticmethod
     def where(path: tuple) -> str:
         """A ruleset path as the dotted words error messages use."""
         return where(path)
 
     def raise_if_errors(self) -> None:
-        seen = set()
-        unique = []
-        for d in self.diags:  # a part inherited through `like` is checked once per contract
-            key = (d.span, d.message)
-            if key not in seen:
-                seen.add(key)
-                unique.append(d)
-        self.diags = unique
-        if self.diags:
+        # one error per mistake, at the place the author wrote it (see load.ruleset.attribute)
+        self.diags = attribute(self.tree, [d for d in self.diags if not self._follows_on(d)])
+        errors = [d for d in self.diags if d.severity == "error"]
+        if errors:
             # the class follows the errors: option mistakes alone are an OptionError
-            cls = OptionError if all(d.kind == "option" for d in self.diags) else CheckError
-            raise cls(self.diags[0].message, self.diags[0].span, diagnostics=self.diags)
+            cls = OptionError if all(d.kind == "option" for d in errors) else CheckError
+            raise cls(errors[0].message, errors[0].span, diagnostics=self.diags)
 
 
 def where(path: tuple) -> str:

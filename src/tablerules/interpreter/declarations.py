@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..definition import Declaration
 from ..errors import ExprError, did_you_mean
-from ..expr import define_function
+from ..expr import define_function, parse
+from ..expr.nodes import Call, Name, Node
 from ..expr.env import Env, Func, Var
 from ..expr.types import BOOL, INT, SCALAR, SYM, ListType, Type, enum, join
 from . import vocab
@@ -79,10 +81,15 @@ def declaration_vars(decls: tuple[Declaration, ...]) -> dict[str, Var]:
 
 
 def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile) -> dict[str, Func]:
-    """The ruleset's functions, each seeing the declarations and the functions before it."""
+    """The ruleset's functions, each seeing the declarations and the other functions.
+
+    Every signature is read first, then the bodies are compiled callees first, so the order of
+    definitions does not matter; a function that calls itself, directly or not, is an error.
+    """
     env = base.extended(vars=decl_vars)
     types = {"tile": tile, "int": INT, "bool": BOOL, "symbol": SYM, "scalar": SCALAR}
     out: dict[str, Func] = {}
+    found: dict[str, tuple] = {}  # name -> (path, params, body text)
     for sig, body in (comp.get("functions", default={}) or {}).items():
         p = ("functions", sig)
         m = SIGNATURE.match(sig) if isinstance(sig, str) else None
@@ -93,19 +100,69 @@ def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile) -> dic
         params = _params(comp, p, sig, m.group(2), types)
         name = m.group(1)
         if params is None:
+            comp.failed.add(name)
             continue
-        if name in env.vars or name in env.funcs:
+        if name in env.vars or name in env.funcs or name in found:
             comp.error(p, f"function '{name}' hides a name already defined", key=True)
             continue
         if not isinstance(body, (str, int, bool)):
             comp.error(p, "a function body is an expression", kind="schema")
+            comp.failed.add(name)
             continue
-        text = body if isinstance(body, str) else str(body).lower()
+        found[name] = (p, params, body if isinstance(body, str) else str(body).lower())
+    calls = {name: _calls(text, comp.tree.locator(p)) & set(found)
+             for name, (p, _, text) in found.items()}
+    state: dict[str, int] = {}  # 1: being compiled, 2: done
+
+    def define(name: str, chain: list[str]) -> None:
+        if state.get(name) == 2:
+            return
+        if state.get(name) == 1:
+            loop = chain[chain.index(name):] + [name]
+            first = loop[0]
+            comp.error(found[first][0], f"function '{first}' calls itself "
+                                        f"({' -> '.join(loop)}): recursion is not allowed",
+                       key=True)
+            comp.failed.update(loop)
+            return
+        state[name] = 1
+        for callee in sorted(calls[name], key=list(found).index):
+            define(callee, chain + [name])
+        state[name] = 2
+        if name in comp.failed or calls[name] & comp.failed:
+            comp.failed.add(name)  # its callee's error is the one to report
+            return
+        p, params, text = found[name]
         try:
             env.funcs[name] = out[name] = define_function(name, params, text, env,
                                                           locate=comp.tree.locator(p))
         except ExprError as e:
-            comp.diags.extend(e.diagnostics)
+            comp.failed.add(name)
+            comp.extend(p, e.diagnostics)
+
+    for name in found:
+        define(name, [])
+    return {name: out[name] for name in found if name in out}
+
+
+def _calls(text: str, locate) -> set[str]:
+    """The names a function body calls (none when it does not parse: that is reported later)."""
+    try:
+        root = parse(text, locate=locate)
+    except ExprError:
+        return set()
+    out: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Call) and isinstance(node.func, Name):
+            out.add(node.func.name)
+        for f in fields(node) if is_dataclass(node) else ():
+            v = getattr(node, f.name)
+            if isinstance(v, Node):
+                stack.append(v)
+            elif isinstance(v, tuple):
+                stack.extend(x for x in v if isinstance(x, Node))
     return out
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
-from ..errors import LoadError, Span, did_you_mean
+from ..errors import Diagnostic, LoadError, Span, did_you_mean
 from .yamltree import Loc, Tree, merge, parse_yaml, strip_nulls
 
 MAX_EXTENDS_DEPTH = 16
@@ -81,8 +82,13 @@ def read_tree(path: Path) -> Tree:
 
 def load_tree(ref: str) -> Tree:
     """Read a ruleset with all its `extends:` bases merged under it and `like:` resolved."""
+    if is_path_ref(ref) and Path(ref).is_dir():
+        raise LoadError(f"{ref} is a directory, not a ruleset file: name a .yaml file in it",
+                        Span(ref, 0, 0))
     path = resolve_ref(ref)
     tree = _load_extends(path, [])
+    tree.origin = display_path(path)
+    tree.library = tree.data.get("library") is True
     resolve_likes(tree)
     strip_nulls(tree)
     return tree
@@ -98,11 +104,17 @@ def _load_extends(path: Path, chain: list[Path]) -> Tree:
         raise LoadError("'extends' names a built-in ruleset or a file path", span)
     if len(chain) >= MAX_EXTENDS_DEPTH:
         raise LoadError(f"'extends' chain is deeper than {MAX_EXTENDS_DEPTH}", span)
+    if is_path_ref(base_ref) and (path.parent / base_ref).is_dir():
+        raise LoadError(f"'extends' names a directory, not a ruleset file: {base_ref}", span)
     base_path = resolve_ref(base_ref, relative_to=path.parent, span=span)
     if base_path.resolve() in {p.resolve() for p in chain + [path]}:
         raise LoadError(f"'extends' cycle: {base_ref} extends this file again", span)
     base = _load_extends(base_path, chain + [path])
+    if "library" in base.data:  # a library part's own mark: the file extending it is a game
+        del base.data["library"]
+        base.locs.pop(("library",), None)
     own = Tree({k: v for k, v in tree.data.items() if k != "extends"}, tree.locs, tree.sources)
+    own.deleted = tree.deleted
     merged = merge(base, own)
     merged.data["extends"] = base_ref
     merged.locs[("extends",)] = tree.locs[("extends",)]
@@ -137,8 +149,14 @@ def resolve_likes(tree: Tree) -> None:
         merged = merge(base_tree, own)
         for p in [p for p in tree.locs if p[:2] == ("contracts", name)]:
             del tree.locs[p]
+        here = ("contracts", name)
         for p, loc in merged.locs.items():
-            tree.locs[("contracts", name) + p] = loc
+            tree.locs[here + p] = loc
+            if p not in own.locs and base_tree.locs.get(p) is loc:
+                # copied from `like`: remember the contract where it is written
+                tree.inherited[here + p] = tree.inherited.get(("contracts", like) + p, like)
+        for p, d in merged.deleted.items():
+            tree.deleted[here + p] = d
         done[name] = merged.data
         contracts[name] = merged.data
         return merged.data
@@ -156,3 +174,146 @@ def content_hash(data) -> str:
     """A stable hash of the merged ruleset content (not of its file layout)."""
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _at(loc: Loc) -> Span:
+    return loc.key_span or loc.span
+
+
+def _first_in(tree: Tree, prefix: tuple, file: str, beside: tuple | None = None) -> Span | None:
+    """The first place (in file order) under `prefix` that `file` wrote; with `beside`, only
+    the places under `prefix` that are not on the way to `beside` (its neighbours)."""
+    n = len(prefix)
+    found = [_at(loc) for p, loc in tree.locs.items() if p[:n] == prefix and loc.span.file == file
+             and (beside is None or beside[:len(p)] != p)]
+    return min(found, key=lambda s: (s.line, s.col)) if found else None
+
+
+def blame(tree: Tree, path: tuple | None, span: Span, message: str) -> tuple[Span, str] | None:
+    """For a problem found in a base file: the place in the user's own file that caused it,
+    and how (a part the user changed, or a part the user deleted); None when it is the user's."""
+    origin = tree.origin
+    if not origin or span.file == origin or span.file not in tree.sources:
+        return None
+    path = tuple(path or ())
+    if path:
+        at = _first_in(tree, path, origin)  # the user changed part of this rule
+        if at is not None:
+            return at, ""
+    dels = sorted(((p, loc, names) for p, (loc, names) in tree.deleted.items()
+                   if loc is not None and loc.span.file == origin),
+                  key=lambda d: (_at(d[1]).line, _at(d[1]).col))
+    quoted = set(re.findall(r"'([A-Za-z_][A-Za-z0-9_]*)'", message))
+    for p, loc, names in dels:  # the name the base misses was in a part the user deleted
+        if quoted & names:
+            return _at(loc), f"deleting '{p[-1]}' here breaks the base ruleset: "
+    for k in range(len(path) - 1, 0, -1):  # the user changed a neighbouring rule
+        at = _first_in(tree, path[:k], origin, beside=path)
+        if at is not None:
+            return at, ""
+    if dels:
+        p, loc, _ = dels[0]
+        return _at(loc), f"deleting '{p[-1]}' here breaks the base ruleset: "
+    ext = tree.locs.get(("extends",))
+    return (_at(ext) if ext is not None and ext.span.file == origin else Span(origin, 1, 1)), ""
+
+
+def attribute(tree: Tree, diags: list[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic per mistake, at the place the author wrote it.
+
+    A mistake in a part that other contracts copy with `like:` is kept once, for the contract
+    where it is written; a problem in a base file that the user's overlay caused moves to the
+    user's line, with a note at the base rule it broke (one error per user line).
+    """
+    out: list[Diagnostic] = []
+    by_span: dict[tuple, int] = {}
+    for d in diags:  # a part copied with `like:` is checked once per copy
+        p = tuple(d.path or ())
+        msg = d.message
+        if len(p) >= 2 and p[0] == "contracts":  # the copies differ only in the contract named
+            msg = msg.replace(f"contracts.{p[1]}", "contracts.*").replace(f"'{p[1]}'", "'*'")
+        key = (d.span, d.kind, msg, d.suggestion)
+        if key in by_span:
+            i = by_span[key]
+            if _writer_of(tree, d) and not _writer_of(tree, out[i]):
+                out[i] = d
+            continue
+        by_span[key] = len(out)
+        out.append(d)
+    result: list[Diagnostic] = []
+    groups: dict[tuple, list] = {}
+    for d in out:
+        if d.severity != "error":
+            result.append(d)
+            continue
+        b = blame(tree, d.path, d.span, d.message)
+        if b is None:
+            result.append(d)
+            continue
+        at, how = b
+        key = (at.file, at.line, at.col)
+        if key in groups:
+            groups[key][1] += 1
+            continue
+        err = Diagnostic(at, how + d.message, d.kind, None if how else d.suggestion, path=d.path)
+        note = [d, 0]
+        groups[key] = note
+        result.append(err)
+        result.append(note)  # replaced below, once the count is known
+    final = []
+    for r in result:
+        if isinstance(r, list):
+            d, more = r
+            rule = ".".join(str(p) for p in (d.path or ())) or "a rule"
+            extra = f" (and {more} more in the base ruleset)" if more else ""
+            final.append(Diagnostic(d.span, f"the base rule it broke: {rule}{extra}", d.kind,
+                                    severity="note", path=d.path))
+        else:
+            final.append(r)
+    return final
+
+
+def _writer_of(tree: Tree, d: Diagnostic) -> bool:
+    """Whether `d` is about the contract that wrote its place (not one that copies it)."""
+    p = tuple(d.path or ())
+    if len(p) < 2 or p[0] != "contracts":
+        return False
+    n = len(p)
+    return any(q[:2] == p[:2] and (loc.span == d.span or loc.key_span == d.span
+                                   or (loc.span.line, loc.span.col) == (d.span.line, d.span.col))
+               and q not in tree.inherited
+               for q, loc in tree.locs.items()) if n else False
+
+
+def like_notes(tree: Tree) -> list[Diagnostic]:
+    """A note at each part the user's file changes in a contract that others copy with `like:`
+    written elsewhere: the change reaches those contracts too."""
+    origin = tree.origin
+    contracts = tree.data.get("contracts") if isinstance(tree.data, dict) else None
+    if not origin or not isinstance(contracts, dict):
+        return []
+    copies: dict[tuple, list[str]] = {}
+    for q, src in tree.inherited.items():
+        like_loc = tree.locs.get(("contracts", q[1], "like"))
+        if like_loc is None or like_loc.span.file == origin:
+            continue  # the user wrote that `like:` and knows
+        copies.setdefault(("contracts", src) + q[2:], []).append(q[1])
+    notes = []
+    done: list[tuple] = []
+    for p, loc in sorted(tree.locs.items(), key=lambda i: (_at(i[1]).line, _at(i[1]).col)):
+        if loc.span.file != origin or len(p) < 3 or p[0] != "contracts" or p in tree.inherited:
+            continue
+        if p not in copies or any(p[:len(q)] == q for q in done):
+            continue
+        n = len(p)
+        if isinstance(tree.get(p), dict) and any(
+                q[:n] == p and l.span.file != origin for q, l in tree.locs.items()):
+            continue  # merged into the base's mapping: the change is in the keys below
+        done.append(p)
+        names = sorted(set(copies[p]))
+        notes.append(Diagnostic(
+            _at(loc), f"this change to contract '{p[1]}' also reaches "
+                      f"{', '.join(repr(n) for n in names)}, which cop"
+                      f"{'ies' if len(names) == 1 else 'y'} it with 'like:' (see `tablerules show`)",
+            "like", severity="note", path=p))
+    return notes

@@ -32,6 +32,12 @@ class Tree:
     data: Any
     locs: dict[Path, Loc] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
+    origin: str | None = None  # the file the user named (the top of the `extends` chain)
+    # path -> (the overlay's null that deleted it, every name in the deleted part)
+    deleted: dict[Path, tuple[Loc | None, frozenset]] = field(default_factory=dict)
+    # ("contracts", name, ...) -> the contract a part was copied from with `like:`
+    inherited: dict[Path, str] = field(default_factory=dict)
+    library: bool = False  # the user's file is a library part (`library: true`), not a game
 
     def span(self, path: Path, key: bool = False) -> Span:
         """The closest known span to `path` (walking up until one is found)."""
@@ -57,11 +63,14 @@ class Tree:
         value = self.get(path)
         text = value if isinstance(value, str) else ""
 
+        cells: list = []
+
         def locate(off: int, length: int) -> Span:
             if style in ("|", ">"):
-                before = text[:off]
-                line = span.line + 1 + before.count("\n")
-                col = loc.indent + 1 + (off - (before.rfind("\n") + 1))
+                if not cells:
+                    cells.extend(_block_cells(self.sources.get(span.file, ""), span.line,
+                                              loc.indent, text))
+                line, col = cells[min(off, len(cells) - 1)]
                 return Span(span.file, line, col, col + max(length, 1))
             if style in ("'", '"'):
                 return span.shifted(1 + off, length)
@@ -128,8 +137,37 @@ def _located(e: yaml.YAMLError, file: str, text: str) -> LoadError:
         msg = (e.problem or e.context or "malformed YAML").strip()
         if e.context and e.problem and mark is e.context_mark:
             msg = f"{e.context.strip()}: {e.problem.strip()}"
-        return LoadError(f"YAML syntax: {msg}", span)
+        hint = _hint(msg, lines, span.line)
+        return LoadError(f"YAML syntax: {msg}" + (f" ({hint})" if hint else ""), span)
     return LoadError(f"YAML syntax: {e}", Span(file, 1, 1))
+
+
+def _indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _hint(msg: str, lines: list[str], line_no: int) -> str:
+    """What is probably wrong, for PyYAML's terse messages about indentation and colons."""
+    here = lines[line_no - 1] if 0 < line_no <= len(lines) else ""
+    above = next((ln for ln in reversed(lines[:max(line_no - 1, 0)])
+                  if ln.strip() and not ln.lstrip().startswith("#")), None)
+    if "mapping values are not allowed" in msg:
+        if above is not None and _indent_of(here) > _indent_of(above) \
+                and not above.rstrip().endswith(":"):
+            return (f"line {line_no} is indented more than the line above it, at column "
+                    f"{_indent_of(here) + 1}, not {_indent_of(above) + 1}: the keys of one "
+                    f"mapping start in the same column")
+        return "a value that contains ': ' must be quoted, e.g. key: \"a: b\""
+    if "expected <block end>" in msg or "did not find expected key" in msg:
+        if above is not None and _indent_of(here) != _indent_of(above):
+            return (f"line {line_no} starts in column {_indent_of(here) + 1}; the keys of one "
+                    f"mapping, and the items of one list, start in the same column")
+        return "check the indentation of this line against the lines above it"
+    if "'\\t'" in msg:
+        return "indent with spaces: YAML does not allow tabs there"
+    if "could not find expected ':'" in msg:
+        return "a key needs a ':' after it; a line that continues a value is indented under it"
+    return ""
 
 
 def _build(node, path: Path, tree: Tree, file: str, loader, counter, key_span) -> Any:
@@ -177,6 +215,34 @@ def _build(node, path: Path, tree: Tree, file: str, loader, counter, key_span) -
     raise LoadError("unsupported YAML node", span)
 
 
+def _block_cells(source: str, head_line: int, indent: int, value: str) -> list[tuple[int, int]]:
+    """The (line, col) of each character of a block scalar's value, and one past its end.
+
+    The value is matched against the source lines after the `|` or `>` line: a folded line
+    break (a space in the value) or a kept one (a newline) moves on to the next line.
+    """
+    lines = source.splitlines()[head_line:]
+    li, ci = 0, indent
+    out = []
+    for ch in value:
+        for _ in range(len(lines) + 1):  # bounded: at most one pass over the lines
+            line = lines[li] if li < len(lines) else ""
+            if ci < len(line) and line[ci] == ch:
+                out.append((head_line + li + 1, ci + 1))
+                ci += 1
+                break
+            if ch in " \n" and ci >= len(line.rstrip()):
+                out.append((head_line + li + 1, max(ci, len(line)) + 1))
+                li, ci = li + 1, indent
+                break
+            if li >= len(lines):
+                out.append((head_line + li, ci + 1))
+                break
+            li, ci = li + 1, indent
+    out.append((head_line + min(li, max(len(lines) - 1, 0)) + 1, ci + 1))
+    return out
+
+
 def _block_indent(text: str, line_index: int) -> int:
     lines = text.splitlines()
     for ln in lines[line_index:]:
@@ -192,11 +258,31 @@ def merge(base: Tree, over: Tree, at: Path = ()) -> Tree:
     """Overlay `over` onto `base` (mappings merge key by key, null deletes, others replace)."""
     locs = dict(base.locs)
     sources = {**base.sources, **over.sources}
-    data = _merge_data(base.data, over.data, (), locs, over.locs)
-    return Tree(data, locs, sources)
+    deleted = {**base.deleted, **over.deleted}
+    data = _merge_data(base.data, over.data, (), locs, over.locs, deleted)
+    return Tree(data, locs, sources, deleted=deleted)
 
 
-def _merge_data(b: Any, o: Any, path: Path, locs: dict, olocs: dict) -> Any:
+def names_in(node: Any) -> frozenset:
+    """Every mapping key in `node`, and the name of each function signature among them."""
+    out: set = set()
+
+    def walk(n, depth=0):
+        if depth > 64:
+            return
+        if isinstance(n, dict):
+            for k, v in n.items():
+                out.add(str(k).split("(", 1)[0].strip())
+                walk(v, depth + 1)
+        elif isinstance(n, list):
+            for v in n:
+                walk(v, depth + 1)
+
+    walk(node)
+    return frozenset(out)
+
+
+def _merge_data(b: Any, o: Any, path: Path, locs: dict, olocs: dict, deleted: dict) -> Any:
     if isinstance(b, dict) and isinstance(o, dict):
         out = dict(b)
         if path in olocs:
@@ -205,6 +291,7 @@ def _merge_data(b: Any, o: Any, path: Path, locs: dict, olocs: dict) -> Any:
             p = path + (k,)
             if v is DELETE:
                 if k in out:
+                    deleted[p] = (olocs.get(p), names_in({k: out[k]}))
                     del out[k]
                     _drop(locs, p)
                 else:  # kept until `like:` is resolved, where it may delete an inherited part
@@ -212,7 +299,7 @@ def _merge_data(b: Any, o: Any, path: Path, locs: dict, olocs: dict) -> Any:
                     _copy(olocs, locs, p)
                 continue
             if k in out:
-                out[k] = _merge_data(out[k], v, p, locs, olocs)
+                out[k] = _merge_data(out[k], v, p, locs, olocs, deleted)
             else:
                 _copy(olocs, locs, p)
                 out[k] = v
