@@ -34,7 +34,7 @@ class Layout:
     """The hand's layout and its seats: arms, center, spinner, knocks in a row."""
 
     __slots__ = ("spec", "arms", "line", "spins", "center", "spinner", "pending", "knocks",
-                 "cur_ends", "active", "nxt", "leader", "plays_left", "piece_ends")
+                 "cur_ends", "active", "nxt", "leader", "plays_left", "piece_ends", "legal_fn")
 
     def copy(self) -> "Layout":
         c = Layout.__new__(Layout)
@@ -116,6 +116,7 @@ def start(st, c, active: tuple, nxt: tuple, left: int, leader: int) -> None:
     lay.leader = leader
     lay.plays_left = left
     lay.piece_ends = st.game.pieces.ends
+    lay.legal_fn = c.play.legal
     st.layout = lay
     st.ctx.layout = lay
     st.ctx.actor = leader
@@ -127,7 +128,16 @@ def legal(st) -> tuple[int, ...]:
     lay = st.layout
     hand = st.hands[st.ctx.actor]
     if lay.center < 0:
-        return g.mask_pieces(hand)
+        first = g.mask_pieces(hand)
+        if lay.legal_fn is None:
+            return first
+        ctx = st.ctx
+        keep = []
+        for t in first:
+            ctx.tile = t
+            if lay.legal_fn(ctx):
+                keep.append(t)
+        return tuple(keep)
     acts = g.actions
     per = len(acts.arms)
     base = acts.layout_base
@@ -140,6 +150,15 @@ def legal(st) -> tuple[int, ...]:
                 plays.extend(base + per * t + a.index for t in g.mask_pieces(m))
     if len(plays) > 1:
         plays.sort()
+    legal_fn = lay.legal_fn
+    if legal_fn is not None:
+        ctx = st.ctx
+        keep = []
+        for a in plays:
+            ctx.tile = acts.lay_of(a)[0]
+            if legal_fn(ctx):
+                keep.append(a)
+        plays = keep
     spec = lay.spec
     extra = []
     if st.stock and (spec.may_draw or not plays):

@@ -81,6 +81,7 @@ def apply(st, action: int):
             st.phase = LEAD
             return None
         t.led = lead
+        ctx.led = t.tables.suits[lead]
     if len(trick) < t.n_active:
         ctx.actor = t.nxt[actor]
         return None
@@ -96,6 +97,7 @@ def legal_lead(st) -> tuple[int, ...]:
 def apply_lead(st, action: int):
     t = st.play
     t.led = action - st.game.actions.lead_base
+    st.ctx.led = t.tables.suits[t.led]
     st.phase = PLAY
     if len(st.ctx.trick) < t.n_active:
         st.ctx.actor = t.nxt[st.ctx.actor]
@@ -126,6 +128,7 @@ def _end_trick(st):
     trick.clear()
     t.seats.clear()
     t.led = -1
+    ctx.led = -1
     if t.over_fn(ctx) or not t.plays_left:
         return HAND_OVER
     t.leader = winner

@@ -213,16 +213,20 @@ def _play(comp: Compiler, scope: Scope, cp: tuple) -> tuple[PlayDef, TrickHooks 
         sc = comp.expr(pp + ("sits_out",), scope.env("play.sits_out"), BOOL)
         if sc is not None and not (sc.is_const and not sc.const):
             sits = sc.fn
+    legal = None
+    if comp.has(*pp, "legal"):
+        legal = comp.fn(pp + ("legal",), scope.env("play.legal", where=f"{comp.where(pp)}.legal"),
+                        BOOL)
     if mode == "layout":
         layout = _layout(comp, scope, pp)
         if None in (leader, layout):
             return None
-        return PlayDef(leader, sits, None, lambda c: 0, "layout", layout), None
-    return _tricks(comp, scope, pp, leader, sits)
+        return PlayDef(leader, sits, legal, lambda c: 0, "layout", layout), None
+    return _tricks(comp, scope, pp, leader, sits, legal)
 
 
-def _tricks(comp: Compiler, scope: Scope, pp: tuple, leader: Fn | None, sits: Fn | None
-            ) -> tuple[PlayDef, TrickHooks] | None:
+def _tricks(comp: Compiler, scope: Scope, pp: tuple, leader: Fn | None, sits: Fn | None,
+            legal: Fn | None) -> tuple[PlayDef, TrickHooks] | None:
     """Play by tricks: what a piece leads and follows, how it ranks, who must follow."""
     pw = comp.where(pp)
     lead = comp.expr(pp + ("lead",), scope.env("play.lead", where=f"{pw}.lead"),
@@ -237,9 +241,6 @@ def _tricks(comp: Compiler, scope: Scope, pp: tuple, leader: Fn | None, sits: Fn
     must_follow = comp.fn(pp + ("must_follow",),
                           scope.env("play.must_follow", where=f"{pw}.must_follow"), BOOL,
                           default="true")
-    legal = None
-    if comp.has(*pp, "legal"):
-        legal = comp.fn(pp + ("legal",), scope.env("play.legal", where=f"{pw}.legal"), BOOL)
     trick_points = comp.fn(pp + ("trick_points",),
                            scope.env("play.trick_points", where=f"{pw}.trick_points"), INT,
                            default="1")

@@ -87,7 +87,8 @@ def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile) -> dic
     definitions does not matter; a function that calls itself, directly or not, is an error.
     """
     env = base.extended(vars=decl_vars)
-    types = {"tile": tile, "int": INT, "bool": BOOL, "symbol": SYM, "scalar": SCALAR}
+    types = {"tile": tile, "int": INT, "bool": BOOL, "symbol": SYM, "scalar": SCALAR,
+             "end": vocab.end_type()}
     out: dict[str, Func] = {}
     found: dict[str, tuple] = {}  # name -> (path, params, body text)
     for sig, body in (comp.get("functions", default={}) or {}).items():
