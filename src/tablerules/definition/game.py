@@ -176,6 +176,15 @@ class AuctionDef:
 
 
 @dataclass(frozen=True)
+class MatchDef:
+    """How a match is decided: which score wins, whether it may end in a hand, what seats get."""
+
+    lowest_wins: bool = False
+    during_hand: bool = True  # match_over is also checked after every play that scores
+    returns: Fn | None = None  # per side, over side/won/drawn; None: 1 win, 0 draw, -1 loss
+
+
+@dataclass(frozen=True)
 class Bounds:
     """What a ruleset promises about itself; the engine enforces the step and deal limits."""
 
@@ -210,6 +219,7 @@ class GameDef:
     auction: AuctionDef
     score_hand: Fn
     match_over: Fn
+    match: "MatchDef"
     bounds: Bounds
     actions: ActionSpace
     trick_tables: dict  # (contract index, declared values) -> TrickTables, every combination

@@ -68,6 +68,8 @@ CONTEXT = {
     "blocked": "whether every seat knocked in a row",
     "made": "whether the contract was made",
     "side": "the side being scored (an argument of the call)",
+    "won": "whether the side being scored won the match (an argument of the call)",
+    "drawn": "whether the side being scored tied for the win (an argument of the call)",
     "ends": "the open ends of the layout that count: (pips, double, spinner) each",
     "spinner_open": "whether the spinner is still an end of the line",
     "spinner_pips": "the spinner's number (0 if none)",
@@ -148,6 +150,13 @@ PLACES: tuple[Place, ...] = (
         Name("made", "bool", "made", "whether the contract was made")), ("declarations", "totals")),
     Place(("scoring.match_over",), (Name("hands_played", "int", "hands_played",
                                          "hands completed this match"),), ("score",)),
+    Place(("scoring.during_hand",), stage="compile", note="nothing more (fixed before the game "
+                                                          "starts)"),
+    Place(("scoring.returns",), (Name("side", "int", "side", "the side of the seat"),
+                                 Name("won", "bool", "won", "whether that side won the match"),
+                                 Name("drawn", "bool", "drawn", "whether it tied for the win"),
+                                 Name("hands_played", "int", "hands_played",
+                                      "hands completed this match")), ("score",)),
 )
 
 GROUP_DOCS = {

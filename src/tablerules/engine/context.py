@@ -9,7 +9,7 @@ from __future__ import annotations
 
 _HAND_FIELDS = ("passes", "high", "offered", "bidder", "bidder_side", "bid", "contract", "decl",
                 "asked", "tile", "led", "trick", "points", "tricks", "points_against", "tricks_against",
-                "tricks_played", "went_out", "blocked", "made", "side")
+                "tricks_played", "went_out", "blocked", "made", "side", "won", "drawn")
 
 
 class Context:
@@ -50,6 +50,8 @@ class Context:
         self.blocked = False
         self.made = False
         self.side = 0
+        self.won = False
+        self.drawn = False
 
     def copy(self, hands: list, layout) -> "Context":
         c = Context.__new__(Context)

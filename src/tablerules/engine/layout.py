@@ -208,7 +208,7 @@ def apply(st, action: int):
         ctx.score[side] += scored
     if st.events is not None:
         st.events.append(events.lay(st, seat, t, on, scored))
-    if scored and not st.single_hand and g.match_over(ctx):
+    if scored and not st.single_hand and g.match.during_hand and g.match_over(ctx):
         return INTERRUPTED
     if not st.hands[seat]:
         ctx.went_out = seat

@@ -35,8 +35,8 @@ def end_hand(st, how: int) -> None:
         st.phase = DONE
         return
     if not thrown_in and g.match_over(ctx):
-        top = max(ctx.score)
-        st.winner_sides = [s for s, v in enumerate(ctx.score) if v == top]
+        best = min(ctx.score) if g.match.lowest_wins else max(ctx.score)
+        st.winner_sides = [s for s, v in enumerate(ctx.score) if v == best]
         st.phase = DONE
         if st.events is not None:
             st.events.append(events.match(st))
@@ -60,3 +60,22 @@ def _check_points(st, layout_play: bool) -> None:
     if total > want or (played_out and total != want):
         raise RulesetFault(f"hand {st.ctx.hands_played}'s points came to {total}; "
                            f"bounds.hand_points is {want}").at("bounds", "hand_points")
+
+
+def returns(st) -> list[float]:
+    """Per seat at the end of a match: 1 for a win, 0 for a draw (a tie for the win), -1 for a
+    loss, or what `scoring.returns` gives its side."""
+    g = st.game
+    win = st.winner_sides
+    drawn = len(win) > 1
+    fn = g.match.returns
+    ctx = st.ctx
+    per_side = []
+    for side in range(len(g.sides)):
+        won = side in win
+        if fn is None:
+            per_side.append(0.0 if won and drawn else 1.0 if won else -1.0)
+        else:
+            ctx.side, ctx.won, ctx.drawn = side, won and not drawn, won and drawn
+            per_side.append(float(fn(ctx)))
+    return [per_side[g.side_of[s]] for s in range(g.seat_count)]

@@ -182,11 +182,10 @@ class State:
         return observe.observation(self, seat)
 
     def returns(self) -> list[float]:
-        """+1 for the seats of the winning side, -1 for the others (0 before the end)."""
+        """Per seat at the end of the match: 1 win, 0 draw, -1 loss, or `scoring.returns`."""
         if self.phase != DONE or self.single_hand:
             return [0.0] * self.game.seat_count
-        win = set(self.winner_sides)
-        return [1.0 if self.game.side_of[s] in win else -1.0 for s in range(self.game.seat_count)]
+        return scoring.returns(self)
 
     def action_to_string(self, action: int) -> str:
         try:

@@ -89,6 +89,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
     contracts.fill_bid_tables(s.bid_tables, bids)
     auc = auction.auction(comp, s.scope, bids, drafts)
     score_hand, match_over = scoring.scoring(comp, s.scope)
+    match_def = scoring.match(comp, s.scope)
     bnds = bounds.bounds(comp, s.scope.base)
     comp.raise_if_errors()
     actions, bid_defs, contract_defs, trick_tables = finish(comp, s, drafts, bids)
@@ -101,7 +102,8 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         hand_size=s.hand_size, stock=s.stock, first_dealer=first_dealer, next_dealer=next_dealer,
         constants=s.constants, declarations=s.declarations, contracts=contract_defs, bids=bid_defs,
         auction=auction.with_offers(auc, bid_defs, actions), score_hand=score_hand,
-        match_over=match_over, bounds=bnds, actions=actions, trick_tables=trick_tables, source=d)
+        match_over=match_over, match=match_def, bounds=bnds, actions=actions,
+        trick_tables=trick_tables, source=d)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..definition import MatchDef
 from ..expr.types import BOOL, INT
 from .vocab import Scope
 
@@ -16,3 +17,15 @@ def scoring(comp: Compiler, scope: Scope):
     score_hand = comp.fn(("scoring", "hand"), scope.env("scoring.hand"), INT)
     match_over = comp.fn(("scoring", "match_over"), scope.env("scoring.match_over"), BOOL)
     return score_hand, match_over
+
+
+def match(comp: Compiler, scope: Scope) -> MatchDef:
+    """Which score wins, whether a match may end mid-hand, and what each seat gets."""
+    winner = comp.get("scoring", "winner", default="highest")
+    if winner not in ("highest", "lowest"):  # the schema reports it first
+        winner = "highest"
+    during = comp.const_bool(("scoring", "during_hand"), scope.base, True)
+    returns = None
+    if comp.has("scoring", "returns"):
+        returns = comp.fn(("scoring", "returns"), scope.env("scoring.returns"), INT)
+    return MatchDef(winner == "lowest", during, returns)
