@@ -34,11 +34,10 @@ def _fail(e: TablerulesError, sources: dict[str, str] | None = None) -> None:
     """Print every diagnostic of `e` to stderr and exit 1."""
     srcs = dict(sources or {})
     for d in e.diagnostics:
-        p = Path(d.span.file)
-        if d.span.file not in srcs and p.is_file():
+        if d.span.file not in srcs:
             try:
-                srcs[d.span.file] = p.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                srcs[d.span.file] = Path(d.span.file).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError, ValueError):  # not a file, or not a readable one
                 pass
     for d in e.diagnostics:
         _err(render(d, srcs))

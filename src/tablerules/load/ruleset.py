@@ -10,6 +10,7 @@ from ..errors import LoadError, Span, did_you_mean
 from .yamltree import Loc, Tree, merge, parse_yaml, strip_nulls
 
 MAX_EXTENDS_DEPTH = 16
+MAX_LIKE_DEPTH = 16  # contracts `like` one another a few levels deep; the resolution recurses
 MAX_FILE_BYTES = 2_000_000
 
 
@@ -28,7 +29,10 @@ def builtin_names() -> list[str]:
 
 def builtin_path(name: str) -> Path | None:
     p = data_dir("rulesets") / f"{name}.yaml"
-    return p if p.is_file() else None
+    try:
+        return p if p.is_file() else None
+    except OSError:  # e.g. a name too long for a file name: no built-in has it
+        return None
 
 
 def is_path_ref(ref: str) -> bool:
@@ -41,15 +45,25 @@ def resolve_ref(ref: str, *, relative_to: Path | None = None, span: Span | None 
         p = Path(ref)
         if not p.is_absolute() and relative_to is not None:
             p = relative_to / p
-        if not p.is_file():
-            raise LoadError(f"no such ruleset file: {ref}", span or Span(ref, 0, 0))
+        try:
+            found = p.is_file()
+        except OSError as e:  # e.g. ENAMETOOLONG: is_file only swallows "not found"
+            raise LoadError(f"cannot read ruleset file {_short(ref)}: {e.strerror or e}",
+                            span or Span(_short(ref), 0, 0)) from None
+        if not found:
+            raise LoadError(f"no such ruleset file: {_short(ref)}", span or Span(_short(ref), 0, 0))
         return p
     p = builtin_path(ref)
     if p is None:
         names = builtin_names()
-        raise LoadError(f"no built-in ruleset named '{ref}' (built-ins: {', '.join(names)})",
-                        span or Span(ref, 0, 0), suggestion=did_you_mean(ref, names))
+        raise LoadError(f"no built-in ruleset named '{_short(ref)}' (built-ins: {', '.join(names)})",
+                        span or Span(_short(ref), 0, 0), suggestion=did_you_mean(ref, names))
     return p
+
+
+def _short(ref: str, limit: int = 80) -> str:
+    """A reference short enough for one line of a message."""
+    return ref if len(ref) <= limit else ref[:limit - 3] + "..."
 
 
 def display_path(p: Path) -> str:
@@ -131,6 +145,9 @@ def resolve_likes(tree: Tree) -> None:
                             suggestion=did_you_mean(str(like), names))
         if like in stack:
             raise LoadError(f"'like' cycle through contract '{like}'", tree.span(path))
+        if len(stack) >= MAX_LIKE_DEPTH:
+            raise LoadError(f"'like' chain is deeper than {MAX_LIKE_DEPTH} contracts",
+                            tree.span(path))
         base = resolve(like, stack + [name])
         base_tree = Tree(base, _sub_locs(tree.locs, ("contracts", like)), {})
         own = Tree(body, _sub_locs(tree.locs, ("contracts", name)), {})

@@ -13,6 +13,30 @@ Path = tuple  # keys and indexes from the document root
 
 # A ruleset is a few hundred nodes; anything far larger is a mistake or an alias bomb.
 MAX_NODES = 50_000
+# Rulesets nest under ten levels; PyYAML composes recursively, so deep nesting must stop early.
+MAX_DEPTH = 64
+
+
+class _Nesting(Exception):
+    """Raised by the composer when collections nest deeper than MAX_DEPTH."""
+
+    def __init__(self, mark):
+        self.mark = mark
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """The safe loader, refusing collections nested deeper than MAX_DEPTH."""
+
+    depth = 0
+
+    def compose_node(self, parent, index):
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _Nesting(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 @dataclass(frozen=True)
@@ -89,7 +113,7 @@ def _mark_span(file: str, mark) -> Span:
 def parse_yaml(text: str, file: str) -> Tree:
     """Compose YAML with the safe loader and build a located plain-data tree."""
     try:
-        loader = yaml.SafeLoader(text)
+        loader = _BoundedLoader(text)
     except yaml.YAMLError as e:  # e.g. a control character the reader refuses
         raise _located(e, file, text) from None
     try:
@@ -97,6 +121,9 @@ def parse_yaml(text: str, file: str) -> Tree:
             node = loader.get_single_node()
         except yaml.YAMLError as e:
             raise _located(e, file, text) from None
+        except _Nesting as e:
+            raise LoadError(f"YAML nests deeper than {MAX_DEPTH} levels", _mark_span(file, e.mark)) \
+                from None
         tree = Tree(None, {}, {file: text})
         if node is None:
             raise LoadError("the file is empty: a ruleset is a YAML mapping", Span(file, 1, 1))
@@ -138,6 +165,9 @@ def _build(node, path: Path, tree: Tree, file: str, loader, counter, key_span) -
         raise LoadError(f"the document has more than {MAX_NODES} nodes (an alias bomb?)",
                         _mark_span(file, node.start_mark))
     span = _mark_span(file, node.start_mark)
+    if len(path) > MAX_DEPTH:  # only an alias can get here: one inside its own anchor
+        raise LoadError(f"YAML nests deeper than {MAX_DEPTH} levels (an alias inside its own "
+                        f"anchor?)", span)
     if isinstance(node, yaml.ScalarNode):
         indent = 0
         if node.style in ("|", ">"):
