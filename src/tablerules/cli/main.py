@@ -2,18 +2,95 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 import time
 from pathlib import Path
 from typing import List, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from ..agents import AGENT_HELP
 from ..errors import TablerulesError, render
 
+
+class WriteError(Exception):
+    """Writing to `path` failed: reported as one line by the app, exit 1."""
+
+    def __init__(self, path: str, error: OSError):
+        super().__init__(path)
+        self.path = path
+        self.error = error
+
+
+class _Sink:
+    """A text file whose write failures name its path (a record file)."""
+
+    def __init__(self, f, path: str):
+        self.f = f
+        self.path = path
+
+    def write(self, text: str) -> int:
+        try:
+            return self.f.write(text)
+        except OSError as e:
+            raise WriteError(self.path, e) from None
+
+    def close(self) -> None:
+        try:
+            self.f.close()
+        except OSError as e:
+            raise WriteError(self.path, e) from None
+
+
+class _Group(TyperGroup):
+    """The one place a failed write (stdout, stderr, a record) becomes one line and exit 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except WriteError as e:
+            _write_failed(e.path, e.error)
+        except OSError as e:
+            stream = _echo_stream(e)
+            if stream is None:
+                raise
+            _write_failed(stream, e)
+
+
+def _echo_stream(e: OSError) -> str | None:
+    """`<stdout>` or `<stderr>` when `e` came out of an echo to that stream, else None."""
+    tb = e.__traceback__
+    found = None
+    while tb is not None:
+        f = tb.tb_frame
+        if f.f_code.co_name == "echo" and "err" in f.f_locals:
+            found = "<stderr>" if f.f_locals["err"] else "<stdout>"
+        tb = tb.tb_next
+    return found
+
+
+def _write_failed(path: str, e: OSError) -> None:
+    quiet = e.errno == errno.EPIPE  # the reader stopped reading (`| head`): not worth a line
+    for stream in ("stdout", "stderr"):
+        try:  # no second failure when the interpreter flushes the stream at exit
+            getattr(sys, stream).flush()
+        except (OSError, ValueError):
+            setattr(sys, stream, open(os.devnull, "w"))
+    try:
+        if not quiet:
+            sys.stderr.write(f"error: cannot write {path}: {e.strerror or e}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    raise typer.Exit(1)
+
+
 app = typer.Typer(
+    cls=_Group,
     add_completion=False,
     no_args_is_help=True,
     help="Write domino game rules as YAML, check them like a compiler, and simulate them.\n\n"
@@ -153,7 +230,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     out = None
     if record is not None:
         try:
-            out = open(record, "w", encoding="utf-8", newline="\n")
+            out = _Sink(open(record, "w", encoding="utf-8", newline="\n"), str(record))
         except OSError as e:
             _err(f"error: cannot write {record}: {e.strerror or e}")
             raise typer.Exit(1)
