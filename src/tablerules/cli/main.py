@@ -118,13 +118,48 @@ def _fail(e: TablerulesError, sources: dict[str, str] | None = None) -> None:
                 pass
     for d in e.diagnostics:
         _err(render(d, srcs))
-    raise typer.Exit(1)
+    raise typer.Exit(2 if any(_in_command_line(d) for d in e.diagnostics) else 1)
 
 
 def _check_format(fmt: str) -> None:
     if fmt not in ("text", "json"):
         _err(f"error: --format is text or json, got '{fmt}'")
         raise typer.Exit(2)
+
+
+def _usage(msg: str) -> None:
+    _err(f"error: {msg}")
+    raise typer.Exit(2)
+
+
+def _in_command_line(d) -> bool:
+    """A diagnostic located in the command line (an `--option`), not in a file."""
+    return d.span.file == "--option"
+
+
+def _agent_list(text: str) -> list[str]:
+    """`--agents` text -> agent names; an unknown name is a usage error."""
+    from ..agents import AGENTS
+    names = [a.strip() for a in text.split(",") if a.strip()]
+    bad = [a for a in names if a not in AGENTS]
+    if bad or not names:
+        _usage(f"unknown agent '{bad[0] if bad else text}' (agents: {', '.join(sorted(AGENTS))})")
+    return names
+
+
+def _agents_for(game, names: list[str] | None) -> list[str]:
+    """The agents to play `game` with: `names`, else the ruleset's `simulate.agents`."""
+    from ..errors import TablerulesError as Problem
+    from ..validation import agent_problems
+    gd = game.definition
+    if names is None:
+        problems = agent_problems(game)
+        if problems:
+            _fail(Problem(problems[0].message, problems[0].span, diagnostics=problems))
+        return list(gd.agents)
+    if len(names) > gd.seat_count:
+        _usage(f"--agents names {len(names)} agents; {game.ref} has {gd.seat_count} seats")
+    return names
 
 
 def _load(ruleset: str, options: list[str] | None):
@@ -168,22 +203,36 @@ def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path.")
 def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or built-in names)."),
              option: Optional[List[str]] = OptionArg,
              hands: int = typer.Option(200, "--hands", min=0,
-                                       help="Random hands to play after the static checks (0: none)."),
-             seed: int = typer.Option(0, "--seed", help="Seed of the random hands."),
+                                       help="Play whole matches until this many hands are done "
+                                            "(0: no play)."),
+             seed: int = typer.Option(0, "--seed", help="Seed of the matches."),
+             agents: Optional[str] = typer.Option(
+                 None, "--agents", help="Agents to play with, as simulate takes them (default: "
+                                        "the ruleset's, in turn with cautious)."),
+             seconds: float = typer.Option(10.0, "--seconds", min=0.1,
+                                           help="Time a match may take before it is reported."),
+             steps: int = typer.Option(100_000, "--steps", min=1,
+                                       help="Decisions a match may take before it is reported."),
              fmt: str = FormatArg) -> None:
-    """Check rulesets like a compiler: YAML, schema, names, types, options; then play random hands.
+    """Check rulesets like a compiler: YAML, schema, names, types, options; then play matches.
 
     Every problem is printed as file:line:col: error: message with the source line and a caret.
-    Exit status 1 if any file has an error, 0 if all are clean.
+    Exit status 1 if any file has an error, 2 if the command line has one, 0 if all are clean.
     """
     from ..interpreter.options import parse_cli_options
     from ..validation import check_file
     _check_format(fmt)
+    names = _agent_list(agents) if agents is not None else None
     try:
         opts = parse_cli_options(option)
     except TablerulesError as e:
         _fail(e)
-    results = [check_file(f, opts, hands=hands, seed=seed) for f in files]
+    results = [check_file(f, opts, hands=hands, seed=seed, agents=names, seconds=seconds,
+                          steps=steps) for f in files]
+    for r in results:
+        if names and r.game is not None and len(names) > r.game.definition.seat_count:
+            _usage(f"--agents names {len(names)} agents; {r.ref} has "
+                   f"{r.game.definition.seat_count} seats")
     if fmt == "json":
         typer.echo(json.dumps({"ok": all(r.ok for r in results),
                                "files": [r.as_dict() for r in results]}, indent=2))
@@ -192,13 +241,16 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
             for d in r.diagnostics:
                 _err(render(d, r.sources))
             if r.ok:
-                played = f", {r.hands_played} random hands played" if hands else ""
+                played = (f", {r.hands_played} random hands played in {r.matches_played} whole "
+                          f"matches by {' and '.join(r.agents)}") if hands else ""
                 typer.echo(f"{r.ref}: ok ({r.game.definition.canonical}{played})")
         bad = [r for r in results if not r.ok]
         if bad:
             n = sum(len(r.diagnostics) for r in bad)
             _err(f"{n} error{'s' if n != 1 else ''} in {len(bad)} of {len(results)} "
                  f"file{'s' if len(results) != 1 else ''}")
+    if any(_in_command_line(d) for r in results for d in r.diagnostics):
+        raise typer.Exit(2)
     if not all(r.ok for r in results):
         raise typer.Exit(1)
 
@@ -210,23 +262,20 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              option: Optional[List[str]] = OptionArg,
              record: Optional[Path] = typer.Option(None, "--record", "-r",
                                                    help="Write a JSON Lines game record here."),
-             agents: str = typer.Option("random", "--agents",
-                                        help="Agent name, or comma-separated names by seat: "
+             agents: Optional[str] = typer.Option(
+                 None, "--agents", help="Agent name, or comma-separated names by seat (default: "
+                                        "the ruleset's simulate.agents, else random): "
                                              + "; ".join(f"{k} ({v})" for k, v in
                                                          AGENT_HELP.items()) + "."),
              progress: bool = typer.Option(True, "--progress/--no-progress",
                                            help="Progress bar on a terminal for runs over a second."),
              fmt: str = FormatArg) -> None:
     """Play matches with bots and report what happened (contracts, make rates, marks, wins)."""
-    from ..agents import AGENTS
     from ..records.runner import simulate as run
     _check_format(fmt)
-    names = [a.strip() for a in agents.split(",") if a.strip()]
-    bad = [a for a in names if a not in AGENTS]
-    if bad or not names:
-        _err(f"error: unknown agent '{bad[0] if bad else agents}' (agents: {', '.join(sorted(AGENTS))})")
-        raise typer.Exit(2)
+    names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option)
+    names = _agents_for(game, names)
     out = None
     if record is not None:
         try:

@@ -94,7 +94,8 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         hand_size=s.hand_size, stock=s.stock, first_dealer=first_dealer, next_dealer=next_dealer,
         constants=s.constants, declarations=s.declarations, contracts=contract_defs, bids=bid_defs,
         auction=auction.with_offers(auc, bid_defs, actions), score_hand=score_hand,
-        match_over=match_over, bounds=bnds, actions=actions, trick_tables=trick_tables, source=d)
+        match_over=match_over, bounds=bnds, actions=actions, trick_tables=trick_tables,
+        agents=settings.default_agents(comp), source=d)
 
 
 def finish(comp: Compiler, s: Setup, drafts: list, bids: list):
