@@ -122,7 +122,7 @@ def play_check(res: FileResult, hands: int, seed: int, options: dict[str, Any],
             _fault(res, span, e.message, seed, match, names, options)
             return
         except _OutOfBudget as e:
-            span = game.tree.span(("bounds",)) if game.tree is not None else Span(res.ref, 1, 1)
+            span = game.tree.span(("bounds",), key=True) if game.tree is not None else Span(res.ref, 1, 1)
             _fault(res, span, f"match {match + 1} {e.what}; a hand or a match may never end",
                    seed, match, names, options)
             return

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import OptionError, Span, did_you_mean
+from ..expr.types import INT_LIMIT
 
 TRUE_WORDS = {"true", "yes", "on", "1"}
 FALSE_WORDS = {"false", "no", "off", "0"}
@@ -42,6 +43,8 @@ class OptionDecl:
         if self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 return f"option '{self.name}' takes an int, got {_show(value)}"
+            if not -INT_LIMIT <= value <= INT_LIMIT:
+                return f"option '{self.name}' takes an int between -2**53 and 2**53"
             if self.min is not None and value < self.min:
                 return f"option '{self.name}' must be at least {self.min}, got {value}"
             if self.max is not None and value > self.max:
