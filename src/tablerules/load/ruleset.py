@@ -56,13 +56,20 @@ def resolve_ref(ref: str, *, relative_to: Path | None = None, span: Span | None 
     p = builtin_path(ref)
     if p is None:
         names = builtin_names()
-        raise LoadError(f"no built-in ruleset named '{_short(ref)}' (built-ins: {', '.join(names)})",
+        raise LoadError(f"no built-in ruleset named {_quoted(ref)} (built-ins: {', '.join(names)})",
                         span or Span(_short(ref), 0, 0), suggestion=did_you_mean(ref, names))
     return p
 
 
+def _quoted(ref: str) -> str:
+    short = _short(ref)
+    return short if short != ref else f"'{ref}'"
+
+
 def _short(ref: str, limit: int = 80) -> str:
-    """A reference short enough for one line of a message."""
+    """A reference short enough for one line of a message (quoted when empty or unprintable)."""
+    if not ref.strip() or not ref.isprintable():
+        ref = repr(ref)
     return ref if len(ref) <= limit else ref[:limit - 3] + "..."
 
 
