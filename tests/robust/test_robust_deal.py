@@ -41,3 +41,11 @@ def test_every_shipped_hand_size_option_fits():
         r = cli("validate", "allfives", "-o", f"players={players}", "-o", f"{option}={top}",
                 "--hands", "5")
         assert r.exit_code == 0, r.stderr
+
+
+def test_replay_with_a_deal_that_cannot_be_made(eight, tmp_path):
+    rec = tmp_path / "af.jsonl"
+    assert cli("simulate", "allfives", "--games", "1", "--record", str(rec)).exit_code == 0
+    r = cli("replay", str(rec), "--ruleset", str(eight))
+    assert r.exit_code == 1
+    assert "deal.stock comes to -4" in r.stderr
