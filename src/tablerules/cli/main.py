@@ -108,13 +108,15 @@ def _err(msg: str) -> None:
 
 
 def _fail(e: TablerulesError, sources: dict[str, str] | None = None) -> None:
-    """Print every diagnostic of `e` to stderr and exit 1."""
+    """Print every diagnostic of `e` to stderr; exit 2 if one is in the command line, else 1."""
     srcs = dict(sources or {})
     for d in e.diagnostics:
         if d.span.file not in srcs:
-            try:
-                srcs[d.span.file] = Path(d.span.file).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError, ValueError):  # not a file, or not a readable one
+            try:  # is_file first: never read a device; it raises on a name too long
+                p = Path(d.span.file)
+                if p.is_file():
+                    srcs[d.span.file] = p.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError, ValueError):
                 pass
     for d in e.diagnostics:
         _err(render(d, srcs))
@@ -149,13 +151,12 @@ def _agent_list(text: str) -> list[str]:
 
 def _agents_for(game, names: list[str] | None) -> list[str]:
     """The agents to play `game` with: `names`, else the ruleset's `simulate.agents`."""
-    from ..errors import TablerulesError as Problem
     from ..validation import agent_problems
     gd = game.definition
     if names is None:
         problems = agent_problems(game)
         if problems:
-            _fail(Problem(problems[0].message, problems[0].span, diagnostics=problems))
+            _fail(TablerulesError(problems[0].message, problems[0].span, diagnostics=problems))
         return list(gd.agents)
     if len(names) > gd.seat_count:
         _usage(f"--agents names {len(names)} agents; {game.ref} has {gd.seat_count} seats")
