@@ -142,7 +142,7 @@ def test_simulate_unknown_agent():
 ])
 def test_bad_option_values(command, option, message):
     r = run(*command, "--option", option)
-    assert r.exit_code == 1
+    assert r.exit_code == 2  # an error in the command line
     assert r.stdout == ""
     first, *rest = r.stderr.splitlines()
     # no made-up file position: the message names the --option it is about
@@ -155,7 +155,7 @@ def test_bad_option_values(command, option, message):
 
 def test_every_bad_option_is_reported_and_located():
     r = run("simulate", "texas42", "-o", "min_bid=32", "-o", "nelo=false", "-o", "marks_to_win=0")
-    assert r.exit_code == 1
+    assert r.exit_code == 2  # an error in the command line
     lines = r.stderr.splitlines()
     assert [ln.split(":", 2)[1] for ln in lines] == [" --option nelo=false",
                                                      " --option marks_to_win=0"]
@@ -182,24 +182,29 @@ def test_missing_ruleset_file():
 def test_validate_texas42():
     r = run("validate", "texas42", "rulesets/texas42.yaml", "--hands", "50", "--seed", "3")
     assert r.exit_code == 0, r.stderr
-    assert r.stdout == ("texas42: ok (texas42, 50 random hands played)\n"
-                        "rulesets/texas42.yaml: ok (texas42, 50 random hands played)\n")
+    # whole matches until 50 hands are done, the ruleset's agents in turn with cautious
+    assert r.stdout == ("texas42: ok (texas42, 58 random hands played in 8 whole matches by "
+                        "random and cautious)\n"
+                        "rulesets/texas42.yaml: ok (texas42, 58 random hands played in 8 whole "
+                        "matches by random and cautious)\n")
     assert r.stderr == ""
 
 
 def test_validate_texas42_default_hands_and_options():
     r = run("validate", "texas42")
-    assert r.exit_code == 0 and r.stdout == "texas42: ok (texas42, 200 random hands played)\n"
+    assert r.exit_code == 0 and r.stdout == ("texas42: ok (texas42, 209 random hands played in 28 "
+                                             "whole matches by random and cautious)\n")
     r = run("validate", "texas42", "-o", "min_bid=32", "-o", "all_pass=reshuffle", "--hands", "30")
     assert r.exit_code == 0, r.stderr
-    assert "ok (texas42(" in r.stdout and "30 random hands played" in r.stdout
+    assert "ok (texas42(" in r.stdout and "32 random hands played in 4 whole matches" in r.stdout
 
 
 def test_validate_json():
     r = run("validate", "texas42", "--hands", "5", "--format", "json")
     assert r.exit_code == 0
     assert json.loads(r.stdout) == {"ok": True, "files": [
-        {"file": "texas42", "ok": True, "hands_played": 5, "diagnostics": []}]}
+        {"file": "texas42", "ok": True, "hands_played": 14, "matches_played": 2,
+         "agents": ["random", "cautious"], "diagnostics": []}]}
 
 
 def test_validate_an_overlay_that_is_fine(tmp_path):
@@ -208,7 +213,8 @@ def test_validate_an_overlay_that_is_fine(tmp_path):
                  "set:\n  min_bid: 32\n  all_pass: reshuffle\n  nello_doubles: low\n", encoding="utf-8")
     r = run("validate", str(f), "--hands", "20")
     assert r.exit_code == 0, r.stderr
-    assert r.stdout == f"{f}: ok (our-hall, 20 random hands played)\n"
+    assert r.stdout == (f"{f}: ok (our-hall, 30 random hands played in 4 whole matches by random "
+                        f"and cautious)\n")
 
 
 # -- help ------------------------------------------------------------------------------------

@@ -51,10 +51,11 @@ ERRORS = {
     "like_typo.yaml": (8, 7, ["'leadr'", "contracts.points.play"], None),
     # an empty options: deletes every option; the base's uses of them are one error, here
     "empty_options.yaml": (5, 1, ["deleting 'options'", "'min_bid'"], "rulesets/texas42.yaml"),
-    "deal_deleted.yaml": (5, 1, ["deleting 'deal'", "no legal action"], "rulesets/texas42.yaml"),
+    # now a static error: the deleted deal leaves a hand size of 0 (found before any play)
+    "deal_deleted.yaml": (5, 6, ["deal.hand_size comes to 0"], None),
     "never_legal.yaml": (8, 7, ["no legal action"], "rulesets/texas42.yaml"),
     "match_never_ends.yaml": (6, 3, ["did not end within 5 deals"], "rulesets/texas42.yaml"),
-    "stock_negative.yaml": (6, 14, ["4 hands of 99", "the set has 28"], None),
+    "stock_negative.yaml": (6, 3, ["4 hands of 99", "the set has 28"], "rulesets/allfives.yaml"),
     "hand_size.yaml": (6, 14, ["4 hands of 99"], None),
     "recursion.yaml": (6, 3, ["'f1' calls itself", "f1 -> f2 -> f1"], None),
     "bad_indent.yaml": (7, 16, ["mapping values are not allowed here",
@@ -101,7 +102,8 @@ def test_the_folded_scalar_caret_is_under_the_typo():
 def test_a_helper_defined_after_its_caller_is_found():
     r = validate("helper_function.yaml")
     assert r.exit_code == 0, r.output
-    assert r.stdout.startswith(f"{CASES}/helper_function.yaml: ok (helper, 50 random hands")
+    assert r.stdout.startswith(f"{CASES}/helper_function.yaml: ok (helper, ")
+    assert "random hands played" in r.stdout
 
 
 def test_a_directory_is_said_to_be_one():
@@ -121,12 +123,13 @@ def test_a_library_part_is_checked_as_a_part():
 
 def test_a_game_that_extends_a_library_is_a_game():
     r = cli("validate", "texas42", "--hands", "5")
-    assert r.exit_code == 0 and r.stdout == "texas42: ok (texas42, 5 random hands played)\n"
+    assert r.exit_code == 0 and r.stdout.startswith("texas42: ok (texas42, ")
+    assert "random hands played in" in r.stdout
 
 
 def test_option_errors_name_the_option_not_a_file_position():
     r = cli("validate", "texas42", "-o", "min_bid=99", "-o", "foo=1")
-    assert r.exit_code == 1
+    assert r.exit_code == 2  # an error in the command line
     lines = r.stderr.splitlines()
     assert lines[0] == "error: --option min_bid=99: option 'min_bid' must be at most 42, got 99"
     assert lines[1].startswith("error: --option foo=1: unknown option 'foo'")

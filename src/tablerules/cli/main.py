@@ -2,18 +2,95 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 import time
 from pathlib import Path
 from typing import List, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from ..agents import AGENT_HELP
 from ..errors import TablerulesError, render
 
+
+class WriteError(Exception):
+    """Writing to `path` failed: reported as one line by the app, exit 1."""
+
+    def __init__(self, path: str, error: OSError):
+        super().__init__(path)
+        self.path = path
+        self.error = error
+
+
+class _Sink:
+    """A text file whose write failures name its path (a record file)."""
+
+    def __init__(self, f, path: str):
+        self.f = f
+        self.path = path
+
+    def write(self, text: str) -> int:
+        try:
+            return self.f.write(text)
+        except OSError as e:
+            raise WriteError(self.path, e) from None
+
+    def close(self) -> None:
+        try:
+            self.f.close()
+        except OSError as e:
+            raise WriteError(self.path, e) from None
+
+
+class _Group(TyperGroup):
+    """The one place a failed write (stdout, stderr, a record) becomes one line and exit 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except WriteError as e:
+            _write_failed(e.path, e.error)
+        except OSError as e:
+            stream = _echo_stream(e)
+            if stream is None:
+                raise
+            _write_failed(stream, e)
+
+
+def _echo_stream(e: OSError) -> str | None:
+    """`<stdout>` or `<stderr>` when `e` came out of an echo to that stream, else None."""
+    tb = e.__traceback__
+    found = None
+    while tb is not None:
+        f = tb.tb_frame
+        if f.f_code.co_name == "echo" and "err" in f.f_locals:
+            found = "<stderr>" if f.f_locals["err"] else "<stdout>"
+        tb = tb.tb_next
+    return found
+
+
+def _write_failed(path: str, e: OSError) -> None:
+    quiet = e.errno == errno.EPIPE  # the reader stopped reading (`| head`): not worth a line
+    for stream in ("stdout", "stderr"):
+        try:  # no second failure when the interpreter flushes the stream at exit
+            getattr(sys, stream).flush()
+        except (OSError, ValueError):
+            setattr(sys, stream, open(os.devnull, "w"))
+    try:
+        if not quiet:
+            sys.stderr.write(f"error: cannot write {path}: {e.strerror or e}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    raise typer.Exit(1)
+
+
 app = typer.Typer(
+    cls=_Group,
     add_completion=False,
     no_args_is_help=True,
     help="Write domino game rules as YAML, check them like a compiler, and simulate them.\n\n"
@@ -47,18 +124,19 @@ OPTION_FILE = "--option"  # the "file" of the diagnostics about --option NAME=VA
 
 def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
           options: list[str] | None = None) -> None:
-    """Print every diagnostic of `e` to stderr and exit 1."""
+    """Print every diagnostic of `e` to stderr; exit 2 if one is in the command line, else 1."""
     srcs = dict(sources or {})
     for d in e.diagnostics:
-        p = Path(d.span.file)
-        if d.span.file not in srcs and p.is_file():
-            try:
-                srcs[d.span.file] = p.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+        if d.span.file not in srcs:
+            try:  # is_file first: never read a device; it raises on a name too long
+                p = Path(d.span.file)
+                if p.is_file():
+                    srcs[d.span.file] = p.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError, ValueError):
                 pass
     for d in e.diagnostics:
         _err(_render(d, srcs, options))
-    raise typer.Exit(1)
+    raise typer.Exit(2 if any(_in_command_line(d) for d in e.diagnostics) else 1)
 
 
 def _part_summary(tree) -> str:
@@ -79,6 +157,40 @@ def _check_format(fmt: str) -> None:
     if fmt not in ("text", "json"):
         _err(f"error: --format is text or json, got '{fmt}'")
         raise typer.Exit(2)
+
+
+def _usage(msg: str) -> None:
+    _err(f"error: {msg}")
+    raise typer.Exit(2)
+
+
+def _in_command_line(d) -> bool:
+    """A diagnostic located in the command line (an `--option`), not in a file."""
+    return d.span.file == "--option"
+
+
+def _agent_list(text: str) -> list[str]:
+    """`--agents` text -> agent names; an unknown name is a usage error."""
+    from ..agents import AGENTS
+    names = [a.strip() for a in text.split(",") if a.strip()]
+    bad = [a for a in names if a not in AGENTS]
+    if bad or not names:
+        _usage(f"unknown agent '{bad[0] if bad else text}' (agents: {', '.join(sorted(AGENTS))})")
+    return names
+
+
+def _agents_for(game, names: list[str] | None) -> list[str]:
+    """The agents to play `game` with: `names`, else the ruleset's `simulate.agents`."""
+    from ..validation import agent_problems
+    gd = game.definition
+    if names is None:
+        problems = agent_problems(game)
+        if problems:
+            _fail(TablerulesError(problems[0].message, problems[0].span, diagnostics=problems))
+        return list(gd.agents)
+    if len(names) > gd.seat_count:
+        _usage(f"--agents names {len(names)} agents; {game.ref} has {gd.seat_count} seats")
+    return names
 
 
 def _load(ruleset: str, options: list[str] | None):
@@ -122,25 +234,38 @@ def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path.")
 def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or built-in names)."),
              option: Optional[List[str]] = OptionArg,
              hands: int = typer.Option(200, "--hands", min=0,
-                                       help="Random hands to play after the static checks (0: none)."),
-             seed: int = typer.Option(0, "--seed", help="Seed of the random hands."),
+                                       help="Play whole matches until this many hands are done "
+                                            "(0: no play)."),
+             seed: int = typer.Option(0, "--seed", help="Seed of the matches."),
+             agents: Optional[str] = typer.Option(
+                 None, "--agents", help="Agents to play with, as simulate takes them (default: "
+                                        "the ruleset's, in turn with cautious)."),
+             seconds: float = typer.Option(10.0, "--seconds", min=0.1,
+                                           help="Time a match may take before it is reported."),
+             steps: int = typer.Option(100_000, "--steps", min=1,
+                                       help="Decisions a match may take before it is reported."),
              fmt: str = FormatArg) -> None:
-    """Check rulesets like a compiler: YAML, schema, names, types, options; then play random hands.
+    """Check rulesets like a compiler: YAML, schema, names, types, options; then play matches.
 
     Every problem is printed as file:line:col: error: message with the source line and a caret.
-    Exit status 1 if any file has an error, 0 if all are clean.
+    Exit status 1 if any file has an error, 2 if the command line has one, 0 if all are clean.
     """
     from ..interpreter.options import parse_cli_options
     from ..load.ruleset import like_notes
     from ..validation import check_file
     _check_format(fmt)
+    names = _agent_list(agents) if agents is not None else None
     try:
         opts = parse_cli_options(option)
     except TablerulesError as e:
         _fail(e, options=option)
-    results = [check_file(f, opts, hands=hands, seed=seed) for f in files]
-    for r in results:  # a change that `like:` carries into other contracts: say so
-        if r.game is not None and r.game.tree is not None:
+    results = [check_file(f, opts, hands=hands, seed=seed, agents=names, seconds=seconds,
+                          steps=steps) for f in files]
+    for r in results:
+        if names and r.game is not None and len(names) > r.game.definition.seat_count:
+            _usage(f"--agents names {len(names)} agents; {r.ref} has "
+                   f"{r.game.definition.seat_count} seats")
+        if r.game is not None and r.game.tree is not None:  # a change `like:` carries: say so
             r.diagnostics.extend(like_notes(r.game.tree))
     if fmt == "json":
         typer.echo(json.dumps({"ok": all(r.ok for r in results),
@@ -152,13 +277,16 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
             if r.ok and r.library:
                 typer.echo(f"{r.ref}: ok (library part: {_part_summary(r.game.tree)})")
             elif r.ok:
-                played = f", {r.hands_played} random hands played" if hands else ""
+                played = (f", {r.hands_played} random hands played in {r.matches_played} whole "
+                          f"matches by {' and '.join(r.agents)}") if hands else ""
                 typer.echo(f"{r.ref}: ok ({r.game.definition.canonical}{played})")
         bad = [r for r in results if not r.ok]
         if bad:
             n = sum(1 for r in bad for d in r.diagnostics if d.severity == "error")
             _err(f"{n} error{'s' if n != 1 else ''} in {len(bad)} of {len(results)} "
                  f"file{'s' if len(results) != 1 else ''}")
+    if any(_in_command_line(d) for r in results for d in r.diagnostics):
+        raise typer.Exit(2)
     if not all(r.ok for r in results):
         raise typer.Exit(1)
 
@@ -170,27 +298,24 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              option: Optional[List[str]] = OptionArg,
              record: Optional[Path] = typer.Option(None, "--record", "-r",
                                                    help="Write a JSON Lines game record here."),
-             agents: str = typer.Option("random", "--agents",
-                                        help="Agent name, or comma-separated names by seat: "
+             agents: Optional[str] = typer.Option(
+                 None, "--agents", help="Agent name, or comma-separated names by seat (default: "
+                                        "the ruleset's simulate.agents, else random): "
                                              + "; ".join(f"{k} ({v})" for k, v in
                                                          AGENT_HELP.items()) + "."),
              progress: bool = typer.Option(True, "--progress/--no-progress",
                                            help="Progress bar on a terminal for runs over a second."),
              fmt: str = FormatArg) -> None:
     """Play matches with bots and report what happened (contracts, make rates, marks, wins)."""
-    from ..agents import AGENTS
     from ..records.runner import simulate as run
     _check_format(fmt)
-    names = [a.strip() for a in agents.split(",") if a.strip()]
-    bad = [a for a in names if a not in AGENTS]
-    if bad or not names:
-        _err(f"error: unknown agent '{bad[0] if bad else agents}' (agents: {', '.join(sorted(AGENTS))})")
-        raise typer.Exit(2)
+    names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option)
+    names = _agents_for(game, names)
     out = None
     if record is not None:
         try:
-            out = open(record, "w", encoding="utf-8", newline="\n")
+            out = _Sink(open(record, "w", encoding="utf-8", newline="\n"), str(record))
         except OSError as e:
             _err(f"error: cannot write {record}: {e.strerror or e}")
             raise typer.Exit(1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..errors import ExprError
+from ..errors import ExprError, GameError, Span
 from .builtins import AGGREGATES, BUILTINS, KEYWORDS, RESERVED, AggregateSpec, signature
 from .checker import Binder, Checker, check_env
 from .compiler import CTX, NOT_CONST, Compiler, FrameMode, ItemMode, const_fn
@@ -13,10 +13,29 @@ from .env import Env, Func, Var
 from .nodes import Node
 from .parser import Locate, Locator
 from .parser import parse as _parse
-from .types import Type
+from .types import INT, INT_LIMIT, Type
 
-__all__ = ["AGGREGATES", "BUILTINS", "KEYWORDS", "NOT_CONST", "AggregateSpec", "Compiled",
+__all__ = ["AGGREGATES", "BUILTINS", "INT_LIMIT", "KEYWORDS", "NOT_CONST", "AggregateSpec", "Compiled",
            "Env", "Func", "Var", "compile_expression", "define_function", "parse", "signature"]
+
+
+# Each int result is checked against INT_LIMIT, not every operator: there is no power operator,
+# so an expression of bounded inputs gives a bounded result, and a value that grows from hand to
+# hand is stopped. The per-piece hooks of trick play are tabled at compile time, so the check
+# runs a few times a hand.
+
+def _too_big(v: int) -> str:
+    return (f"the value ({'-' if v < 0 else ''}an integer of {v.bit_length()} bits) is beyond the "
+            f"integer bound: every int is between -2**53 and 2**53")
+
+
+def _bounded(f: Callable[[Any], Any], span: Span) -> Callable[[Any], Any]:
+    def bounded(a, f=f, lo=-INT_LIMIT, hi=INT_LIMIT):  # defaults: local lookups on a hot path
+        v = f(a)
+        if lo <= v <= hi:
+            return v
+        raise GameError(_too_big(v), span)
+    return bounded
 
 
 @dataclass(frozen=True)
@@ -61,9 +80,15 @@ def compile_expression(text: str, env: Env, *, locate: Locate = None,
     except RecursionError:
         raise _too_deep(loc, text) from None
     uses = frozenset(checked.uses)
+    is_int = checked.type == INT
     if code.is_const:
-        return Compiled(const_fn(code.const), checked.type, uses, text, code.const)
-    return Compiled(code.fn, checked.type, uses, text)
+        v = code.const
+        if is_int and isinstance(v, int) and not -INT_LIMIT <= v <= INT_LIMIT:
+            raise loc.error(_too_big(v), root.offset, root.length)
+        return Compiled(const_fn(v), checked.type, uses, text, v)
+    fn = _bounded(code.fn, loc.node(root)) if is_int else code.fn
+    return Compiled(fn, checked.type, uses, text)
+
 
 
 def define_function(name: str, params: list[tuple[str, Type]], body: str, env: Env, *,

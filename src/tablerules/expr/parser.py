@@ -11,6 +11,7 @@ from lark.visitors import Transformer_NonRecursive, v_args
 
 from ..errors import ExprError, Span
 from . import nodes as n
+from .types import INT_LIMIT
 
 Locate = Union[Callable[[int, int], Span], Span, None]
 
@@ -68,7 +69,10 @@ class _ToAst(Transformer_NonRecursive):
     """Builds nodes; never raises domain errors (the checker does that afterwards)."""
 
     def int(self, meta, c):
-        return n.IntLit(value=int(c[0]), **_pos(meta))
+        digits = str(c[0]).lstrip("0") or "0"
+        # past 20 digits it is past the bound anyway (and int() refuses 4300 digits and more)
+        value = int(digits) if len(digits) <= 20 else INT_LIMIT + 1
+        return n.IntLit(value=value, **_pos(meta))
 
     def true(self, meta, c):
         return n.BoolLit(value=True, **_pos(meta))
@@ -227,4 +231,19 @@ def parse(text: str, *, locate: Locate = None) -> n.Node:
     if node is None or n.depth(node) > MAX_DEPTH:
         raise loc.error(f"expression is nested too deeply (more than {MAX_DEPTH} levels)", 0,
                         len(text))
+    big = _big_literal(node)
+    if big is not None:
+        raise loc.error("integer literal beyond the integer bound: every int is between "
+                        "-2**53 and 2**53", big.offset, big.length)
     return node
+
+
+def _big_literal(node: n.Node) -> n.IntLit | None:
+    """The first integer literal past INT_LIMIT (the tree is at most MAX_DEPTH deep)."""
+    if isinstance(node, n.IntLit) and node.value > INT_LIMIT:
+        return node
+    for child in node.children():
+        found = _big_literal(child)
+        if found is not None:
+            return found
+    return None

@@ -118,6 +118,7 @@ class ObjType(Type):
 
 
 INT = _Prim("int")
+INT_LIMIT = 2 ** 53  # every int literal and result is within +-INT_LIMIT: exact as a float and in JSON
 BOOL = _Prim("bool")
 SYM = SymType()
 SCALAR = ScalarType()

@@ -18,10 +18,14 @@ def sizes(comp: Compiler, base: Env, seat_count: int, piece_count: int) -> tuple
     hand_size = comp.const_int(("deal", "hand_size"), base, 0, "pieces dealt to each seat")
     base.vars["hand_size"] = vocab.const(INT, hand_size, "pieces dealt to each seat")
     stock = comp.const_int(("deal", "stock"), base, 0, "pieces left undealt")
-    if stock < 0:  # a stock computed from the hand size: the hands alone overflow the set
-        comp.error(("deal", "hand_size"),
-                   f"{seat_count} hands of {hand_size} need {hand_size * seat_count} pieces; "
-                   f"the set has {piece_count} (deal.stock comes to {stock})")
+    # literal values are range-checked by the schema; computed ones only here
+    if hand_size < 1:
+        comp.error(("deal", "hand_size"), f"deal.hand_size comes to {hand_size}; each seat is "
+                                          f"dealt at least 1 piece")
+    elif stock < 0:
+        comp.error(("deal", "stock"),
+                   f"deal.stock comes to {stock}: {seat_count} hands of {hand_size} need "
+                   f"{hand_size * seat_count} pieces; the set has {piece_count}")
     elif hand_size * seat_count + stock > piece_count:
         comp.error(("deal", "hand_size"),
                    f"{seat_count} hands of {hand_size} plus a stock of {stock} need "

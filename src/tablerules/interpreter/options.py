@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import OptionError, Span, did_you_mean
+from ..expr.types import INT_LIMIT
 
 TRUE_WORDS = {"true", "yes", "on", "1"}
 FALSE_WORDS = {"false", "no", "off", "0"}
+# ASCII digits only: Python's int() also takes '3_1' and full-width digits, which no one means
+INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,8 @@ class OptionDecl:
         if self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 return f"option '{self.name}' takes an int, got {_show(value)}"
+            if not -INT_LIMIT <= value <= INT_LIMIT:
+                return f"option '{self.name}' takes an int between -2**53 and 2**53"
             if self.min is not None and value < self.min:
                 return f"option '{self.name}' must be at least {self.min}, got {value}"
             if self.max is not None and value > self.max:
@@ -57,10 +63,9 @@ class OptionDecl:
         """The value of a command-line string, or raise ValueError with the reason."""
         t = text.strip()
         if self.type == "int":
-            try:
-                value: Any = int(t)
-            except ValueError:
-                raise ValueError(f"option '{self.name}' takes an int, got '{text}'") from None
+            if not INT_TEXT.fullmatch(t):
+                raise ValueError(f"option '{self.name}' takes an int, got '{text}'")
+            value: Any = int(t)
         elif self.type == "bool":
             if t.lower() in TRUE_WORDS:
                 value = True
@@ -89,13 +94,15 @@ def _show(value: Any) -> str:
 
 
 def parse_cli_options(pairs: list[str] | None) -> dict[str, str]:
-    """`name=value` strings -> a dict; malformed pairs raise a located OptionError."""
+    """`name=value` strings -> a dict; a malformed or repeated pair raises a located OptionError."""
     out: dict[str, str] = {}
     for i, pair in enumerate(pairs or []):
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
             raise OptionError(f"--option takes name=value, got '{pair}'",
                               Span("--option", i + 1, 1))
+        if name.strip() in out:
+            raise OptionError(f"option '{name.strip()}' is given twice", Span("--option", i + 1, 1))
         out[name.strip()] = value
     return out
 

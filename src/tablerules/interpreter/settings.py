@@ -78,3 +78,12 @@ def option_env(decls: dict[str, OptionDecl], values: dict[str, Any]) -> Env:
         t = enum(decls[k].values) if decls[k].type == "symbol" else TYPE_NAMES[decls[k].type]
         base.vars[k] = vocab.const(t, v, decls[k].description)
     return base
+
+
+def default_agents(comp: Compiler) -> tuple[str, ...]:
+    """`simulate.agents`, the agents simulate and validate use when none are named; the schema
+    checks the shape, and the command line the names (agents sit above the compiler)."""
+    agents = comp.get("simulate", "agents", default=None)
+    if isinstance(agents, list) and agents and all(isinstance(a, str) for a in agents):
+        return tuple(agents)
+    return ("random",)

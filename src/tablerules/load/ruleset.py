@@ -11,6 +11,7 @@ from ..errors import Diagnostic, LoadError, Span, did_you_mean
 from .yamltree import Loc, Tree, merge, parse_yaml, strip_nulls
 
 MAX_EXTENDS_DEPTH = 16
+MAX_LIKE_DEPTH = 16  # contracts `like` one another a few levels deep; the resolution recurses
 MAX_FILE_BYTES = 2_000_000
 
 
@@ -29,7 +30,10 @@ def builtin_names() -> list[str]:
 
 def builtin_path(name: str) -> Path | None:
     p = data_dir("rulesets") / f"{name}.yaml"
-    return p if p.is_file() else None
+    try:
+        return p if p.is_file() else None
+    except OSError:  # e.g. a name too long for a file name: no built-in has it
+        return None
 
 
 def is_path_ref(ref: str) -> bool:
@@ -42,15 +46,32 @@ def resolve_ref(ref: str, *, relative_to: Path | None = None, span: Span | None 
         p = Path(ref)
         if not p.is_absolute() and relative_to is not None:
             p = relative_to / p
-        if not p.is_file():
-            raise LoadError(f"no such ruleset file: {ref}", span or Span(ref, 0, 0))
+        try:
+            found = p.is_file()
+        except OSError as e:  # e.g. ENAMETOOLONG: is_file only swallows "not found"
+            raise LoadError(f"cannot read ruleset file {_short(ref)}: {e.strerror or e}",
+                            span or Span(_short(ref), 0, 0)) from None
+        if not found:
+            raise LoadError(f"no such ruleset file: {_short(ref)}", span or Span(_short(ref), 0, 0))
         return p
     p = builtin_path(ref)
     if p is None:
         names = builtin_names()
-        raise LoadError(f"no built-in ruleset named '{ref}' (built-ins: {', '.join(names)})",
-                        span or Span(ref, 0, 0), suggestion=did_you_mean(ref, names))
+        raise LoadError(f"no built-in ruleset named {_quoted(ref)} (built-ins: {', '.join(names)})",
+                        span or Span(_short(ref), 0, 0), suggestion=did_you_mean(ref, names))
     return p
+
+
+def _quoted(ref: str) -> str:
+    short = _short(ref)
+    return short if short != ref else f"'{ref}'"
+
+
+def _short(ref: str, limit: int = 80) -> str:
+    """A reference short enough for one line of a message (quoted when empty or unprintable)."""
+    if not ref.strip() or not ref.isprintable():
+        ref = repr(ref)
+    return ref if len(ref) <= limit else ref[:limit - 3] + "..."
 
 
 def display_path(p: Path) -> str:
@@ -80,9 +101,17 @@ def read_tree(path: Path) -> Tree:
     return tree
 
 
+def _is_dir(p: Path) -> bool:
+    """Whether `p` is a directory; a name the system refuses (too long) is left to resolve_ref."""
+    try:
+        return p.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def load_tree(ref: str) -> Tree:
     """Read a ruleset with all its `extends:` bases merged under it and `like:` resolved."""
-    if is_path_ref(ref) and Path(ref).is_dir():
+    if is_path_ref(ref) and _is_dir(Path(ref)):
         raise LoadError(f"{ref} is a directory, not a ruleset file: name a .yaml file in it",
                         Span(ref, 0, 0))
     path = resolve_ref(ref)
@@ -104,7 +133,7 @@ def _load_extends(path: Path, chain: list[Path]) -> Tree:
         raise LoadError("'extends' names a built-in ruleset or a file path", span)
     if len(chain) >= MAX_EXTENDS_DEPTH:
         raise LoadError(f"'extends' chain is deeper than {MAX_EXTENDS_DEPTH}", span)
-    if is_path_ref(base_ref) and (path.parent / base_ref).is_dir():
+    if is_path_ref(base_ref) and _is_dir(path.parent / base_ref):
         raise LoadError(f"'extends' names a directory, not a ruleset file: {base_ref}", span)
     base_path = resolve_ref(base_ref, relative_to=path.parent, span=span)
     if base_path.resolve() in {p.resolve() for p in chain + [path]}:
@@ -143,6 +172,9 @@ def resolve_likes(tree: Tree) -> None:
                             suggestion=did_you_mean(str(like), names))
         if like in stack:
             raise LoadError(f"'like' cycle through contract '{like}'", tree.span(path))
+        if len(stack) >= MAX_LIKE_DEPTH:
+            raise LoadError(f"'like' chain is deeper than {MAX_LIKE_DEPTH} contracts",
+                            tree.span(path))
         base = resolve(like, stack + [name])
         base_tree = Tree(base, _sub_locs(tree.locs, ("contracts", like)), {})
         own = Tree(body, _sub_locs(tree.locs, ("contracts", name)), {})
@@ -171,7 +203,10 @@ def _sub_locs(locs: dict, prefix: tuple) -> dict[tuple, Loc]:
 
 
 def content_hash(data) -> str:
-    """A stable hash of the merged ruleset content (not of its file layout)."""
+    """A stable hash of the merged ruleset content (not of its file layout); `simulate`, which
+    only says how bots play it by default, is not part of the game."""
+    if isinstance(data, dict) and "simulate" in data:
+        data = {k: v for k, v in data.items() if k != "simulate"}
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()[:16]
 

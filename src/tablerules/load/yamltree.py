@@ -13,6 +13,30 @@ Path = tuple  # keys and indexes from the document root
 
 # A ruleset is a few hundred nodes; anything far larger is a mistake or an alias bomb.
 MAX_NODES = 50_000
+# Rulesets nest under ten levels; PyYAML composes recursively, so deep nesting must stop early.
+MAX_DEPTH = 64
+
+
+class _Nesting(Exception):
+    """Raised by the composer when collections nest deeper than MAX_DEPTH."""
+
+    def __init__(self, mark):
+        self.mark = mark
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """The safe loader, refusing collections nested deeper than MAX_DEPTH."""
+
+    depth = 0
+
+    def compose_node(self, parent, index):
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _Nesting(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 @dataclass(frozen=True)
@@ -98,7 +122,7 @@ def _mark_span(file: str, mark) -> Span:
 def parse_yaml(text: str, file: str) -> Tree:
     """Compose YAML with the safe loader and build a located plain-data tree."""
     try:
-        loader = yaml.SafeLoader(text)
+        loader = _BoundedLoader(text)
     except yaml.YAMLError as e:  # e.g. a control character the reader refuses
         raise _located(e, file, text) from None
     try:
@@ -106,6 +130,9 @@ def parse_yaml(text: str, file: str) -> Tree:
             node = loader.get_single_node()
         except yaml.YAMLError as e:
             raise _located(e, file, text) from None
+        except _Nesting as e:
+            raise LoadError(f"YAML nests deeper than {MAX_DEPTH} levels", _mark_span(file, e.mark)) \
+                from None
         tree = Tree(None, {}, {file: text})
         if node is None:
             raise LoadError("the file is empty: a ruleset is a YAML mapping", Span(file, 1, 1))
@@ -176,6 +203,9 @@ def _build(node, path: Path, tree: Tree, file: str, loader, counter, key_span) -
         raise LoadError(f"the document has more than {MAX_NODES} nodes (an alias bomb?)",
                         _mark_span(file, node.start_mark))
     span = _mark_span(file, node.start_mark)
+    if len(path) > MAX_DEPTH:  # only an alias can get here: one inside its own anchor
+        raise LoadError(f"YAML nests deeper than {MAX_DEPTH} levels (an alias inside its own "
+                        f"anchor?)", span)
     if isinstance(node, yaml.ScalarNode):
         indent = 0
         if node.style in ("|", ">"):
@@ -294,6 +324,8 @@ def _merge_data(b: Any, o: Any, path: Path, locs: dict, olocs: dict, deleted: di
                     deleted[p] = (olocs.get(p), names_in({k: out[k]}))
                     del out[k]
                     _drop(locs, p)
+                    if p in olocs:  # the null's own place stays, for errors about the gap
+                        locs[p] = olocs[p]
                 else:  # kept until `like:` is resolved, where it may delete an inherited part
                     out[k] = None
                     _copy(olocs, locs, p)
@@ -316,7 +348,8 @@ def strip_nulls(tree: Tree) -> None:
         if isinstance(node, dict):
             for k in [k for k, v in node.items() if v is None]:
                 del node[k]
-                _drop(tree.locs, path + (k,))
+                # what was under it goes; the null's own place stays, for errors about the gap
+                _drop(tree.locs, path + (k,), keep_root=True)
             for k, v in node.items():
                 strip(v, path + (k,))
         elif isinstance(node, list):
@@ -326,9 +359,9 @@ def strip_nulls(tree: Tree) -> None:
     strip(tree.data, ())
 
 
-def _drop(locs: dict, path: Path) -> None:
+def _drop(locs: dict, path: Path, keep_root: bool = False) -> None:
     n = len(path)
-    for p in [p for p in locs if p[:n] == path]:
+    for p in [p for p in locs if p[:n] == path and not (keep_root and len(p) == n)]:
         del locs[p]
 
 
