@@ -124,8 +124,8 @@ def check_line(obj: dict, version: int, span: Span) -> None:
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
         raise RecordError(f"{what} has an unknown field {quote(extra[0])}", span)
     if err.validator == "required":
-        raise RecordError(f"{what} has no {quote(err.validator_value[0])}"
-                          if len(err.validator_value) == 1 else f"{what}: {err.message}", span)
+        missing = [k for k in err.validator_value if k not in err.instance]
+        raise RecordError(f"{what} has no {quote(missing[0])}", span)
     expected = {"type": "of type", "const": "equal to", "enum": "one of",
                 "pattern": "matching", "minimum": "at least"}.get(err.validator, err.validator)
     raise RecordError(f"{what} is {quote(err.instance, 60)}; it must be {expected} "
