@@ -515,7 +515,7 @@ def _diff_hand(game, deal, dealer, seed):
                     f"interpreter scores {e.get('scored')} (its ends {e.get('ends')}, "
                     f"layout {e.get('layout')})"), lk.trail[:i + 1], False
     hand = [e for e in st.events if e["type"] == "hand"][-1]
-    mine = {"points": list(r.points), "marks": list(r.award), "went_out": r.went_out,
+    mine = {"points": list(r.points), "scored": list(r.award), "went_out": r.went_out,
             "blocked": r.blocked, "pips_left": list(r.pips_left)}
     theirs = {k: hand.get(k) for k in mine}
     if mine != theirs:

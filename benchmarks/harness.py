@@ -47,7 +47,7 @@ def interpreter_work(game, deals, dealers, seed):
             state.apply_action(rng.choice(state.legal_actions()))
             total += 1
         hand = state.events[-1]
-        results.append((hand.get("points"), hand.get("marks")))
+        results.append((hand.get("points"), hand.get("scored")))
     return total / len(deals), results
 
 

@@ -72,10 +72,10 @@ def test_random_hands_keep_every_rule(options, hands):
         st.deal_random(rng)
         deal = st.events[0]
         # dealt once: every bone of the set, hand_size each, the rest in the stock
-        every = [p for h in deal["hands"] for p in h] + deal.get("stock", [])
+        every = [p for h in deal["dealt"] for p in h] + deal.get("stock", [])
         assert sorted(every) == sorted(FULL_SET)
-        assert [len(h) for h in deal["hands"]] == [gd.hand_size] * gd.seat_count
-        hands_now = [set(h) for h in deal["hands"]]
+        assert [len(h) for h in deal["dealt"]] == [gd.hand_size] * gd.seat_count
+        hands_now = [set(h) for h in deal["dealt"]]
         stock = list(deal.get("stock", []))
         model = Layout(spinner_count=options.get("spinner_count", "both"))
         # the first play: left of the shaker, or the holder of the highest double
@@ -135,26 +135,26 @@ def test_random_hands_keep_every_rule(options, hands):
         assert ev["points"] == lay_score
         if interrupted:
             # the match ends on the lay that reaches the target; no end-of-hand award
-            assert st.is_terminal() and ev["marks"] == [0] * len(sides)
+            assert st.is_terminal() and ev["scored"] == [0] * len(sides)
             outcomes.add("interrupted")
         elif ev["went_out"] >= 0:
             assert ev["went_out"] == last_seat and not hands_now[last_seat] and not ev["blocked"]
             side = side_of[last_seat]
             want = [0] * len(sides)
             want[side] = nearest_five(sum(p for i, p in enumerate(pips_left) if i != side)) // unit
-            assert ev["marks"] == want
+            assert ev["scored"] == want
             outcomes.add("domino")
         else:
             assert ev["blocked"] and knocks == gd.seat_count and not stock
             lighter = [i for i, p in enumerate(pips_left) if all(p < q for j, q in enumerate(pips_left) if j != i)]
-            assert [i for i, m in enumerate(ev["marks"]) if m] in ([], lighter)
+            assert [i for i, m in enumerate(ev["scored"]) if m] in ([], lighter)
             if len(sides) == 2 and lighter:
                 want = [0, 0]
                 want[lighter[0]] = nearest_five(max(pips_left) - min(pips_left)) // unit
-                assert ev["marks"] == want
+                assert ev["scored"] == want
             outcomes.add("blocked")
         # scores consistent: the lays' points plus the award are the change in the match score
-        assert ev["score"] == [b + p + m for b, p, m in zip(before, lay_score, ev["marks"])]
+        assert ev["score"] == [b + p + m for b, p, m in zip(before, lay_score, ev["scored"])]
         assert list(st.score) == ev["score"]
         assert ev["made"] is False and ev["bidder"] == -1
         if st.is_terminal():
@@ -182,7 +182,8 @@ def test_every_random_match_ends(options, games):
     assert summary.games == games
     lines = [json.loads(x) for x in out.getvalue().splitlines()]
     per_game: list[list[dict]] = []
-    for obj in lines[1:]:
+    assert lines[-1]["type"] == "end"
+    for obj in lines[1:-1]:
         if obj["type"] == "game":
             per_game.append([])
         else:
@@ -193,7 +194,7 @@ def test_every_random_match_ends(options, games):
         assert m["type"] == "match"
         assert max(m["score"]) >= target
         hands = [e for e in evs if e["type"] == "hand"]
-        total = [sum(h["points"][s] + h["marks"][s] for h in hands) for s in range(len(m["score"]))]
+        total = [sum(h["points"][s] + h["scored"][s] for h in hands) for s in range(len(m["score"]))]
         assert total == m["score"]
         assert all(max(h["score"]) < target for h in hands[:-1])
         assert m["winner"] == [i for i, v in enumerate(m["score"]) if v == max(m["score"])]

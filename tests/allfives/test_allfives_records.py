@@ -38,7 +38,7 @@ def test_seeded_one_game_record_snapshot(snapshot):
     head = json.loads(lines[0])
     assert head["ruleset"] == "allfives" and head["agents"] == ["random"] * 4
     assert head["sides"] == [[0, 2], [1, 3]]
-    assert json.loads(lines[-1])["type"] == "match"
+    assert json.loads(lines[-2])["type"] == "match" and json.loads(lines[-1])["type"] == "end"
     assert lines == snapshot
 
 
@@ -96,7 +96,14 @@ def test_readable_replay_shows_the_layout(tmp_path, snapshot):
     out = _readable(tmp_path, text)
     assert out.startswith("allfives  seed 3  agents random, random, random, random")
     lays = [json.loads(x) for x in text.splitlines() if '"type":"lay"' in x]
-    lay_lines = [ln for ln in out.splitlines() if " sets down " in ln or " lays on " in ln]
+    # a lay is its line and the layout's lines under it (indented further), under 100 columns
+    lay_lines = []
+    for ln in out.splitlines():
+        assert len(ln) < 100, ln
+        if " sets down " in ln or " lays on " in ln:
+            lay_lines.append(ln)
+        elif ln.startswith("         ") and lay_lines:
+            lay_lines[-1] += " " + ln.strip()
     assert len(lay_lines) == len(lays)
     for ev, ln in zip(lays, lay_lines):
         lay = ev["layout"]
@@ -106,7 +113,8 @@ def test_readable_replay_shows_the_layout(tmp_path, snapshot):
             if arm in lay:
                 assert f"{arm} {lay[arm]}" in ln
         assert f"ends {'+'.join(map(str, ev['ends']))}" in ln
-        assert (f"-> scores {ev['scored']} {ev['score']}" in ln) == bool(ev["scored"])
+        assert (f"-> scores {ev['scored']}; score North-South {ev['score'][0]}, East-West "
+                f"{ev['score'][1]}" in ln) == bool(ev["scored"])
     assert any("*" in ln for ln in lay_lines)  # the spinner is marked
     assert any("north" in ln for ln in lay_lines)
     assert "knocks" in out

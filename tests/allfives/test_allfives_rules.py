@@ -40,8 +40,8 @@ def test_same_28_dominoes_seven_each_partners_across():
     st = game().new_match(record=True)
     st.deal_random(random.Random(4))
     deal = st.events[0]
-    assert [len(h) for h in deal["hands"]] == [7] * 4 and "stock" not in deal
-    assert sorted(p for h in deal["hands"] for p in h) == sorted(FULL_SET)
+    assert [len(h) for h in deal["dealt"]] == [7] * 4 and "stock" not in deal
+    assert sorted(p for h in deal["dealt"] for p in h) == sorted(FULL_SET)
 
 
 def test_no_bidding_no_trumps_no_tricks():
@@ -277,8 +277,8 @@ def test_blocked_the_lighter_side_scores_the_rounded_difference():
     (ev,) = events(st, "hand")
     assert ev["blocked"] is True and ev["went_out"] == -1
     assert ev["pips_left"] == [45, 81]
-    assert ev["marks"] == [nearest_five(81 - 45), 0] == [35, 0]
-    assert st.score == [p + m for p, m in zip(ev["points"], ev["marks"])]
+    assert ev["scored"] == [nearest_five(81 - 45), 0] == [35, 0]
+    assert st.score == [p + m for p, m in zip(ev["points"], ev["scored"])]
 
 
 def test_knocks_must_be_in_a_row():
@@ -311,7 +311,7 @@ def test_domino_scores_the_opponents_pips_rounded_partner_not_counted():
     (ev,) = events(st, "hand")
     assert ev["went_out"] == 0 and ev["blocked"] is False
     assert ev["pips_left"] == [10, 13]
-    assert ev["marks"] == [15, 0]
+    assert ev["scored"] == [15, 0]
 
 
 @pytest.mark.parametrize("opponents,award", [(["6-6", "0-0"], 10), (["6-6", "1-0"], 15),
@@ -324,7 +324,7 @@ def test_domino_rounding_to_the_nearest_five(opponents, award):
     st = new_hand(hands + [stock], dealer=3, hand_4=1)
     act(st, "2-1")
     ev = events(st, "hand")[0]
-    assert ev["marks"] == [award, 0]
+    assert ev["scored"] == [award, 0]
     assert award == nearest_five(pips(opponents[0]) + pips(opponents[1]))
 
 
@@ -342,7 +342,7 @@ def test_domino_award_is_the_opponents_pips_rounded_for_any_bones(order, dealer)
     want = [0, 0]
     want[side] = nearest_five(opp)
     assert ev["went_out"] == leader
-    assert ev["marks"] == want
+    assert ev["scored"] == want
     assert st.score == [p + m for p, m in zip(ev["points"], want)]
 
 
@@ -363,8 +363,8 @@ def test_three_players_seven_each_and_a_seven_bone_boneyard():
     st = game(players=3).new_match(record=True)
     st.deal_random(random.Random(2))
     deal = st.events[0]
-    assert [len(h) for h in deal["hands"]] == [7, 7, 7] and len(deal["stock"]) == 7
-    assert sorted([p for h in deal["hands"] for p in h] + deal["stock"]) == sorted(FULL_SET)
+    assert [len(h) for h in deal["dealt"]] == [7, 7, 7] and len(deal["stock"]) == 7
+    assert sorted([p for h in deal["dealt"] for p in h] + deal["stock"]) == sorted(FULL_SET)
 
 
 def test_two_players_leave_fourteen_in_the_boneyard():
@@ -478,7 +478,7 @@ def test_cutthroat_every_player_for_themselves():
     stock = [p for p in FULL_SET if p not in ("2-1", "6-6", "5-5", "1-0")]
     st = new_hand(hands + [stock], dealer=3, hand_4=1, teams="cutthroat")
     act(st, "2-1")
-    assert events(st, "hand")[0]["marks"] == [nearest_five(12 + 10 + 1), 0, 0, 0]
+    assert events(st, "hand")[0]["scored"] == [nearest_five(12 + 10 + 1), 0, 0, 0]
 
 
 def test_partners_share_a_score():
@@ -517,7 +517,7 @@ def test_target_61_counts_in_fives():
     stock = [p for p in FULL_SET if p not in ("2-1", "6-6", "5-5", "1-0")]
     st = new_hand(hands + [stock], dealer=3, hand_4=1, target=61)
     act(st, "2-1")
-    assert events(st, "hand")[0]["marks"] == [3, 0]
+    assert events(st, "hand")[0]["scored"] == [3, 0]
 
 
 # -- the match ------------------------------------------------------------------------------------
@@ -536,7 +536,7 @@ def test_the_match_ends_the_moment_a_lay_reaches_the_target():
     kinds = [e["type"] for e in st.events]
     assert kinds[-3:] == ["lay", "hand", "match"]
     hand_ev, match_ev = st.events[-2], st.events[-1]
-    assert hand_ev["marks"] == [0, 0] and hand_ev["went_out"] == -1 and hand_ev["blocked"] is False
+    assert hand_ev["scored"] == [0, 0] and hand_ev["went_out"] == -1 and hand_ev["blocked"] is False
     assert match_ev["score"] == [0, 255] and match_ev["winner"] == [1]
     assert st.returns() == [-1.0, 1.0, -1.0, 1.0]
 
@@ -560,7 +560,7 @@ def test_the_match_ends_on_a_domino_award_reaching_the_target():
     st.apply_deal(g.deal_ids(hands + [stock]))
     act(st, "2-1")  # East goes out: 12 + 1 = 13 -> 15 for East+West
     assert st.is_terminal()
-    assert events(st, "hand")[0]["marks"] == [0, 15]
+    assert events(st, "hand")[0]["scored"] == [0, 15]
     assert events(st, "match")[0]["score"] == [95, 105]
     assert events(st, "match")[0]["winner"] == [1]
 

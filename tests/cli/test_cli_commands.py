@@ -84,7 +84,8 @@ def test_simulate_record_snapshot(tmp_path, snapshot):
     assert f"record written to {rec}" in r.stdout
     text = rec.read_text(encoding="utf-8")
     lines = [json.loads(x) for x in text.splitlines()]
-    assert lines[0]["type"] == "header" and lines[0]["seed"] == 7 and lines[-1]["type"] == "match"
+    assert lines[0]["type"] == "header" and lines[0]["seed"] == 7 and lines[-2]["type"] == "match"
+    assert lines[-1] == {"type": "end", "games": 1}
     assert text == snapshot
 
 

@@ -75,7 +75,7 @@ def check_hand(game, target, st, deal, dealer, plays, bids_made, stats) -> None:
     assert set(kinds[2:-1]) <= {"trick"}, kinds
 
     # -- the deal: every piece exactly once --------------------------------------------------
-    dealt = ev[0]["hands"]
+    dealt = ev[0]["dealt"]
     assert dealt == [[names[t] for t in h] for h in deal]
     flat = [p for h in dealt for p in h]
     assert len(flat) == len(set(flat)) == len(names) == 28
@@ -97,7 +97,7 @@ def check_hand(game, target, st, deal, dealer, plays, bids_made, stats) -> None:
     rules = Rules(target, trump)
     bside = side_of(bidder)
     active = [s for s in range(4) if not (target == "nello" and s == partner(bidder))]
-    assert con["seats"] == active
+    assert con["playing"] == active
 
     # -- every play: legal, from the player's hand, following suit -----------------------------
     played = Counter()
@@ -161,12 +161,12 @@ def check_hand(game, target, st, deal, dealer, plays, bids_made, stats) -> None:
         stats["all 28 played"] += 1
     assert sum(pts) <= HAND_POINTS
     if target == "nello":
-        assert not any(names[a] in ev[0]["hands"][partner(bidder)] for a in played)
+        assert not any(names[a] in ev[0]["dealt"][partner(bidder)] for a in played)
 
     # -- the result ----------------------------------------------------------------------------
     made = rules.made(level, pts[bside], trk[bside], trk[1 - bside])
     assert hand_ev["made"] == made
-    marks = hand_ev["marks"]
+    marks = hand_ev["scored"]
     winners = [s for s in (0, 1) if marks[s]]
     assert len(winners) == 1, f"marks {marks} do not go to exactly one side"
     assert marks[winners[0]] == rules.marks(level)

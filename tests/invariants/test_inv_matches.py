@@ -37,7 +37,8 @@ def ids(combo: dict) -> str:
 
 def split_games(lines: list[dict]) -> list[list[dict]]:
     games: list[list[dict]] = []
-    for rec in lines[1:]:
+    assert lines[-1]["type"] == "end"
+    for rec in lines[1:-1]:
         if rec["type"] == "game":
             games.append([])
         games[-1].append(rec)
@@ -61,9 +62,9 @@ def check_match(recs: list[dict], opts: dict, n_pieces: int, stats: dict) -> Non
         if t == "deal":
             deals += 1
             assert r["hand"] == hands + 1
-            flat = [p for h in r["hands"] for p in h]
+            flat = [p for h in r["dealt"] for p in h]
             assert len(flat) == len(set(flat)) == n_pieces, "a deal gave a piece twice or left one out"
-            assert all(len(h) == 7 for h in r["hands"])
+            assert all(len(h) == 7 for h in r["dealt"])
             if dealer is not None:
                 assert r["dealer"] == (dealer + 1) % 4, "the deal does not pass to the left"
             dealer = r["dealer"]
@@ -89,12 +90,12 @@ def check_match(recs: list[dict], opts: dict, n_pieces: int, stats: dict) -> Non
                 hands += 1
                 check_hand(deal, contract, tricks, r, opts)
                 for s in (0, 1):
-                    score[s] += r["marks"][s]
-            assert r["score"] == score and r["hand"] == hands
+                    score[s] += r["scored"][s]
+            assert r["score"] == score and r["hand"] == deal["hand"] == hands + bool(r.get("thrown_in"))
         else:
             pytest.fail(f"unexpected record line inside a game: {r}")
     m = recs[-1]
-    assert m["score"] == score and m["hands"] == hands and m["deals"] == deals
+    assert m["score"] == score and m["hands_scored"] == hands and m["deals"] == deals
     assert max(score) >= marks_to_win, f"the match ended at {score} before {marks_to_win} marks"
     assert len(m["winner"]) == 1 and score[m["winner"][0]] == max(score)
     assert min(score) < marks_to_win, "the match went on after a side had won"
@@ -126,8 +127,8 @@ def check_hand(deal: dict, con: dict, tricks: list[dict], hand: dict, opts: dict
     bside = side_of(bidder)
     level = int(con["bid"].split()[-1])
     active = [s for s in range(4) if not (kind == "nello" and s == partner(bidder))]
-    assert con["seats"] == active
-    held = {s: [piece(p) for p in h] for s, h in enumerate(deal["hands"])}
+    assert con["playing"] == active
+    held = {s: [piece(p) for p in h] for s, h in enumerate(deal["dealt"])}
     pts, trk = [0, 0], [0, 0]
     leader = bidder
     over = False
@@ -156,7 +157,7 @@ def check_hand(deal: dict, con: dict, tricks: list[dict], hand: dict, opts: dict
     assert hand["ended_after_trick"] == len(tricks)
     made = rules.made(level, pts[bside], trk[bside], trk[1 - bside])
     assert hand["made"] == made
-    marks = hand["marks"]
+    marks = hand["scored"]
     assert sorted(marks) == [0, rules.marks(level)]
     assert marks[bside if made else 1 - bside] == rules.marks(level)
 

@@ -67,15 +67,15 @@ def test_random_hands_keep_every_rule(options, hands):
         deal = evs[0]
         assert deal["type"] == "deal"
         # dealt once: seven each and the widow, the whole 22-bone set
-        assert [len(h) for h in deal["hands"]] == [7, 7, 7] and len(deal["stock"]) == 1
-        dealt = [p for h in deal["hands"] for p in h] + deal["stock"]
+        assert [len(h) for h in deal["dealt"]] == [7, 7, 7] and len(deal["stock"]) == 1
+        dealt = [p for h in deal["dealt"] for p in h] + deal["stock"]
         assert sorted(dealt) == sorted(MOON_SET)
         widow = deal["stock"][0]
         contract = next(e for e in evs if e["type"] == "contract")
         bidder = contract["bidder"]
         trump = contract["declarations"].get("trump", "followme")
         seen_trumps.add(trump)
-        hands_now = [set(h) for h in deal["hands"]]
+        hands_now = [set(h) for h in deal["dealt"]]
         took = [e for e in evs if e["type"] == "exchange" and "took" in e]
         buried = [e["buried"] for e in evs if e["type"] == "exchange" and "buried" in e]
         if took:
@@ -119,9 +119,9 @@ def test_random_hands_keep_every_rule(options, hands):
         # scores consistent with the rule text and with the match score
         ev = next(e for e in evs if e["type"] == "hand")
         assert ev["tricks"] == counted and ev["points"] == counted and sum(counted) == 7
-        assert ev["marks"] == expected_marks(options, ev["bid"], bidder, counted)
+        assert ev["scored"] == expected_marks(options, ev["bid"], bidder, counted)
         assert ev["made"] == (counted[bidder] >= (7 if ev["bid"] == "moon" else int(ev["bid"])))
-        assert [b + m for b, m in zip(before, ev["marks"])] == ev["score"]
+        assert [b + m for b, m in zip(before, ev["scored"])] == ev["score"]
         seen_bids.add(ev["bid"])
     assert seen_bids == {"4", "5", "6", "7", "moon"}
     assert len(seen_trumps) == 9
@@ -144,18 +144,18 @@ def test_every_match_with_cautious_bidders_ends_and_adds_up(options):
     for obj in lines:
         if obj["type"] == "game":
             games.append([])
-        elif obj["type"] != "header":
+        elif obj["type"] not in ("header", "end"):
             games[-1].append(obj)
     assert len(games) == 30
     for evs in games:
         assert evs[-1]["type"] == "match"
         m = evs[-1]
         hands = [e for e in evs if e["type"] == "hand" and not e.get("thrown_in")]
-        total = [sum(h["marks"][s] for h in hands) for s in range(3)]
+        total = [sum(h["scored"][s] for h in hands) for s in range(3)]
         assert total == m["score"]
         assert max(m["score"]) >= target
         assert m["winner"] == [s for s in range(3) if m["score"][s] == max(m["score"])]
-        assert m["hands"] == len(hands)
+        assert m["hands_scored"] == len(hands)
         assert m["deals"] == sum(1 for e in evs if e["type"] == "deal")
         # the match ends on the first hand that takes somebody to the target
         assert all(max(h["score"]) < target for h in hands[:-1])

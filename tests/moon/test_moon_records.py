@@ -36,7 +36,7 @@ def test_seeded_one_game_record_snapshot(snapshot):
     head = json.loads(lines[0])
     assert head["ruleset"] == "moon" and head["agents"] == ["cautious"] * 3
     assert head["seats"] == ["North", "East", "West"] and head["sides"] == [[0], [1], [2]]
-    assert json.loads(lines[-1])["type"] == "match"
+    assert json.loads(lines[-2])["type"] == "match" and json.loads(lines[-1])["type"] == "end"
     assert lines == snapshot
 
 
@@ -81,6 +81,7 @@ def test_readable_replay_shows_the_widow_and_the_burial(tmp_path, snapshot):
     for t, b in zip(took, buried):
         assert f"{seats[t['seat']]} takes the stock: {t['took'][0]}" in out
         assert f"{seats[b['seat']]} buries {b['buried']}" in out
+    assert " bury " not in out  # the burial is shown once
     assert "all passed: thrown in" in out or '"thrown_in"' not in text
     assert "Game over: score" in out
     assert out == snapshot

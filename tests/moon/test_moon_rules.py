@@ -53,9 +53,9 @@ def test_seven_each_and_one_widow_from_a_random_deal():
         st = g.new_match(record=True)
         st.deal_random(random.Random(seed))
         deal = st.events[0]
-        assert [len(h) for h in deal["hands"]] == [7, 7, 7]
+        assert [len(h) for h in deal["dealt"]] == [7, 7, 7]
         assert len(deal["stock"]) == 1
-        every = [p for h in deal["hands"] for p in h] + deal["stock"]
+        every = [p for h in deal["dealt"] for p in h] + deal["stock"]
         assert sorted(every) == sorted(MOON_SET)
 
 
@@ -323,7 +323,7 @@ def test_the_bidder_leads_the_first_trick():
         act(st, legal(st)[0], "trump 3")
         assert st.current_player() == bidder
         contract = events(st, "contract")[0]
-        assert contract["bidder"] == bidder and contract["seats"] == [0, 1, 2]
+        assert contract["bidder"] == bidder and contract["playing"] == [0, 1, 2]
 
 
 def test_follow_suit_if_you_can_a_trump_bone_belongs_to_trump_only():
@@ -402,15 +402,15 @@ def test_made_bid_scores_the_bid():
     """"Bid five, take five or more, and you take five points." Others score their tricks."""
     ev = _east_takes_five("bid 5")
     assert ev["made"] is True
-    assert ev["marks"] == [2, 5, 0]
+    assert ev["scored"] == [2, 5, 0]
     ev = _east_takes_five("bid 4")
-    assert ev["made"] is True and ev["marks"] == [2, 4, 0]  # the bid, not the tricks
+    assert ev["made"] is True and ev["scored"] == [2, 4, 0]  # the bid, not the tricks
 
 
 def test_made_scores_tricks_option_scores_tricks_taken():
     """House option made_scores: tricks — a made bid scores the tricks taken."""
     ev = _east_takes_five("bid 4", made_scores="tricks")
-    assert ev["made"] is True and ev["marks"] == [2, 5, 0]
+    assert ev["made"] is True and ev["scored"] == [2, 5, 0]
 
 
 def test_missed_bid_comes_off_and_scores_go_negative():
@@ -418,14 +418,14 @@ def test_missed_bid_comes_off_and_scores_go_negative():
     tricks: "whether the bid came home or not"."""
     ev = _east_takes_five("bid 6")
     assert ev["made"] is False
-    assert ev["marks"] == [2, -6, 0]
+    assert ev["scored"] == [2, -6, 0]
     assert ev["score"] == [2, -6, 0]
 
 
 def test_opponents_gain_option():
     """House option set_scores: opponents_gain — each opponent scores the missed bid instead."""
     ev = _east_takes_five("bid 6", set_scores="opponents_gain")
-    assert ev["marks"] == [2 + 6, 0, 0 + 6]
+    assert ev["scored"] == [2 + 6, 0, 0 + 6]
 
 
 def test_bid_seven_made_scores_seven_and_moon_made_scores_twenty_one():
@@ -435,7 +435,7 @@ def test_bid_seven_made_scores_seven_and_moon_made_scores_twenty_one():
         act(st, bid, "pass", "pass", "bury 0-0", "trump 6")
         finish_random(st, random.Random(1))
         ev = hand_event(st)
-        assert ev["made"] is True and ev["marks"] == [0, worth, 0]
+        assert ev["made"] is True and ev["scored"] == [0, worth, 0]
         assert ev["bid"] == ("moon" if bid == "bid moon" else "7")
         assert ev["contract"] == ("moon" if bid == "bid moon" else "tricks")
 
@@ -444,7 +444,7 @@ def test_moon_made_scores_21_even_when_made_bids_score_tricks():
     st = hand(MOON_DEAL, made_scores="tricks")
     act(st, "bid moon", "pass", "pass", "bury 0-0", "trump 6")
     finish_first_legal(st)
-    assert hand_event(st)["marks"] == [0, 21, 0]
+    assert hand_event(st)["scored"] == [0, 21, 0]
 
 
 @pytest.mark.parametrize("options,east", [({}, -21), ({"moon_set": 10}, -10), ({"moon_set": 42}, -42)])
@@ -452,7 +452,7 @@ def test_missed_moon_costs_moon_set(options, east):
     """A missed moon comes off as moon_set (21 by default)."""
     ev = _east_takes_five("bid moon", **options)
     assert ev["made"] is False
-    assert ev["marks"] == [2, east, 0]
+    assert ev["scored"] == [2, east, 0]
 
 
 def test_scoring_matches_the_rule_text_over_random_hands():
@@ -470,7 +470,7 @@ def test_scoring_matches_the_rule_text_over_random_hands():
             finish_random(st, rng)
             ev = [e for e in st.events if e["type"] == "hand"][0]
             bidder = ev["bidder"]
-            assert ev["marks"] == expected_marks(options, ev["bid"], bidder, ev["tricks"])
+            assert ev["scored"] == expected_marks(options, ev["bid"], bidder, ev["tricks"])
 
 
 # -- the match -------------------------------------------------------------------------------

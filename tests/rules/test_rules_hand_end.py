@@ -39,7 +39,7 @@ def test_point_bid_made_the_moment_the_bid_is_reached():
     assert st.made is True
     assert st.score == [0, 1]  # 000: a plain bid 'is worth 1 mark if made'
     ev = hand_event(st)
-    assert ev["made"] is True and ev["marks"] == [0, 1] and ev["ended_after_trick"] == 5
+    assert ev["made"] is True and ev["scored"] == [0, 1] and ev["ended_after_trick"] == 5
 
 
 def test_point_bid_set_the_moment_defenders_pass_42_minus_bid():
@@ -54,7 +54,7 @@ def test_point_bid_set_the_moment_defenders_pass_42_minus_bid():
     assert st.is_terminal()
     assert st.tricks_played == 3 and st.made is False
     assert st.score == [0, 1]  # 000: 'the opposing team scores those marks instead'
-    assert hand_event(st)["marks"] == [0, 1]
+    assert hand_event(st)["scored"] == [0, 1]
 
 
 def _points_hand(level: int, bidder: int, seed: int):
@@ -104,7 +104,7 @@ def test_marks_bid_set_on_the_first_trick_lost():
     assert st.is_terminal()
     assert st.tricks_played == 1 and st.made is False
     assert st.score == [0, 2]
-    assert hand_event(st)["marks"] == [0, 2]
+    assert hand_event(st)["scored"] == [0, 2]
 
 
 def test_marks_bid_set_on_a_bare_later_trick():

@@ -61,7 +61,7 @@ def test_each_hand_marks_go_to_one_side(seed):
         winner = bidder_side if ev["made"] else 1 - bidder_side
         want = [0, 0]
         want[winner] = worth
-        assert ev["marks"] == want, ev
+        assert ev["scored"] == want, ev
         score = [a + b for a, b in zip(score, want)]
         assert ev["score"] == score
     assert st.score == score

@@ -118,7 +118,7 @@ def test_set_the_moment_the_bidder_takes_a_trick():
     assert st.is_terminal()
     assert st.tricks_played == 2 and st.tricks == [1, 1]
     assert st.made is False and st.score == [0, 1]
-    assert hand_event(st)["marks"] == [0, 1]
+    assert hand_event(st)["scored"] == [0, 1]
 
 
 def test_set_nello_gives_its_marks():

@@ -150,7 +150,7 @@ def test_set_and_over_when_a_trick_goes_to_the_other_side(level):
     assert st.is_terminal()
     assert st.tricks_played == 1 and st.made is False
     assert st.score == [level, 0]
-    assert hand_event(st)["marks"] == [level, 0]
+    assert hand_event(st)["scored"] == [level, 0]
 
 
 def test_trick_to_the_bidders_partner_is_fine():

@@ -46,13 +46,13 @@ def split_hands(events: list[dict]) -> list[list[dict]]:
 def check_hand(gd, evs: list[dict], prev_score: list[int]) -> list[int]:
     deal, hand = evs[0], evs[-1]
     every = list(gd.pieces.names)
-    dealt = [p for h in deal["hands"] for p in h]
+    dealt = [p for h in deal["dealt"] for p in h]
     stock = list(deal.get("stock", [])) + list(deal.get("widow", []))
     # every piece dealt exactly once (to a seat or to the stock)
-    assert len(deal["hands"]) == gd.seat_count
-    assert all(len(h) == gd.hand_size for h in deal["hands"])
+    assert len(deal["dealt"]) == gd.seat_count
+    assert all(len(h) == gd.hand_size for h in deal["dealt"])
     assert sorted(dealt + stock) == sorted(every), "a piece dealt twice or never"
-    held = {s: set(h) for s, h in enumerate(deal["hands"])}
+    held = {s: set(h) for s, h in enumerate(deal["dealt"])}
     plays: list[tuple[int, str]] = []
     tricks = []
     for ev in evs[1:-1]:
@@ -74,7 +74,7 @@ def check_hand(gd, evs: list[dict], prev_score: list[int]) -> list[int]:
     if hand.get("thrown_in"):
         assert not plays and hand["score"] == prev_score
         return hand["score"]
-    marks, points = hand["marks"], hand["points"]
+    marks, points = hand["scored"], hand["points"]
     assert len(marks) == len(gd.sides) and len(points) == len(gd.sides)
     if tricks:
         assert sum(tr["points"] for tr in tricks) == sum(points)
@@ -120,7 +120,7 @@ def test_random_hands_keep_the_invariants(name):
         m = events[-1]
         assert m["type"] == "match"
         assert m["score"] == score
-        assert m["hands"] == len(scored) and m["deals"] == len(deals)
+        assert m["hands_scored"] == len(scored) and m["deals"] == len(deals)
         assert m["winner"] == [s for s, v in enumerate(score) if v == max(score)]
         assert st.returns() == [1.0 if gd.side_of[s] in m["winner"] else -1.0
                                 for s in range(gd.seat_count)]
@@ -133,7 +133,7 @@ def test_one_game_record_snapshot(name, snapshot):
     simulate(load_game(name), games=1, seed=11, out=out, agent_names=agents(name))
     text = out.getvalue()
     lines = [json.loads(x) for x in text.splitlines()]
-    assert lines[0]["type"] == "header" and lines[-1]["type"] == "match"
+    assert lines[0]["type"] == "header" and lines[-2]["type"] == "match" and lines[-1]["type"] == "end"
     again = io.StringIO()
     simulate(load_game(name), games=1, seed=11, out=again, agent_names=agents(name))
     assert again.getvalue() == text  # the same seed gives a byte-identical record

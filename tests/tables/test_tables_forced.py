@@ -54,7 +54,7 @@ def test_the_forced_sevens_bid_is_played_at_one_mark():
     assert last(st, "contract")["contract"] == "sevens"
     random_finish(st, random.Random(0))
     h = last(st, "hand")
-    assert sorted(h["marks"]) == [0, 1]
+    assert sorted(h["scored"]) == [0, 1]
 
 
 # -- "In a Low hand, the bidder's partner sits out -- their hand is put aside and they don't play.
@@ -65,7 +65,7 @@ def test_the_forced_sevens_bid_is_played_at_one_mark():
 def test_low_the_bidders_partner_sits_out(bidder):
     st = hand(G, fill(seed=4), DEALER, *speeches(bidder, "bid low 1", DEALER), "low_doubles high")
     partner = (bidder + 2) % 4
-    assert last(st, "contract")["seats"] == [s for s in range(4) if s != partner]
+    assert last(st, "contract")["playing"] == [s for s in range(4) if s != partner]
     seen = set()
     rng = random.Random(bidder)
     while not st.is_terminal():
@@ -118,7 +118,7 @@ def test_low_has_no_trump_and_the_bidder_is_set_by_one_trick():
     assert last(st, "trick")["winner"] == 0
     assert st.is_terminal()
     h = last(st, "hand")
-    assert h["made"] is False and h["marks"] == [0, 1] and h["ended_after_trick"] == 1
+    assert h["made"] is False and h["scored"] == [0, 1] and h["ended_after_trick"] == 1
     assert h["declarations"]["trump"] == "none"
 
 
@@ -183,7 +183,7 @@ def test_a_plunge_must_win_every_trick():
     st = hand(G, deal, DEALER, "bid plunge 4", "agree", "pass", "pass", "pass", "trump 6")
     random_finish(st, random.Random(5))
     h = last(st, "hand")
-    assert h["marks"] == ([4, 0] if h["made"] else [0, 4])
+    assert h["scored"] == ([4, 0] if h["made"] else [0, 4])
     assert h["made"] == (h["tricks"][1] == 0)
 
 
@@ -261,7 +261,7 @@ def test_sevens_hand_ends_when_a_trick_goes_to_the_other_side():
     tricks = events(st, "trick")
     assert len(tricks) == 1 and tricks[0]["winner"] == 1
     h = last(st, "hand")
-    assert h["made"] is False and h["marks"] == [0, 1] and h["ended_after_trick"] == 1
+    assert h["made"] is False and h["scored"] == [0, 1] and h["ended_after_trick"] == 1
 
 
 # -- "The marks-to-win target can be changed in the Settings menu (7, 9, or 11)." ------------

@@ -158,7 +158,7 @@ def test_a_168_hand_is_recorded_as_168():
     assert c["contract"] == "marks" and c["bid"] == "168" and c["bidder"] == 1
     random_finish(st, random.Random(1))
     h = last(st, "hand")
-    assert h["bid"] == "168" and sorted(h["marks"]) == [0, 3]
+    assert h["bid"] == "168" and sorted(h["scored"]) == [0, 3]
 
 
 def test_168_is_worth_three_marks():
@@ -210,7 +210,7 @@ def nello(doubles: str, lead: str):
 @pytest.mark.parametrize("doubles", ["high", "low", "suit"])
 def test_nello_partner_sits_out_with_every_doubles_setting(doubles):
     st = nello(doubles, "4-0")
-    assert last(st, "contract")["seats"] == [0, 1, 3]
+    assert last(st, "contract")["playing"] == [0, 1, 3]
     assert last(st, "contract")["declarations"] == {}
     random_finish(st, random.Random(1))
     assert all(2 not in [s for s, _ in tr["plays"]] for tr in events(st, "trick"))
@@ -247,7 +247,7 @@ def test_nello_is_set_by_the_first_trick_the_bidder_takes():
     act(st, legal(st)[0])
     assert st.is_terminal()
     h = last(st, "hand")
-    assert h["made"] is False and h["marks"] == [0, 1]
+    assert h["made"] is False and h["scored"] == [0, 1]
 
 
 # -- "Splash -- two marks and up, and you must hold three doubles. You aren't naming trumps; your
@@ -288,7 +288,7 @@ def test_splash_must_take_all_seven_tricks():
     random_finish(st, random.Random(3))
     h = last(st, "hand")
     assert h["made"] == (h["tricks"][1] == 0)
-    assert h["marks"] == ([2, 0] if h["made"] else [0, 2])
+    assert h["scored"] == ([2, 0] if h["made"] else [0, 2])
 
 
 # -- "Plunge -- four marks and up, and you must hold four doubles. Again your partner names the
@@ -311,7 +311,7 @@ def test_plunge_partner_names_trump_and_leads():
     assert st.current_player() == 2
     random_finish(st, random.Random(0))
     h = last(st, "hand")
-    assert h["marks"] == ([4, 0] if h["made"] else [0, 4])
+    assert h["scored"] == ([4, 0] if h["made"] else [0, 4])
 
 
 def test_plunge_can_top_a_marks_bid():

@@ -251,7 +251,7 @@ def test_a_marks_bid_is_set_by_the_first_lost_trick():
     act(st, legal(st)[0])
     assert st.is_terminal()
     h = last(st, "hand")
-    assert h["made"] is False and h["marks"] == [0, 2] and h["ended_after_trick"] == 1
+    assert h["made"] is False and h["scored"] == [0, 2] and h["ended_after_trick"] == 1
 
 
 def test_a_made_point_bid_scores_one_mark_and_ends_early():
@@ -261,7 +261,7 @@ def test_a_made_point_bid_scores_one_mark_and_ends_early():
     while not st.is_terminal():
         st.apply_action(rng.choice(st.legal_actions()))
     h = last(st, "hand")
-    assert h["made"] is True and h["marks"] == [1, 0]
+    assert h["made"] is True and h["scored"] == [1, 0]
     assert h["points"][0] >= 30 and h["ended_after_trick"] < 7
 
 

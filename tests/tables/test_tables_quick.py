@@ -57,8 +57,8 @@ def test_quick_match_ends_after_one_hand(seed):
     played = [h for h in events(st, "hand") if not h.get("thrown_in")]
     assert len(played) == 1
     m = last(st, "match")
-    assert m["hands"] == 1 and m["score"] == played[0]["score"]
-    assert m["winner"] == [played[0]["marks"].index(max(played[0]["marks"]))]
+    assert m["hands_scored"] == 1 and m["score"] == played[0]["score"]
+    assert m["winner"] == [played[0]["scored"].index(max(played[0]["scored"]))]
 
 
 def test_a_quick_match_does_not_end_on_a_thrown_in_deal():
@@ -76,7 +76,7 @@ def test_matches_to_three_five_or_seven_marks(marks):
     m = last(st, "match")
     assert max(m["score"]) >= marks
     played = [h for h in events(st, "hand") if not h.get("thrown_in")]
-    assert len(played) >= 2 or max(played[0]["marks"]) >= marks
+    assert len(played) >= 2 or max(played[0]["scored"]) >= marks
     assert max(played[-2]["score"]) < marks if len(played) >= 2 else True
 
 
@@ -198,7 +198,7 @@ def test_all_seven_tricks_are_worth_42_points():
     random_finish(st, random.Random(1))
     h = last(st, "hand")
     assert h["points"] == [42, 0] and h["tricks"] == [7, 0]
-    assert h["made"] is True and h["marks"] == [2, 0] and h["ended_after_trick"] == 7
+    assert h["made"] is True and h["scored"] == [2, 0] and h["ended_after_trick"] == 7
 
 
 def test_count_dominoes_go_to_the_trick_winner():
@@ -221,7 +221,7 @@ def test_a_met_bid_ends_the_hand():
     random_finish(st, random.Random(2))
     h = last(st, "hand")
     assert h["made"] is True and h["points"][0] >= 30 and h["ended_after_trick"] < 7
-    assert h["marks"] == [1, 0]
+    assert h["scored"] == [1, 0]
 
 
 def test_a_42_bid_is_set_by_the_first_point_lost():
@@ -231,4 +231,4 @@ def test_a_42_bid_is_set_by_the_first_point_lost():
     act(st, legal(st)[0])
     assert st.is_terminal()
     h = last(st, "hand")
-    assert h["made"] is False and h["marks"] == [0, 1] and h["ended_after_trick"] == 1
+    assert h["made"] is False and h["scored"] == [0, 1] and h["ended_after_trick"] == 1

@@ -127,7 +127,7 @@ def test_a_whole_hand_is_worth_42_points():
     st = hand(G, fill("6-6 6-5 6-4 6-3 6-2 6-1 6-0"), DEALER, *speeches(0, "bid marks 2", DEALER), "trump 6")
     random_finish(st, random.Random(0))
     h = last(st, "hand")
-    assert h["points"] == [42, 0] and h["tricks"] == [7, 0] and h["marks"] == [2, 0]
+    assert h["points"] == [42, 0] and h["tricks"] == [7, 0] and h["scored"] == [2, 0]
 
 
 # -- 000: "If the bidding team falls short, they're set: they score nothing, and the opposing team
@@ -140,7 +140,7 @@ def test_a_set_bid_gives_the_opponents_the_marks():
     act(st, legal(st)[0])
     act(st, legal(st)[0])
     h = last(st, "hand")
-    assert st.is_terminal() and h["made"] is False and h["marks"] == [0, 2]
+    assert st.is_terminal() and h["made"] is False and h["scored"] == [0, 2]
 
 
 # -- 000: "The first partnership to reach 7 marks wins the match." -----------------------------

@@ -39,6 +39,12 @@ class _Sink:
         except OSError as e:
             raise WriteError(self.path, e) from None
 
+    def flush(self) -> None:
+        try:
+            self.f.flush()
+        except OSError as e:
+            raise WriteError(self.path, e) from None
+
     def close(self) -> None:
         try:
             self.f.close()
@@ -321,6 +327,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
             raise typer.Exit(1)
     bar = _Progress(games, enabled=progress and sys.stderr.isatty())
     started = time.perf_counter()
+    term = _terminate_as_interrupt()
     try:
         summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update)
     except TablerulesError as e:
@@ -330,18 +337,40 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                  "try --agents cautious")
         _fail(e)
     finally:
+        _restore_terminate(term)
         if out is not None:
             out.close()
     bar.close()
     elapsed = time.perf_counter() - started
     result = {"ruleset": game.definition.canonical, "seed": seed, **summary.as_dict(),
               "record": str(record) if record else None}
+    if summary.interrupted:
+        result["interrupted"] = True
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
-        return
-    typer.echo(_render_summary(result))
-    _err(f"{summary.games} games, {summary.hands} hands in {elapsed:.2f}s "
-         f"({summary.hands / elapsed if elapsed else 0:.0f} hands/s)")
+    else:
+        typer.echo(_render_summary(result))
+        _err(f"{summary.games} games, {summary.hands} hands in {elapsed:.2f}s "
+             f"({summary.hands / elapsed if elapsed else 0:.0f} hands/s)")
+    if summary.interrupted:
+        _err(f"interrupted after {summary.games} of {games} games"
+             + (f"; the record holds those {summary.games}" if record else ""))
+        raise typer.Exit(130)
+
+
+def _terminate_as_interrupt():
+    """SIGTERM stops a run as Ctrl-C does; returns the handler to put back."""
+    import signal
+    try:
+        return signal.signal(signal.SIGTERM, signal.default_int_handler)
+    except (ValueError, OSError):  # not the main thread: leave the default
+        return None
+
+
+def _restore_terminate(previous) -> None:
+    import signal
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @app.command()
@@ -362,17 +391,46 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
     try:
         result = run(str(file), only_game=game, ruleset=ruleset)
     except TablerulesError as e:
-        _fail(e)
-    if quiet:
-        typer.echo(f"{file}: ok ({len(result.games)} games verified)")
-        return
+        for d in e.diagnostics:
+            _err(_render_record_error(d))
+        raise typer.Exit(1)
     head = result.header
+    stopped = (f"; the run was {result.stopped} after {result.verified} of its {head['games']} games"
+               if result.stopped else "")
+    if quiet:
+        typer.echo(f"{file}: ok ({result.verified} games verified{stopped})")
+        return
     typer.echo(f"{head['canonical']}  seed {head['seed']}  agents {', '.join(head['agents'])}")
+    if stopped:
+        typer.echo(f"(the record holds {result.verified} games{stopped})")
     for g in result.games:
         typer.echo("")
         typer.echo(f"Game {g.number}")
         for line in g.text:
             typer.echo(line)
+
+
+def _render_record_error(d) -> str:
+    """A record error with its line quoted, at most 200 characters of it around the column."""
+    from ..records.replay import QUOTE
+    head = render(d)
+    line = d.span.line
+    if line < 1:
+        return head
+    try:
+        with open(d.span.file, "rb") as f:
+            raw = next((x for i, x in enumerate(f, 1) if i == line), None)
+    except OSError:
+        return head
+    if raw is None:
+        return head
+    text = raw.decode("utf-8", errors="replace").rstrip("\r\n").replace("\t", " ")
+    col = max(d.span.col, 1)
+    start = max(0, min(col - 1 - QUOTE // 2, len(text) - QUOTE)) if col > QUOTE else 0
+    shown = text[start:start + QUOTE]
+    pre = "..." if start else ""
+    post = "..." if start + QUOTE < len(text) else ""
+    return f"{head}\n    {pre}{shown}{post}\n    {' ' * (len(pre) + col - 1 - start)}^"
 
 
 @app.command()

@@ -1,17 +1,30 @@
-"""The record of what happens in a game: one dict per event, keys in a fixed order."""
+"""The record of what happens in a game: one dict per event, keys in a fixed order.
+
+These are the lines of record format version 2 (schemas/record.schema.json); the words are the
+engine's, never a game's: `scored` and `score`, `declarations` by the ruleset's names.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .phases import PHASE_NAMES
+
 
 def deal(st) -> dict:
     names = st.game.pieces.names
     ev = {"type": "deal", "hand": st.ctx.hands_played + 1, "dealer": st.ctx.dealer,
-          "hands": [[names[t] for t in h] for h in st.dealt_hands]}
+          "dealt": [[names[t] for t in h] for h in st.dealt_hands]}
     if st.stock:
         ev["stock"] = [names[t] for t in st.stock]
     return ev
+
+
+def decision(st, seat: int, action: int, legal) -> dict:
+    """A decision about to be applied: its phase, the action and every legal action offered."""
+    s = st.game.action_to_string
+    return {"type": "decision", "phase": PHASE_NAMES[st.phase], "seat": seat, "action": s(action),
+            "legal": [s(x) for x in legal]}
 
 
 def _declared(st, every: bool) -> dict:
@@ -25,7 +38,7 @@ def contract(st, active: tuple) -> dict:
     c = st.ctx
     return {"type": "contract", "contract": g.contracts[c.contract].name,
             "bid": g.bids[c.bid].label, "bidder": c.bidder,
-            "declarations": _declared(st, False), "seats": list(active)}
+            "declarations": _declared(st, False), "playing": list(active)}
 
 
 def took(st, seat: int, pieces: tuple) -> dict:
@@ -40,6 +53,7 @@ def buried(st, seat: int, piece: int) -> dict:
 def trick(st, suit: Any, plays: list, winner: int, points: int) -> dict:
     names = st.game.pieces.names
     return {"type": "trick", "n": st.ctx.tricks_played, "led": suit,
+            "declarations": _declared(st, True),
             "plays": [[s, names[t]] for s, t in plays], "winner": winner, "points": points}
 
 
@@ -51,31 +65,44 @@ def knock(seat: int) -> dict:
     return {"type": "knock", "seat": seat}
 
 
+def _end_kind(double: bool, spinner: bool) -> str:
+    return "spinner" if spinner else "double" if double else ""
+
+
 def lay(st, seat: int, piece: int, arm: str, scored: int) -> dict:
     lay = st.layout
+    ends = lay.ends
     return {"type": "lay", "seat": seat, "piece": st.game.pieces.names[piece], "on": arm,
-            "layout": lay.text(), "ends": [e[0] for e in lay.ends], "scored": scored,
+            "layout": lay.text(), "ends": [e[0] for e in ends],
+            "end_kinds": [_end_kind(e[1], e[2]) for e in ends], "scored": scored,
             "score": list(st.ctx.score)}
 
 
-def hand(st, thrown_in: bool, awarded: list, layout_play: bool) -> dict:
+def hand(st, thrown_in: bool, awarded: list, layout_play: bool, cut_short: bool = False) -> dict:
+    """The end of a hand; `hand` is its number, the same as on its deal line."""
     g = st.game
     c = st.ctx
-    ev: dict[str, Any] = {"type": "hand", "hand": c.hands_played, "dealer": c.dealer}
+    ev: dict[str, Any] = {"type": "hand", "hand": c.hands_played + (1 if thrown_in else 0),
+                          "dealer": c.dealer}
     if thrown_in:
         ev["thrown_in"] = True
     else:
         ev.update({"contract": g.contracts[c.contract].name, "bid": g.bids[c.bid].label,
                    "bidder": c.bidder, "declarations": _declared(st, True),
-                   "points": list(c.points), "tricks": list(c.tricks), "made": c.made,
-                   "marks": awarded, "ended_after_trick": c.tricks_played})
+                   "points": list(c.points)})
         if layout_play:
-            ev.update({"went_out": c.went_out, "blocked": c.blocked,
+            ev.update({"made": c.made, "scored": awarded, "went_out": c.went_out,
+                       "blocked": c.blocked,
                        "pips_left": [c.pips_left(s) for s in range(len(g.sides))]})
+        else:
+            ev.update({"tricks": list(c.tricks), "made": c.made, "scored": awarded,
+                       "ended_after_trick": c.tricks_played})
+        if cut_short:
+            ev["cut_short"] = True
     ev["score"] = list(c.score)
     return ev
 
 
 def match(st) -> dict:
     return {"type": "match", "score": list(st.ctx.score), "winner": st.winner_sides,
-            "hands": st.ctx.hands_played, "deals": st.deals}
+            "hands_scored": st.ctx.hands_played, "deals": st.deals}

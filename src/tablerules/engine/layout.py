@@ -208,10 +208,11 @@ def apply(st, action: int):
         ctx.score[side] += scored
     if st.events is not None:
         st.events.append(events.lay(st, seat, t, on, scored))
+    if not st.hands[seat]:
+        ctx.went_out = seat  # also when this lay wins the match and cuts the hand short
     if scored and not st.single_hand and g.match.during_hand and g.match_over(ctx):
         return INTERRUPTED
     if not st.hands[seat]:
-        ctx.went_out = seat
         return HAND_OVER
     st.ctx.actor = lay.nxt[seat]
     return None

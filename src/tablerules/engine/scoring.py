@@ -30,7 +30,7 @@ def end_hand(st, how: int) -> None:
         ctx.hands_played += 1
         _check_points(st, layout_play)
     if st.events is not None:
-        st.events.append(events.hand(st, thrown_in, awarded, layout_play))
+        st.events.append(events.hand(st, thrown_in, awarded, layout_play, interrupted))
     if st.single_hand:
         st.phase = DONE
         return

@@ -1,18 +1,37 @@
-"""Re-execute a JSON Lines game record through the engine, verifying every line."""
+"""Re-execute a JSON Lines game record through the engine, verifying it whole.
+
+Every line is checked against schemas/record.schema.json for the header's version, then fed to
+a fresh state; every game is also played again from its own seed with the header's agents and
+must come out line for line the same; the header must agree with the games and promise exactly
+the games the record holds (or its `end` line says why it holds fewer).
+"""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import textwrap
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterator
 
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import best_match
+
+from ..agents import AGENTS
+from ..check.schema import load_schema
 from ..definition import value_str
+from ..engine.phases import PHASE_NAMES
 from ..engine.state import DEAL, LAYOUT, PLAY, State
 from ..errors import GameError, RecordError, Span, TablerulesError
 from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
-from .runner import FORMAT, VERSION
+from . import v1
+from .runner import FORMAT, VERSION, game_seed, play_game
+
+VERSIONS = (1, VERSION)
+QUOTE = 200  # characters of a record's value quoted in a message at most
+WIDTH = 99  # columns of the readable account at most
 
 
 @dataclass
@@ -29,29 +48,101 @@ class ReplayedGame:
 class Replay:
     header: dict
     games: list[ReplayedGame] = field(default_factory=list)
+    verified: int = 0  # games verified, shown or not
+    stopped: str | None = None  # "interrupted" when the run was stopped before all its games
+
+
+def cut(text: str, limit: int = QUOTE) -> str:
+    """Text for a message, cut to `limit` characters."""
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def quote(value: Any, limit: int = QUOTE) -> str:
+    """A value as JSON for a message, cut to `limit` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return cut(text, limit)
 
 
 def read_lines(path: str) -> Iterator[tuple[int, dict]]:
-    """(line number, parsed object) for each non-blank line; bad JSON is a located error."""
+    """(line number, parsed object) for each non-blank line; a bad line is a located error."""
     try:
-        f = open(path, encoding="utf-8")
+        f = open(path, "rb")
     except OSError as e:
         raise RecordError(f"cannot read record: {e.strerror or e}", Span(path, 0, 0)) from None
     with f:
-        for i, line in enumerate(f, 1):
+        for i, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise RecordError(f"not UTF-8: byte 0x{raw[e.start]:02x} at column {e.start + 1}",
+                                  Span(path, i, e.start + 1)) from None
             if not line.strip():
                 continue
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as e:
                 raise RecordError(f"not JSON: {e.msg}", Span(path, i, e.colno)) from None
-            if not isinstance(obj, dict) or "type" not in obj:
-                raise RecordError("a record line is an object with a 'type'", Span(path, i, 1))
+            except RecursionError:
+                raise RecordError("not a record line: JSON nested too deeply",
+                                  Span(path, i, 1)) from None
+            if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+                raise RecordError("a record line is an object with a 'type' (a string)",
+                                  Span(path, i, 1))
             yield i, obj
 
 
+# integers are integers: 10.0 is not 10, and true is not 1
+_Validator = validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER
+                               .redefine("integer", lambda _, x: type(x) is int))
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str):
+    defs = load_schema("record")["$defs"]
+    return _Validator({"$ref": f"#/$defs/{name}", "$defs": defs}) if name in defs else None
+
+
+def check_line(obj: dict, version: int, span: Span) -> None:
+    """The line against the schema of its kind in record format `version`."""
+    t = obj["type"]
+    name = f"v1_{t}" if version == 1 and t in v1.CHANGED else t
+    v = None if version == 1 and t == "end" else _validator(name)
+    if v is None or t.startswith("v1_"):
+        raise RecordError(f"unknown line type {quote(t)} in record format version {version}", span)
+    try:
+        err = best_match(v.iter_errors(obj))
+    except RecursionError:
+        raise RecordError(f"the {t} line is nested too deeply", span) from None
+    if err is None:
+        return
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
+    what = f"the {t} line's {where.lstrip('.')}" if where else f"the {t} line"
+    if err.validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        raise RecordError(f"{what} has an unknown field {quote(extra[0])}", span)
+    if err.validator == "required":
+        missing = [k for k in err.validator_value if k not in err.instance]
+        raise RecordError(f"{what} has no {quote(missing[0])}", span)
+    expected = {"type": "of type", "const": "equal to", "enum": "one of",
+                "pattern": "matching", "minimum": "at least"}.get(err.validator, err.validator)
+    raise RecordError(f"{what} is {quote(err.instance, 60)}; it must be {expected} "
+                      f"{quote(err.validator_value, 60)}", span)
+
+
+def _version(head: dict, path: str, ln: int) -> int:
+    v = head.get("version")
+    if type(v) is int and v in VERSIONS:
+        return v
+    raise RecordError(f"record format version {quote(v, 40)} is not supported: this tablerules "
+                      f"reads versions {' and '.join(map(str, VERSIONS))} (an integer)",
+                      Span(path, ln, 1))
+
+
 def replay(path: str, *, only_game: int | None = None, ruleset: str | None = None) -> Replay:
-    """Verify a record line by line; raises RecordError naming the line and the reason."""
+    """Verify a record whole; raises RecordError naming the line and the reason."""
     lines = read_lines(path)
     try:
         ln, head = next(lines)
@@ -59,22 +150,42 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         raise RecordError("the record is empty", Span(path, 1, 1)) from None
     if head.get("type") != "header" or head.get("format") != FORMAT:
         raise RecordError("the first line is not a tablerules record header", Span(path, ln, 1))
-    if head.get("version") != VERSION:
-        raise RecordError(f"record format version {head.get('version')} is not supported "
-                          f"(this is version {VERSION})", Span(path, ln, 1))
+    version = _version(head, path, ln)
+    check_line(head, version, Span(path, ln, 1))
     game = _game_for(head, path, ln, ruleset)
+    _check_header(head, game, Span(path, ln, 1))
     out = Replay(head)
-    g = None
     verifier = None
+    end = None
+    last = ln
     for ln, obj in lines:
+        last = ln
         span = Span(path, ln, 1)
+        # a line equal, byte for byte as JSON, to the one the game's seed plays is well formed
+        if verifier is None or not verifier.is_next(obj):
+            check_line(obj, version, span)
         t = obj["type"]
+        if end is not None:
+            raise RecordError(f"a '{t}' line after the record's 'end' line", span)
+        if t in ("game", "end") and verifier is not None:
+            verifier.finish(span)
+            out.verified += 1
+            verifier = None
+        if t == "end":
+            end = (obj, span)
+            continue
         if t == "game":
-            if verifier is not None:
-                verifier.finish(span)
-            g = ReplayedGame(int(obj.get("game", len(out.games) + 1)))
-            skip = only_game is not None and g.number != only_game
-            verifier = _Verifier(game, g, path, skip)
+            n = out.verified + 1
+            if obj["game"] != n:
+                raise RecordError(f"game {obj['game']} where game {n} comes: a record holds its "
+                                  "games in order, each once", span)
+            want = game_seed(head["seed"], n - 1)
+            if obj["seed"] != want:
+                raise RecordError(f"game {n}'s seed is {quote(obj['seed'])}; the header's seed "
+                                  f"{head['seed']} makes it {quote(want)}", span)
+            skip = only_game is not None and n != only_game
+            g = ReplayedGame(n)
+            verifier = _Verifier(game, g, path, skip, version, head)
             if not skip:
                 out.games.append(g)
             continue
@@ -82,96 +193,226 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
             raise RecordError(f"a '{t}' line before any 'game' line", span)
         verifier.line(obj, span)
     if verifier is not None:
-        verifier.finish(Span(path, ln + 1, 1))
+        verifier.finish(Span(path, last + 1, 1))
+        out.verified += 1
+    _check_count(head, out, end, version, Span(path, last + 1, 1))
     if only_game is not None and not out.games:
         raise RecordError(f"the record has no game {only_game}", Span(path, 1, 1))
     return out
 
 
+def _check_count(head: dict, out: Replay, end, version: int, after: Span) -> None:
+    """The header promises the games the record holds, or the end line says why it holds fewer."""
+    n, promised = out.verified, head["games"]
+    held = f"the record holds {n} game{'s' if n != 1 else ''}"
+    if end is None:
+        if version >= 2:
+            raise RecordError(f"the record ends without its 'end' line: it was cut off after "
+                              f"{n} of the {promised} games its header promises", after)
+        if n != promised:
+            raise RecordError(f"{held}; its header promises {promised}", after)
+        return
+    obj, span = end
+    if obj["games"] != n:
+        raise RecordError(f"the end line says the record holds {obj['games']} games; {held}", span)
+    stopped = obj.get("stopped")
+    if stopped == "fault":
+        raise RecordError(f"the run stopped with an error in game {obj.get('game', n + 1)}: "
+                          f"{cut(str(obj.get('error', 'unknown')))}", span)
+    if stopped is None and n != promised:
+        raise RecordError(f"{held}; its header promises {promised}", span)
+    if stopped is not None and n >= promised:
+        raise RecordError(f"the end line says the run was {stopped}, but {held}, all that its "
+                          "header promises", span)
+    out.stopped = stopped
+
+
+def _check_header(head: dict, game: Game, span: Span) -> None:
+    """The header says what the games show: ruleset, seats, sides, agents."""
+    gd = game.definition
+    if head["ruleset"] != gd.name:
+        raise RecordError(f"the header names ruleset {quote(head['ruleset'])}; its source "
+                          f"{quote(head.get('source', head['ruleset']))} is {quote(gd.name)}", span)
+    for key, want in (("seats", list(gd.seat_names)), ("sides", [list(s) for s in gd.sides])):
+        if key in head and head[key] != want:
+            raise RecordError(f"the header's {key} are {quote(head[key], 80)}; the game's are "
+                              f"{quote(want)}", span)
+    agents = head["agents"]
+    if len(agents) != gd.seat_count:
+        raise RecordError(f"the header names {len(agents)} agents for {gd.seat_count} seats", span)
+    bad = [a for a in agents if a not in AGENTS]
+    if bad:
+        raise RecordError(f"the header names an unknown agent {quote(bad[0], 40)} (agents: "
+                          f"{', '.join(sorted(AGENTS))})", span)
+
+
 def _game_for(head: dict, path: str, ln: int, ruleset: str | None) -> Game:
-    """The game a header names: --ruleset, else the file it was made from, else the built-in."""
-    ref = ruleset or _source(head, path) or head.get("ruleset")
-    options = head.get("options") or {}
-    if not isinstance(ref, str) or not isinstance(options, dict):
-        raise RecordError("the header names no ruleset or has malformed options", Span(path, ln, 1))
+    """The game a header names: --ruleset, else the source it was made from."""
+    ref = ruleset or _source(head, path) or head["ruleset"]
+    options = head["options"]
     try:
         game = load_game(ref, options)
     except TablerulesError as e:
-        raise RecordError(f"cannot load the record's ruleset '{ref}': {e.diagnostics[0].message}"
+        raise RecordError(f"cannot load the record's ruleset {quote(ref, 80)}: "
+                          f"{e.diagnostics[0].message}"
                           + ("" if ruleset else " (give it with --ruleset FILE)"),
                           Span(path, ln, 1)) from None
     gd = game.definition
-    want = head.get("ruleset_hash")
-    if want and want != gd.content_hash:
-        raise RecordError(f"the record was made with a different '{ref}' (hash {want}, now "
-                          f"{gd.content_hash})", Span(path, ln, 1))
-    if head.get("canonical") != gd.canonical or options != gd.options:
+    want = head["ruleset_hash"]
+    if want != gd.content_hash:
+        raise RecordError(f"the record was made with a different {quote(ref, 80)} (hash "
+                          f"{quote(want, 40)}, now {gd.content_hash})", Span(path, ln, 1))
+    if head["canonical"] != gd.canonical or options != gd.options:
         raise RecordError(f"the header's options do not match its game: it names "
-                          f"{head.get('canonical')}, its options make {gd.canonical}",
+                          f"{quote(head['canonical'], 80)}, its options make {gd.canonical}",
                           Span(path, ln, 1))
     return game
 
 
 def _source(head: dict, path: str) -> str | None:
-    """The ruleset file a record was made from, if it can still be found."""
+    """The ruleset a record was made from: a built-in name, or a file if it can still be found."""
     src = head.get("source")
     if not isinstance(src, str) or not is_path_ref(src):
-        return None
+        return src
     for candidate in (Path(src), Path(path).parent / src):
         if candidate.is_file():
             return str(candidate)
     return src
 
 
-class _Verifier:
-    """Feeds one game's lines to a fresh state and compares what the engine says."""
+def side_name(gd, side: int) -> str:
+    """A side by its seats' names: North-South."""
+    sides = gd.sides
+    if not (isinstance(side, int) and 0 <= side < len(sides)):
+        return f"side {side}"
+    return "-".join(gd.seat_names[s] for s in sides[side])
 
-    def __init__(self, game: Game, out: ReplayedGame, path: str, skip: bool):
+
+def by_side(gd, values: list) -> str:
+    """Per-side numbers by the sides' names: North-South 3, East-West 0."""
+    return ", ".join(f"{side_name(gd, s)} {v}" for s, v in enumerate(values))
+
+
+class _Verifier:
+    """Feeds one game's lines to a fresh state and compares what the engine says; then compares
+    every line with the game its seed and the header's agents play."""
+
+    def __init__(self, game: Game, out: ReplayedGame, path: str, skip: bool, version: int,
+                 head: dict):
         self.game = game
         self.gd = game.definition
         self.out = out
         self.path = path
         self.skip = skip
+        self.version = version
         self.state = State(self.gd, record=True)
         self.pending: list[dict] = []  # events the engine produced, waiting for their lines
+        self.held: str | None = None  # a decision's text, until the lines it causes are seen
+        self.seed = game_seed(head["seed"], out.number - 1)
+        self.agents = head["agents"]
+        self.expected = self._play(head)
+        self.k = 0
+        self.one_suit = False
+
+    def _play(self, head: dict) -> list[dict]:
+        """The lines the header's agents play from this game's seed (up to a fault, if any)."""
+        lines: list[dict] = []
+        try:
+            play_game(self.game, self.agents, head["seed"], self.out.number - 1,
+                      emit=lines.append)
+        except GameError as e:
+            lines.append({"type": "fault", "error": e.message})
+        return [v1.to_v1(x) for x in lines] if self.version == 1 else lines
+
+    def is_next(self, obj: dict) -> bool:
+        """Whether `obj` is the next line the header's agents play from the game's seed."""
+        k = self.k
+        return k < len(self.expected) and _same(self.expected[k], obj)
+
+    def _as_played(self, obj: dict, span: Span) -> None:
+        """The line is the next one the header's agents play from the game's seed."""
+        k = self.k
+        self.k += 1
+        want = self.expected[k] if k < len(self.expected) else {"type": "match end"}
+        if _same(want, obj):
+            return
+        who = f"game {self.out.number} is not the game its seed {quote(self.seed)} and the " \
+              f"header's agents ({', '.join(self.agents)}) play"
+        t = obj["type"]
+        if want["type"] == "fault":
+            raise RecordError(f"{who}: they stop here with an error: {cut(want['error'])}",
+                              span)
+        if want["type"] != t:
+            raise RecordError(f"{who}: a {want['type']} line comes here, not a {t} line", span)
+        if t == "decision":
+            raise RecordError(f"{who}: here they {quote(want['action'])}, the record says "
+                              f"{quote(obj['action'])}", span)
+        if t == "deal":
+            key = "dealt" if "dealt" in want else "hands"
+            for seat, (a, b) in enumerate(zip(want[key], obj[key])):
+                if a != b:
+                    raise RecordError(f"{who}: the seed deals {self._seat(seat)} {' '.join(a)}, "
+                                      f"the record {cut(' '.join(map(str, b)), 80)}", span)
+            raise RecordError(f"{who}: the seed deals the stock {' '.join(want.get('stock', []))}",
+                              span)
+        k = next(k for k in sorted(set(want) | set(obj)) if want.get(k) != obj.get(k))
+        raise RecordError(f"{who}: the {t} line's {k} is {quote(want.get(k), 80)} there, "
+                          f"{quote(obj.get(k), 80)} here", span)
 
     def _say(self, text: str) -> None:
-        if not self.skip:
-            self.out.text.append(text)
+        if self.skip:
+            return
+        indent = " " * (len(text) - len(text.lstrip(" ")))
+        self.out.text.extend(textwrap.wrap(text, WIDTH, initial_indent="", subsequent_indent=indent + "    ",
+                                           break_long_words=False, break_on_hyphens=False,
+                                           drop_whitespace=True) if len(text) > WIDTH else [text])
+
+    def _flush(self) -> None:
+        if self.held is not None:
+            self._say(self.held)
+            self.held = None
 
     def line(self, obj: dict, span: Span) -> None:
         t = obj["type"]
         st = self.state
         gd = self.gd
         if t == "deal":
+            self._flush()
+            if self.pending:
+                raise RecordError(f"the engine expected a '{self.pending[0]['type']}' line here",
+                                  span)
             if st.phase != DEAL:
-                raise RecordError("a deal where the engine expects a decision by "
-                                  f"{self._seat(st.current_player())}", span)
+                raise RecordError("a deal where the engine expects "
+                                  + ("the end of the game" if st.is_terminal() else
+                                     f"a decision by {self._seat(st.current_player())}"), span)
+            dealt = obj["dealt" if self.version >= 2 else "hands"]
+            if len(dealt) != gd.seat_count:
+                raise RecordError(f"bad deal: {len(dealt)} hands for {gd.seat_count} seats", span)
             try:
-                hands = [tuple(self._piece(p, span) for p in h) for h in obj.get("hands", [])]
+                hands = [tuple(self._piece(p, span) for p in h) for h in dealt]
                 stock = tuple(self._piece(p, span) for p in obj.get("stock", []))
                 st.apply_deal(tuple(hands) + ((stock,) if gd.stock else ()))
             except GameError as e:
                 raise RecordError(f"bad deal: {e.message}", span) from None
             self._take_events(obj, span)
-            self._say(f"Hand {obj.get('hand')}: {self._seat(obj.get('dealer'))} deals")
-            for s, h in enumerate(obj.get("hands", [])):
+            self._as_played(obj, span)
+            self._say(f"Hand {obj['hand']}: {self._seat(obj['dealer'])} deals")
+            for s, h in enumerate(dealt):
                 self._say(f"  {self._seat(s):<6} {' '.join(h)}")
             if obj.get("stock"):
                 self._say(f"  {'stock':<6} {' '.join(obj['stock'])}")
             return
         if t == "decision":
             self._decision(obj, span)
+            self._as_played(obj, span)
             return
-        if t in ("contract", "trick", "hand", "match", "exchange", "lay", "draw", "knock"):
-            self._match_event(obj, span)
-            return
-        raise RecordError(f"unknown line type '{t}'", span)
+        self._match_event(obj, span)
+        self._as_played(obj, span)
 
-    def _piece(self, name: Any, span: Span) -> int:
-        a = self.gd.string_to_action(str(name))
+    def _piece(self, name: str, span: Span) -> int:
+        a = self.gd.string_to_action(name)
         if a is None or a >= len(self.gd.pieces):
-            raise RecordError(f"no piece '{name}' in this set", span)
+            raise RecordError(f"no piece {quote(name, 40)} in this set", span)
         return a
 
     def _seat(self, s: Any) -> str:
@@ -181,36 +422,46 @@ class _Verifier:
     def _decision(self, obj: dict, span: Span) -> None:
         st = self.state
         gd = self.gd
+        self._flush()
         if self.pending:
             raise RecordError(f"the engine expected a '{self.pending[0]['type']}' line here", span)
         if st.phase == DEAL or st.is_terminal():
             raise RecordError("a decision where the engine expects "
                               + ("a deal" if st.phase == DEAL else "the end of the game"), span)
-        seat = obj.get("seat")
+        seat = obj["seat"]
         if seat != st.current_player():
             raise RecordError(f"the decision is {self._seat(seat)}'s, but it is "
                               f"{self._seat(st.current_player())}'s turn", span)
         legal = st.legal_actions()
         names = [gd.action_to_string(a) for a in legal]
-        action = gd.string_to_action(str(obj.get("action")))
+        action = gd.string_to_action(obj["action"])
         if action is None:
-            raise RecordError(f"'{obj.get('action')}' is not an action of this game", span)
+            raise RecordError(f"{quote(obj['action'], 60)} is not an action of this game", span)
         if action not in legal:
             raise RecordError(explain_illegal(st, action), span)
-        if obj.get("legal") is not None and obj["legal"] != names:
+        if obj["legal"] != names:
             raise RecordError(f"the legal actions offered were {', '.join(names)}; the record "
-                              f"says {', '.join(map(str, obj['legal']))}", span)
+                              f"says {cut(', '.join(obj['legal']))}", span)
         phase = st.phase
+        if self.version >= 2:
+            if obj["phase"] != PHASE_NAMES[phase]:
+                raise RecordError(f"the decision's phase is {quote(obj['phase'])}; the engine is "
+                                  f"in {PHASE_NAMES[phase]}", span)
         st.apply_action(action)
         if phase not in (PLAY, LAYOUT):
-            self._say(f"  {self._seat(seat):<6} {gd.action_to_string(action)}")
+            self.held = f"  {self._seat(seat):<6} {gd.action_to_string(action)}"
         self._take_events(None, span)
 
     def _take_events(self, deal_line: dict | None, span: Span) -> None:
         evs = self.state.events
         for ev in evs:
+            if self.version == 1:
+                ev = v1.to_v1(ev)
+            if ev["type"] == "contract":  # a contract of one suit: no suit led worth saying
+                tables = self.state.tables
+                self.one_suit = tables is not None and len(set(tables.lead)) == 1
             if ev["type"] == "deal":
-                if deal_line is not None and _canon(ev) != _canon(deal_line):
+                if deal_line is not None and not _same(ev, deal_line):
                     raise RecordError("the deal line does not match the pieces dealt", span)
                 continue
             self.pending.append(ev)
@@ -218,40 +469,53 @@ class _Verifier:
 
     def _match_event(self, obj: dict, span: Span) -> None:
         if not self.pending:
+            self._flush()
             raise RecordError(f"a '{obj['type']}' line the engine did not produce here", span)
         ev = self.pending.pop(0)
-        if _canon(ev) != _canon(obj):
+        if not _same(ev, obj):
             diff = [k for k in sorted(set(ev) | set(obj)) if ev.get(k) != obj.get(k)]
-            k = diff[0]
-            raise RecordError(f"the {ev['type']} line says {k} = {json.dumps(obj.get(k))}; the "
-                              f"engine computes {json.dumps(ev.get(k))}", span)
-        self._describe(ev)
+            k = diff[0] if diff else "type"
+            raise RecordError(f"the {ev['type']} line says {k} = {quote(obj.get(k), 80)}; the "
+                              f"engine computes {quote(ev.get(k), 80)}", span)
+        if ev["type"] == "exchange" and "buried" in ev:
+            self.held = None  # the decision said it: bury once
+        self._flush()
+        self._describe(ev if self.version >= 2 else obj)
 
     def _describe(self, ev: dict) -> None:
+        gd = self.gd
         t = ev["type"]
+        v2 = self.version >= 2
         if t == "contract":
             decl = ", ".join(f"{k} {value_str(v)}" for k, v in ev["declarations"].items())
+            playing = ev["playing" if v2 else "seats"]
+            out = [self._seat(s) for s in range(gd.seat_count) if s not in playing]
+            rest = (f", {decl}" if decl else "") + (f"; {', '.join(out)} sits out" if out else "")
             if ev["bidder"] < 0:
-                self._say(f"  contract: {ev['contract']} (no auction)" + (f", {decl}" if decl else ""))
+                self._say(f"  contract: {ev['contract']} (no auction){rest}")
             else:
                 self._say(f"  contract: {ev['contract']} ({ev['bid']}) by "
-                          f"{self._seat(ev['bidder'])}" + (f", {decl}" if decl else ""))
+                          f"{self._seat(ev['bidder'])}{rest}")
         elif t == "trick":
             plays = "  ".join(f"{self._seat(s)} {p}" for s, p in ev["plays"])
-            self._say(f"  trick {ev['n']}: {plays}  -> {self._seat(ev['winner'])} "
-                      f"takes {ev['points']}")
+            led = "" if self.one_suit else f", {value_str(ev['led'])} led"
+            self._say(f"  trick {ev['n']}{led}: {plays}  -> "
+                      f"{self._seat(ev['winner'])} takes {ev['points']}")
         elif t == "hand":
+            scored = ev.get("scored", ev.get("marks"))
             if ev.get("thrown_in"):
                 self._say("  all passed: thrown in")
             elif "went_out" in ev:
                 how = (f"{self._seat(ev['went_out'])} went out" if ev["went_out"] >= 0
-                       else "blocked")
-                self._say(f"  {how}: pips left {ev['pips_left']}, awarded {ev['marks']}; "
-                          f"score {ev['score']}")
+                       else "blocked" if ev["blocked"] else "not played out")
+                if ev.get("cut_short"):
+                    how += ", the match is won"
+                self._say(f"  {how}: pips left {by_side(gd, ev['pips_left'])}")
+                self._say(f"  scored {by_side(gd, scored)}; score {by_side(gd, ev['score'])}")
             else:
-                self._say(f"  {'made' if ev['made'] else 'set'}: points {ev['points']}, "
-                          f"awarded {ev['marks']}, after trick {ev['ended_after_trick']}; "
-                          f"score {ev['score']}")
+                self._say(f"  {'made' if ev['made'] else 'set'} after trick "
+                          f"{ev['ended_after_trick']}: points {by_side(gd, ev['points'])}")
+                self._say(f"  scored {by_side(gd, scored)}; score {by_side(gd, ev['score'])}")
         elif t == "exchange":
             if "took" in ev:
                 self._say(f"  {self._seat(ev['seat'])} takes the stock: {' '.join(ev['took'])}")
@@ -261,9 +525,11 @@ class _Verifier:
             lay = ev["layout"]
             arms = "".join(f"; {k} {lay[k]}" for k in ("north", "south") if k in lay)
             where = "sets down" if ev["on"] == "first" else f"lays on {ev['on']}:"
-            self._say(f"  {self._seat(ev['seat']):<6} {where} {ev['piece']}   line {lay['line']}"
-                      f"{arms}   ends {'+'.join(map(str, ev['ends']))}"
-                      + (f" -> scores {ev['scored']} {ev['score']}" if ev["scored"] else ""))
+            score = f"  -> scores {ev['scored']}; score {by_side(gd, ev['score'])}" \
+                if ev["scored"] else ""
+            self._say(f"  {self._seat(ev['seat']):<6} {where} {ev['piece']}   ends "
+                      f"{'+'.join(map(str, ev['ends']))}{score}")
+            self._say(f"         line {lay['line']}{arms}")
         elif t == "draw":
             self._say(f"  {self._seat(ev['seat']):<6} draws {ev['piece']}")
         elif t == "knock":
@@ -271,10 +537,12 @@ class _Verifier:
         elif t == "match":
             self.out.score = ev["score"]
             self.out.winner = ev["winner"]
-            self._say(f"Game over: score {ev['score']}, winner side "
-                      f"{' and '.join(map(str, ev['winner']))}")
+            won = " and ".join(side_name(gd, s) for s in ev["winner"])
+            self._say(f"Game over: score {by_side(gd, ev['score'])}; {won} "
+                      f"win{'s' if len(ev['winner']) == 1 else ''}")
 
     def finish(self, span: Span) -> None:
+        self._flush()
         if self.pending:
             raise RecordError(f"the record ends where the engine produced a "
                               f"'{self.pending[0]['type']}' line", span)
@@ -282,8 +550,15 @@ class _Verifier:
             raise RecordError("the game ends before the engine says the match is over", span)
 
 
-def _canon(obj: dict) -> str:
-    return json.dumps(obj, sort_keys=True)
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: 10.0 is not 10 and true is not 1 (Python's == says they are)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
+    if type(a) is list:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
 
 
 def explain_illegal(st: State, action: int) -> str:

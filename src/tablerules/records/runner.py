@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+from contextlib import contextmanager
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable
 
 from ..agents import make_agent
+from ..engine import events as record_lines
 from ..engine.state import CHANCE, DEAL, DONE, State
 from ..errors import GameError
 from ..game import Game
 
 FORMAT = "tablerules-record"
-VERSION = 1
+VERSION = 2
 
 
 def game_seed(seed: int, game: int) -> str:
@@ -35,6 +38,7 @@ class Summary:
     marks_total: int = 0
     side_wins: Counter = field(default_factory=Counter)
     sides: int = 0
+    interrupted: bool = False
 
     def add_hand(self, ev: dict) -> None:
         if ev.get("thrown_in"):
@@ -45,7 +49,7 @@ class Summary:
         b = self.bids[ev["bid"]]
         b[1] += 1
         b[0] += 1 if ev["made"] else 0
-        self.marks_total += sum(ev["marks"])
+        self.marks_total += sum(ev["scored"])
 
     def as_dict(self) -> dict:
         return {
@@ -85,7 +89,6 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
               for s in range(gd.seat_count)]
     st = State(gd, record=record)
     events = st.events
-    to_string = gd.action_to_string
     while st.phase != DONE:
         if st.phase == DEAL:
             st.deal_random(deal_rng)
@@ -94,8 +97,7 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
             legal = st.legal_actions()
             a = agents[seat].act(seat, legal, lambda s=seat: st.observation(s))
             if decisions and emit is not None:
-                emit({"type": "decision", "seat": seat, "action": to_string(a),
-                      "legal": [to_string(x) for x in legal]})
+                emit(record_lines.decision(st, seat, a, legal))
             st.apply_action(a)
         if events:
             stop = False
@@ -125,42 +127,83 @@ def dumps(obj: dict) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
+@contextmanager
+def _signals_held():
+    """SIGINT and SIGTERM wait while a finished game is written, so a record holds whole games."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    held = {signal.SIGINT, signal.SIGTERM}
+    if mask is not None:
+        mask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        if mask is not None:
+            mask(signal.SIG_UNBLOCK, held)
+
+
+def end_line(games: int, stopped: str | None = None, **why) -> dict:
+    """The closing line: how many games the record holds and, if the run stopped early, why."""
+    ev: dict = {"type": "end", "games": games}
+    if stopped is not None:
+        ev["stopped"] = stopped
+        ev.update(why)
+    return ev
+
+
 def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = ("random",),
              out: IO[str] | None = None, progress: Callable[[int], None] | None = None) -> Summary:
-    """Play `games` matches; write the record to `out` if given; return the summary."""
+    """Play `games` matches; write the record to `out` if given; return the summary.
+
+    Each game's lines are written once the game is over, so the record stops at a game boundary
+    and ends with an `end` line: on KeyboardInterrupt (Ctrl-C, or SIGTERM where the caller maps
+    it so) it says how many games it holds and the summary covers those; on a ruleset fault it
+    says which game failed and why, then the fault is raised.
+    """
     names = list(agent_names)
     gd = game.definition
     summary = Summary(sides=len(gd.sides))
-    write = out.write if out is not None else None
-    if write is not None:
-        write(dumps(header(game, seed, games, names)) + "\n")
 
-    def emit(ev: dict) -> None:
-        t = ev["type"]
-        if t == "hand":
-            summary.add_hand(ev)
-        elif t == "decision":
-            summary.decisions += 1
-        if write is not None:
-            write(dumps(ev) + "\n")
+    def put(*objs: dict) -> None:
+        if out is not None:
+            out.write("".join(dumps(o) + "\n" for o in objs))
+            out.flush()
 
-    for i in range(games):
-        if write is not None:
-            write(dumps({"type": "game", "game": i + 1, "seed": game_seed(seed, i)}) + "\n")
-        try:
-            st = play_game(game, names, seed, i, record=True, emit=emit,
-                           decisions=write is not None)
-        except GameError as e:
-            located = game.locate(e)
-            err = GameError(f"{located.message} (in game {i + 1}, seed '{game_seed(seed, i)}')",
-                            located.span)
-            err.part = e.part
-            raise err from None
-        summary.games += 1
-        if write is None:
-            summary.decisions += sum(1 for p, _ in st.history if p != CHANCE)
-        for s in st.winner_sides:
-            summary.side_wins[s] += 1
-        if progress is not None:
-            progress(i + 1)
+    put(header(game, seed, games, names))
+    i = 0
+    try:
+        for i in range(games):
+            lines: list[dict] = [{"type": "game", "game": i + 1, "seed": game_seed(seed, i)}]
+            try:
+                st = play_game(game, names, seed, i, record=True, emit=lines.append,
+                               decisions=out is not None)
+            except GameError as e:
+                located = game.locate(e)
+                message = f"{located.message} (in game {i + 1}, seed '{game_seed(seed, i)}')"
+                with _signals_held():
+                    put(end_line(i, "fault", game=i + 1, error=located.message))
+                err = GameError(message, located.span)
+                err.part = e.part
+                raise err from None
+            with _signals_held():
+                put(*lines)
+                for ev in lines:
+                    t = ev["type"]
+                    if t == "hand":
+                        summary.add_hand(ev)
+                    elif t == "decision":
+                        summary.decisions += 1
+                summary.games += 1
+                if out is None:
+                    summary.decisions += sum(1 for p, _ in st.history if p != CHANCE)
+                for s in st.winner_sides:
+                    summary.side_wins[s] += 1
+            if progress is not None:
+                progress(i + 1)
+    except KeyboardInterrupt:
+        summary.interrupted = True
+        with _signals_held():
+            put(end_line(summary.games, "interrupted"))
+        return summary
+    with _signals_held():
+        put(end_line(summary.games))
     return summary

@@ -1,0 +1,146 @@
+"""A record is verified whole: every game its header promises, in order, each from its own seed
+with the header's agents, and the header checked against what the games show."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from support import cli
+
+LOCATED = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.+)$", re.M)
+
+
+def record(tmp: Path, name: str = "texas42", games: int = 5, seed: int = 3,
+           agents: str = "random") -> list[dict]:
+    r = cli("simulate", name, "-n", str(games), "-s", str(seed), "-r", str(tmp / "rec.jsonl"),
+            "--agents", agents, "--no-progress")
+    assert r.exit_code == 0, r.output
+    return [json.loads(x) for x in (tmp / "rec.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def write(tmp: Path, lines: list[dict]) -> None:
+    (tmp / "rec.jsonl").write_text("".join(json.dumps(x, separators=(",", ":")) + "\n"
+                                           for x in lines), encoding="utf-8")
+
+
+def games_of(lines: list[dict]) -> list[list[dict]]:
+    """Each game's lines, its game line first (the header and the end line left out)."""
+    out: list[list[dict]] = []
+    for x in lines[1:]:
+        if x["type"] == "game":
+            out.append([])
+        if x["type"] != "end":
+            out[-1].append(x)
+    return out
+
+
+def rejected(tmp: Path, lines: list[dict], *reasons: str, quiet: bool = True) -> tuple[int, str]:
+    write(tmp, lines)
+    r = cli("replay", "rec.jsonl", *(["-q"] if quiet else []))
+    assert r.exit_code == 1, r.output
+    assert "ok (" not in r.stdout
+    m = LOCATED.search(r.stderr)
+    assert m and m["file"] == "rec.jsonl", r.stderr
+    for reason in reasons:
+        assert re.search(reason, m["msg"]), (reason, m["msg"])
+    return int(m["line"]), m["msg"]
+
+
+@pytest.fixture
+def tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_whole_record_verifies(tmp):
+    lines = record(tmp)
+    assert lines[-1] == {"type": "end", "games": 5}
+    r = cli("replay", "rec.jsonl", "-q")
+    assert r.exit_code == 0 and r.stdout.strip() == "rec.jsonl: ok (5 games verified)"
+
+
+def test_a_record_cut_after_its_fourth_game_is_rejected(tmp):
+    lines = record(tmp)
+    head, games = lines[0], games_of(lines)
+    for kept in ([head] + [x for g in games[:4] for x in g],
+                 [head] + [x for g in games[:4] for x in g] + [{"type": "end", "games": 4}]):
+        rejected(tmp, kept, r"4 .*games?|promises 5")
+
+
+def test_a_header_alone_is_rejected(tmp):
+    lines = record(tmp)
+    n, msg = rejected(tmp, lines[:1], "0 of the 5 games|promises 5")
+    assert n == 2
+
+
+def test_swapped_games_are_rejected(tmp):
+    lines = record(tmp)
+    games = games_of(lines)
+    games[1], games[2] = games[2], games[1]
+    rejected(tmp, [lines[0]] + [x for g in games for x in g] + [lines[-1]], "game 3 where game 2")
+
+
+def test_swapped_games_renumbered_are_rejected(tmp):
+    lines = record(tmp)
+    games = games_of(lines)
+    games[1], games[2] = games[2], games[1]
+    games[1][0] = dict(games[1][0], game=2)
+    games[2][0] = dict(games[2][0], game=3)
+    rejected(tmp, [lines[0]] + [x for g in games for x in g] + [lines[-1]], "seed")
+
+
+def test_a_duplicated_game_is_rejected(tmp):
+    lines = record(tmp)
+    games = games_of(lines)
+    games[2] = [dict(games[1][0], game=3, seed=games[2][0]["seed"])] + games[1][1:]
+    rejected(tmp, [lines[0]] + [x for g in games for x in g] + [lines[-1]], "seed")
+
+
+def test_a_changed_game_seed_is_rejected(tmp):
+    lines = record(tmp)
+    i = [i for i, x in enumerate(lines) if x["type"] == "game"][1]
+    lines[i] = dict(lines[i], seed="3:7")
+    n, _ = rejected(tmp, lines, "seed", "3:1")
+    assert n == i + 1
+
+
+@pytest.mark.parametrize("key, value, reason", [
+    ("seed", 4, "seed"),
+    ("games", 6, "promises 6"),
+    ("games", 4, "promises 4"),
+    ("agents", ["cautious"] * 4, "cautious"),
+    ("agents", ["random"] * 3, "3 agents"),
+    ("agents", ["nobody"] * 4, "unknown agent"),
+    ("seats", ["N", "E", "S", "W"], "seats"),
+    ("sides", [[0, 1], [2, 3]], "sides"),
+    ("source", "nonsense", "nonsense"),
+    ("source", "texas42-hall", "different|ruleset"),
+    ("ruleset", "moon", "ruleset"),
+])
+def test_a_changed_header_is_rejected(tmp, key, value, reason):
+    lines = record(tmp)
+    lines[0] = dict(lines[0], **{key: value})
+    rejected(tmp, lines, reason)
+
+
+def test_agents_changed_are_caught_where_the_game_differs(tmp):
+    # the games were played by cautious agents: with random named instead, the first decision
+    # random agents would not make is rejected, naming both actions
+    lines = record(tmp, "moon", games=2, agents="cautious")
+    lines[0] = dict(lines[0], agents=["random"] * 3)
+    n, msg = rejected(tmp, lines, "random", "here they")
+    assert lines[n - 1]["type"] == "decision"
+
+
+def test_a_changed_decision_that_is_still_legal_is_caught(tmp):
+    # a different legal bid replays through the engine, but is not what the seed's agents chose
+    lines = record(tmp)
+    i = next(i for i, x in enumerate(lines) if x["type"] == "decision"
+             and x["action"] == "pass" and len(x["legal"]) > 1)
+    other = next(a for a in lines[i]["legal"] if a != "pass")
+    lines[i] = dict(lines[i], action=other)
+    rejected(tmp, lines)
