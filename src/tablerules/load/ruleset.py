@@ -75,10 +75,16 @@ def _short(ref: str, limit: int = 80) -> str:
 
 
 def display_path(p: Path) -> str:
-    """A short path for messages: relative to the working directory when inside it."""
+    """A short path for messages: a shipped ruleset as `rulesets/...` wherever the package is
+    installed, another file relative to the working directory when inside it."""
+    try:
+        shipped = data_dir("rulesets").resolve()
+        return str(Path("rulesets") / p.resolve().relative_to(shipped))
+    except (ValueError, OSError):
+        pass
     try:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError):
         return str(p)
 
 
