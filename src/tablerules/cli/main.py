@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
+
+from .. import __version__
 
 from ..agents import AGENT_HELP
 from ..errors import TablerulesError, render
@@ -52,8 +54,34 @@ class _Sink:
             raise WriteError(self.path, e) from None
 
 
+def _plain_metavars(command, ctx) -> list:
+    """Parameters as `--help` should show them: a flag with no placeholder, a value by its
+    name (`--games GAMES`) unless the option names its own."""
+    params = command.get_params(ctx)
+    for p in params:
+        if getattr(p, "is_flag", False) or getattr(p, "count", False):
+            p.metavar = ""
+        elif p.metavar is None:
+            p.metavar = p.name.upper()
+        if isinstance(p, typer.core.TyperArgument):
+            p.display_type_rich = lambda ctx: None  # its name says it: RULESET, not RULESET <str>
+    return params
+
+
+class _Command(TyperCommand):
+    """A command whose help shows `--games GAMES`, not `--games <int>`."""
+
+    def format_help(self, ctx, formatter):
+        _plain_metavars(self, ctx)
+        return super().format_help(ctx, formatter)
+
+
 class _Group(TyperGroup):
     """The one place a failed write (stdout, stderr, a record) becomes one line and exit 1."""
+
+    def format_help(self, ctx, formatter):
+        _plain_metavars(self, ctx)
+        return super().format_help(ctx, formatter)
 
     def invoke(self, ctx):
         try:
@@ -104,9 +132,22 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tablerules {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Write domino game rules as YAML, check them like a compiler, and simulate them."""
+
+
 OptionArg = typer.Option(None, "--option", "-o", metavar="NAME=VALUE",
                          help="Set a ruleset option (repeatable); see `tablerules show RULESET`.")
-FormatArg = typer.Option("text", "--format", "-f", help="Output format: text or json.")
+FormatArg = typer.Option("text", "--format", "-f", metavar="text|json",
+                         help="Output format: text or json.")
 
 
 def _err(msg: str) -> None:
@@ -208,7 +249,7 @@ def _load(ruleset: str, options: list[str] | None):
         _fail(e, options=options)
 
 
-@app.command("list")
+@app.command("list", cls=_Command)
 def list_cmd(fmt: str = FormatArg) -> None:
     """List the built-in rulesets, one line each."""
     from ..describe import list_builtins
@@ -222,7 +263,7 @@ def list_cmd(fmt: str = FormatArg) -> None:
         typer.echo(f"{i['name']:<{w}}  {i['title']}")
 
 
-@app.command()
+@app.command(cls=_Command)
 def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path."),
          option: Optional[List[str]] = OptionArg, fmt: str = FormatArg) -> None:
     """Show a ruleset: its options (value, default, allowed, description) and its phases."""
@@ -236,7 +277,7 @@ def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path.")
         typer.echo(render_show(info))
 
 
-@app.command()
+@app.command(cls=_Command)
 def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or built-in names)."),
              option: Optional[List[str]] = OptionArg,
              hands: int = typer.Option(200, "--hands", min=0,
@@ -297,7 +338,7 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(cls=_Command)
 def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path."),
              games: int = typer.Option(100, "--games", "-n", min=1, help="Matches to play."),
              seed: int = typer.Option(0, "--seed", "-s", help="Master seed; same seed, same games."),
@@ -373,7 +414,7 @@ def _restore_terminate(previous) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-@app.command()
+@app.command(cls=_Command)
 def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simulate --record`."),
            game: Optional[int] = typer.Option(None, "--game", "-g", min=1,
                                               help="Show only this game (all are verified)."),
@@ -433,7 +474,7 @@ def _render_record_error(d) -> str:
     return f"{head}\n    {pre}{shown}{post}\n    {' ' * (len(pre) + col - 1 - start)}^"
 
 
-@app.command()
+@app.command(cls=_Command)
 def diff(ruleset_a: str = typer.Argument(..., help="Built-in name or .yaml path."),
          ruleset_b: str = typer.Argument(..., help="Built-in name or .yaml path."),
          option: Optional[List[str]] = OptionArg, fmt: str = FormatArg) -> None:
