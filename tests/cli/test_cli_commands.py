@@ -101,7 +101,7 @@ def test_simulate_json_summary():
     assert r.exit_code == 0, r.stderr
     s = json.loads(r.stdout)
     assert {"ruleset", "seed", "games", "hands", "thrown_in", "decisions", "contracts",
-            "make_rate_by_bid", "avg_marks_per_hand", "wins_by_side", "win_rate_by_side",
+            "make_rate_by_bid", "make_rate", "avg_scored_per_hand", "wins_by_side", "win_rate_by_side",
             "record"} <= set(s)
     assert s["ruleset"] == "texas42" and s["seed"] == 1 and s["games"] == 5 and s["record"] is None
     assert sum(s["contracts"].values()) == s["hands"]

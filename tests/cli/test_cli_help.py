@@ -25,3 +25,23 @@ def test_help_has_no_type_placeholders(command):
     assert not re.search(r"<(bool|str|int|float|path|int range|float range)>", r.stdout), r.stdout
     if command:
         assert "--help" in r.stdout and "-h" in r.stdout
+
+
+def test_the_summary_says_played_and_thrown_in_apart_and_never_marks():
+    r = cli("simulate", "moon", "--games", "10", "--seed", "1")
+    assert r.exit_code == 0, r.stderr
+    hands = next(ln for ln in r.stdout.splitlines() if ln.startswith("hands"))
+    assert " played; " in hands and "more deals thrown in" in hands
+    assert "every bid" in r.stdout and "(set " in r.stdout
+    assert "marks" not in r.stdout
+
+
+def test_a_game_without_an_auction_has_no_bid_rows():
+    r = cli("simulate", "allfives", "--games", "3", "--seed", "1")
+    assert r.exit_code == 0, r.stderr
+    assert "bid none" not in r.stdout and "\nnone " not in r.stdout
+    assert "bids      none: every hand is played without an auction" in r.stdout
+    j = cli("simulate", "allfives", "--games", "3", "--seed", "1", "--format", "json")
+    import json
+    s = json.loads(j.stdout)
+    assert s["make_rate_by_bid"] == {} and s["make_rate"]["hands"] == 0

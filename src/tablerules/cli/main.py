@@ -524,17 +524,25 @@ class _Progress:
 
 
 def _render_summary(r: dict) -> str:
+    thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
+              "(everybody passed)") if r["thrown_in"] else ""
     lines = [f"ruleset   {r['ruleset']}   seed {r['seed']}",
              f"games     {r['games']}",
-             f"hands     {r['hands']}" + (f"   (thrown in: {r['thrown_in']})" if r["thrown_in"] else ""),
-             f"awarded   {r['avg_marks_per_hand']:.3f} per hand (marks or points, all sides)", ""]
+             f"hands     {r['hands']} played{thrown}",
+             f"scored    {r['avg_scored_per_hand']:.3f} per hand played (all sides together)", ""]
     lines.append("contract        hands   share")
     for k, v in r["contracts"].items():
         lines.append(f"{k:<14} {v:>6}  {v / r['hands']:>6.1%}")
     lines.append("")
-    lines.append("bid             hands    made   rate")
-    for k, v in r["make_rate_by_bid"].items():
-        lines.append(f"{k:<14} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}")
+    if r["make_rate_by_bid"]:
+        lines.append("bid             hands    made   rate")
+        for k, v in r["make_rate_by_bid"].items():
+            lines.append(f"{k:<14} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}")
+        m = r["make_rate"]
+        lines.append(f"{'every bid':<14} {m['hands']:>6}  {m['made']:>6}  {m['rate']:>6.1%}   "
+                     f"(set {1 - m['rate']:.1%})")
+    else:
+        lines.append("bids      none: every hand is played without an auction")
     lines.append("")
     lines.append("side   wins   rate")
     for k, v in r["wins_by_side"].items():

@@ -35,7 +35,7 @@ class Summary:
     decisions: int = 0
     contracts: Counter = field(default_factory=Counter)
     bids: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # label -> [made, n]
-    marks_total: int = 0
+    scored_total: int = 0  # what every side scored, over every hand played
     side_wins: Counter = field(default_factory=Counter)
     sides: int = 0
     interrupted: bool = False
@@ -49,7 +49,7 @@ class Summary:
         b = self.bids[ev["bid"]]
         b[1] += 1
         b[0] += 1 if ev["made"] else 0
-        self.marks_total += sum(ev["scored"])
+        self.scored_total += sum(ev["scored"])
 
     def as_dict(self) -> dict:
         return {
@@ -58,14 +58,26 @@ class Summary:
             "thrown_in": self.thrown_in,
             "decisions": self.decisions,
             "contracts": dict(sorted(self.contracts.items())),
+            # hands won in an auction: a game without one (bid "none") has no make rate
             "make_rate_by_bid": {k: {"made": v[0], "hands": v[1],
                                      "rate": round(v[0] / v[1], 4) if v[1] else None}
-                                 for k, v in sorted(self.bids.items(), key=lambda kv: _bid_key(kv[0]))},
-            "avg_marks_per_hand": round(self.marks_total / self.hands, 4) if self.hands else 0.0,
+                                 for k, v in sorted(self.bids.items(), key=lambda kv: _bid_key(kv[0]))
+                                 if k != NO_BID},
+            "make_rate": self._make_rate(),
+            "avg_scored_per_hand": round(self.scored_total / self.hands, 4) if self.hands else 0.0,
             "wins_by_side": {str(s): self.side_wins.get(s, 0) for s in range(self.sides)},
             "win_rate_by_side": {str(s): round(self.side_wins.get(s, 0) / self.games, 4)
                                  if self.games else 0.0 for s in range(self.sides)},
         }
+
+
+    def _make_rate(self) -> dict:
+        made = sum(v[0] for k, v in self.bids.items() if k != NO_BID)
+        n = sum(v[1] for k, v in self.bids.items() if k != NO_BID)
+        return {"made": made, "hands": n, "rate": round(made / n, 4) if n else None}
+
+
+NO_BID = "none"  # the label of "no bid": the hands of a game without an auction
 
 
 def _bid_key(label: str):
