@@ -84,9 +84,27 @@ def describe(game: Game) -> dict[str, Any]:
             "contracts": contracts,
             "disabled_contracts": disabled,
             "scoring": dict(src.get("scoring") or {}),
+            "pass_out": _can_pass_out(game),
         },
         "actions": gd.actions.num_actions,
     }
+
+
+def _can_pass_out(game: Game) -> bool:
+    """Whether every seat may pass in the first hand of a sample deal (a forced rule may stop it)."""
+    import random
+
+    from .engine.state import AUCTION
+    st = game.new_match()
+    st.deal_random(random.Random(0))
+    if st.phase != AUCTION:
+        return True
+    pass_action = game.definition.actions.pass_action
+    for _ in range(game.definition.seat_count):
+        if st.phase != AUCTION or pass_action not in st.legal_actions():
+            return st.phase != AUCTION
+        st.apply_action(pass_action)
+    return True
 
 
 def _inherited(game: Game, name: str) -> dict[str, str]:
@@ -180,8 +198,11 @@ def render_show(info: dict[str, Any]) -> str:
     elif isinstance(a.get("all_pass"), dict):
         lines.append(f"     all pass: seat {a['all_pass'].get('seat')} must bid: "
                      f"{a['all_pass'].get('bids', 'any bid')}")
-    else:
+    elif ph.get("pass_out", True) or not a.get("forced"):
         lines.append("     all pass: the hand is thrown in and dealt again")
+    else:
+        lines.append("     all pass: cannot happen with these options: the last seat to speak "
+                     "must bid (the forced rule above)")
     lines.append("  3. contracts:")
     for c in ph["contracts"]:
         lines.append(f"     {c['name']}: {c['title']}; bids {c['bids']}"

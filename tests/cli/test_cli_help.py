@@ -45,3 +45,19 @@ def test_a_game_without_an_auction_has_no_bid_rows():
     import json
     s = json.loads(j.stdout)
     assert s["make_rate_by_bid"] == {} and s["make_rate"]["hands"] == 0
+
+
+def test_the_readme_names_the_commands_that_take_format_json():
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    line = " ".join(text.split("Every command has `--help`.", 1)[1].split("\n")[:2])
+    named = set(re.findall(r"`(\w+)`", line.split("take `--format json`")[0]))
+    have = {c for c in COMMANDS if "--format" in cli(c, "--help").stdout}
+    assert named == have
+
+
+def test_show_does_not_describe_a_pass_out_that_cannot_happen():
+    stuck = cli("show", "texas42").stdout
+    assert "thrown in and dealt again" not in stuck and "the last seat to speak must bid" in stuck
+    free = cli("show", "texas42", "-o", "all_pass=reshuffle").stdout
+    assert "thrown in and dealt again" in free
