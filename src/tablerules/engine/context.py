@@ -104,6 +104,15 @@ class Context:
     def spinner_pips(self) -> int:
         return self.layout.spinner_pips
 
+    def allowed(self, legal_fn, actions, piece=None) -> tuple:
+        """The actions whose piece `play.legal` allows (`piece(a)` the piece of action a)."""
+        keep = []
+        for a in actions:
+            self.tile = a if piece is None else piece(a)
+            if legal_fn(self):
+                keep.append(a)
+        return tuple(keep)
+
     def pips_left(self, side: int) -> int:
         g = self.game
         pips = g.pieces.attrs["pips"]

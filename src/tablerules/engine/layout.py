@@ -129,15 +129,7 @@ def legal(st) -> tuple[int, ...]:
     hand = st.hands[st.ctx.actor]
     if lay.center < 0:
         first = g.mask_pieces(hand)
-        if lay.legal_fn is None:
-            return first
-        ctx = st.ctx
-        keep = []
-        for t in first:
-            ctx.tile = t
-            if lay.legal_fn(ctx):
-                keep.append(t)
-        return tuple(keep)
+        return first if lay.legal_fn is None else st.ctx.allowed(lay.legal_fn, first)
     acts = g.actions
     per = len(acts.arms)
     base = acts.layout_base
@@ -150,15 +142,8 @@ def legal(st) -> tuple[int, ...]:
                 plays.extend(base + per * t + a.index for t in g.mask_pieces(m))
     if len(plays) > 1:
         plays.sort()
-    legal_fn = lay.legal_fn
-    if legal_fn is not None:
-        ctx = st.ctx
-        keep = []
-        for a in plays:
-            ctx.tile = acts.lay_of(a)[0]
-            if legal_fn(ctx):
-                keep.append(a)
-        plays = keep
+    if lay.legal_fn is not None:
+        plays = list(st.ctx.allowed(lay.legal_fn, plays, lambda a: acts.lay_of(a)[0]))
     spec = lay.spec
     extra = []
     if st.stock and (spec.may_draw or not plays):

@@ -53,15 +53,8 @@ def legal(st) -> tuple[int, ...]:
             m = f
     tb = t.chunk2
     legal = tb[0][m & CHUNK_MASK] + tb[1][m >> CHUNK] if tb is not None else st.game.mask_pieces(m)
-    legal_fn = t.legal_fn
-    if legal_fn is not None:
-        ctx = st.ctx
-        keep = []
-        for tile in legal:
-            ctx.tile = tile
-            if legal_fn(ctx):
-                keep.append(tile)
-        legal = tuple(keep)
+    if t.legal_fn is not None:
+        legal = st.ctx.allowed(t.legal_fn, legal)
     return legal
 
 
