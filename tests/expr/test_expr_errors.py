@@ -102,8 +102,8 @@ def test_syntax_error_at_the_bad_token():
 
 def test_syntax_error_after_an_operand_says_what_could_come():
     with pytest.raises(ExprError) as info:
-        compile_expression("x if c [ 1", ENV, locate=Span("f", 1, 1))
-    assert info.value.message == "unexpected '['; expected an operator or 'else'"
+        compile_expression("x if c 1", ENV, locate=Span("f", 1, 1))
+    assert info.value.message == "unexpected '1'; expected an operator or 'else'"
     assert info.value.span == Span("f", 1, 8, 9)
 
 

@@ -60,7 +60,7 @@ ERRORS = {
     "recursion.yaml": (6, 3, ["'f1' calls itself", "f1 -> f2 -> f1"], None),
     "bad_indent.yaml": (7, 16, ["mapping values are not allowed here",
                                 "line 7 is indented more than the line above it"], None),
-    "expr_bracket.yaml": (6, 28, ["unexpected '['; expected an operator or 'else'"], None),
+    "expr_bracket.yaml": (6, 28, ["unexpected 'side'; expected an operator or 'else'"], None),
     "extends_directory.yaml": (2, 10, ["names a directory"], None),
     "library_typo.yaml": (7, 28, ["'dubble'", "did you mean 'double'"], None),
     "library_unmarked.yaml": (1, 1, ["not a game", "library: true"], None),

@@ -163,6 +163,15 @@ class Checker:
                            did_you_mean(node.name, t.attrs))
         return t.attrs[node.name].type
 
+    def check_Index(self, node: n.Index) -> Type:
+        t = self.check(node.obj)
+        if not isinstance(t, ListType):
+            raise self.err(node.obj, f"only a list can be indexed, got {t}")
+        it = self.check(node.index)
+        if not INT.accepts(it):
+            raise self.err(node.index, f"a list index is an int, got {it}")
+        return t.elem
+
     # -- calls ---------------------------------------------------------------------------
 
     def resolve_func(self, func: n.Node, generator: bool) -> tuple[str, Func | None]:

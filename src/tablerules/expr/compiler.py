@@ -259,6 +259,20 @@ class Compiler:
             return Code(get)
         return Code(lambda fr: get(fr[0]))
 
+    def build_Index(self, node: n.Index, mode) -> Code:
+        obj = self.comp(node.obj, mode).lift()
+        idx = self.comp(node.index, mode).lift()
+        span = self.loc.node(node)
+
+        def index(a):
+            xs = obj(a)
+            i = idx(a)
+            if 0 <= i < len(xs):  # never from the end: -1 is a mistake, not the last
+                return xs[i]
+            raise GameError(f"index {i} is outside a list of {len(xs)} "
+                            f"(indexes are 0..{len(xs) - 1})", span)
+        return Code(index)
+
     def build_Attr(self, node: n.Attr, mode) -> Code:
         get = self.c.types[id(node.obj)].attrs[node.name].get
         obj = node.obj

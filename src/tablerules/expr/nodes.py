@@ -68,6 +68,17 @@ class Attr(Node):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Index(Node):
+    """`items[i]`: the element at position i (0 first) of a list."""
+
+    obj: Node
+    index: Node
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.obj, self.index)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Call(Node):
     """`func(args...)`."""
 

@@ -99,6 +99,9 @@ class _ToAst(Transformer_NonRecursive):
         obj, tok = c
         return n.Attr(obj=obj, name=str(tok), name_offset=tok.start_pos, **_pos(meta))
 
+    def index(self, meta, c):
+        return n.Index(obj=c[0], index=c[1], **_pos(meta))
+
     def call(self, meta, c):
         return n.Call(func=c[0], args=tuple(c[1] or ()), **_pos(meta))
 
@@ -160,7 +163,7 @@ def _terminal_word(name: str) -> str:
 
 # Tokens that may follow a complete operand: together they read as "an operator".
 _OPERATORS = {"PLUS", "MINUS", "STAR", "PERCENT", "LESSTHAN", "MORETHAN", "IN", "NOT", "AND",
-              "OR", "DOT", "LPAR"}
+              "OR", "DOT", "LPAR", "LSQB"}
 
 
 def _expected_phrase(expected: set[str]) -> str:
