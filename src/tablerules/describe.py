@@ -182,7 +182,8 @@ def render_show(info: dict[str, Any]) -> str:
     lines.append("")
     lines.append("Hand:")
     lines.append(f"  1. deal: {d['hand_size']} each" + (f", stock {d['stock']}" if d["stock"] else "")
-                 + f"; first dealer seat {d['first_dealer']}; next dealer: {d['next_dealer']}")
+                 + "; first dealer " + (f"seat {d['first_dealer']}" if d["first_dealer"] >= 0
+                                       else "by lot") + f"; next dealer: {d['next_dealer']}")
     a = ph["auction"]
     if a.get("contract"):
         lines.append(f"  2. no auction: every hand is played as '{a['contract']}'")

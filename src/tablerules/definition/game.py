@@ -210,7 +210,7 @@ class GameDef:
     side_of: tuple[int, ...]
     hand_size: int
     stock: int  # pieces left undealt: a widow, kitty or boneyard
-    first_dealer: int
+    first_dealer: int  # a seat, or -1: drawn by lot, a chance action at the start of a match
     next_dealer: Fn
     constants: dict[str, Any]
     declarations: tuple[Declaration, ...]

@@ -11,7 +11,7 @@ import random
 from itertools import chain
 from ..errors import CallerError
 from . import events
-from .phases import CHANCE, DEAL, DEALT
+from .phases import CHANCE, DEAL, DEALT, LOT
 
 
 def size(g) -> int:
@@ -21,10 +21,22 @@ def size(g) -> int:
 
 def legal(st) -> tuple[int, ...]:
     g = st.game
+    if st.by_lot:  # first the draw for the first dealer: any seat
+        return g.all_seats
     m = g.all_pieces
     for t in st.dealing:
         m &= ~(1 << t)
     return g.mask_pieces(m)
+
+
+def draw_dealer(st, seat: int) -> None:
+    """The chance action that draws the first dealer by lot, recorded as (LOT, seat)."""
+    st.by_lot = False
+    st.ctx.dealer = seat
+    st.history.append((LOT, seat))
+    st.hand_start = len(st.history)
+    st.step_cap = 0
+    st._legal = None
 
 
 def apply(st, piece: int):
@@ -49,8 +61,9 @@ def shuffled(g, rng: random.Random) -> tuple[tuple[int, ...], ...]:
 
 def apply_deal(st, dealt):
     """A whole deal at once: the same as its chance actions one by one; returns DEALT."""
-    if st.phase != DEAL or st.dealing:
-        raise CallerError("a deal was applied when no deal was due")
+    if st.phase != DEAL or st.dealing or st.by_lot:
+        raise CallerError("a deal was applied when no deal was due"
+                          + (" (the first dealer is still to be drawn)" if st.by_lot else ""))
     g = st.game
     n, k = g.seat_count, g.hand_size
     try:

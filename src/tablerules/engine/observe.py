@@ -57,7 +57,7 @@ def observation(st, seat: int) -> dict[str, Any]:
         "hand": [names[t] for t in g.mask_pieces(st.hands[seat])],
         "hand_sizes": [bin(m).count("1") for m in st.hands],
         "history": [[s, g.action_to_string(a) if a is not HIDDEN else "bury (face down)"]
-                    for s, a in hist if s != CHANCE],
+                    for s, a in hist if s >= 0],  # decisions: no chance action, no lot
         "bid": g.bids[ctx.high if st.phase == AUCTION else ctx.bid].label,
         "bidder": ctx.bidder,
         "declarations": {d.name: ctx.decl[d.index] for d in g.declarations},

@@ -6,6 +6,7 @@ the State starts the next part (`State.advance`).
 
 CHANCE = -1
 TERMINAL = -2
+LOT = -3  # the player of the history entry that draws the first dealer (a chance action)
 
 DEAL, AUCTION, DECLARE, PLAY, LEAD, DONE, EXCHANGE, LAYOUT = range(8)
 PHASE_NAMES = ("deal", "auction", "declare", "play", "lead", "done", "exchange", "layout")

@@ -17,9 +17,9 @@ from . import auction, deal, layout, observe, play, scoring, setup, tricks
 from .context import Context
 from .tricks import apply as _play, legal as _plays
 from .phases import (AUCTION, BID, CHANCE, DEAL, DEALT, DECLARE, DONE, EXCHANGE, LAYOUT, LEAD,
-                     PHASE_NAMES, PLAY, SET_UP, TERMINAL)
+                     LOT, PHASE_NAMES, PLAY, SET_UP, TERMINAL)
 
-__all__ = ["State", "new_match", "new_hand", "CHANCE", "TERMINAL", "DEAL", "AUCTION", "DECLARE",
+__all__ = ["State", "new_match", "new_hand", "CHANCE", "TERMINAL", "LOT", "DEAL", "AUCTION", "DECLARE",
            "PLAY", "LEAD", "DONE", "EXCHANGE", "LAYOUT", "PHASE_NAMES"]
 
 _LEGAL = {AUCTION: auction.legal, DECLARE: setup.legal_declare, EXCHANGE: setup.legal_exchange,
@@ -34,7 +34,7 @@ class State:
     __slots__ = ("game", "phase", "hands", "stock", "history", "events", "single_hand",
                  "ctx", "deals", "winner_sides", "hand_start", "step_cap", "dealing",
                  "dealt_hands", "dealt_stock", "start_score", "bidding", "setup", "play", "layout", "_legal",
-                 "max_steps")
+                 "max_steps", "by_lot")
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False):
         self.game = game
@@ -45,8 +45,9 @@ class State:
         self.deals = 0
         self.winner_sides: list[int] = []
         self.hands = [0] * game.seat_count
-        self.ctx = Context(game, self.hands, game.first_dealer, len(game.sides))
+        self.ctx = Context(game, self.hands, max(game.first_dealer, 0), len(game.sides))
         self.reset_hand()
+        self.by_lot = game.first_dealer < 0  # the first dealer is still to be drawn
 
     def reset_hand(self) -> None:
         """Clear the per-hand parts; the next step is the deal."""
@@ -106,7 +107,7 @@ class State:
         """At a deal: each piece not yet dealt with its probability (uniform)."""
         if self.phase != DEAL:
             return []
-        left = deal.legal(self)
+        left = deal.legal(self)  # the pieces not yet dealt, or the seats when drawing by lot
         return [(t, 1.0 / len(left)) for t in left]
 
     def rule_part(self, ph: int) -> tuple:
@@ -142,6 +143,9 @@ class State:
                 self.advance(signal)
             return
         if ph == DEAL:
+            if self.by_lot:
+                deal.draw_dealer(self, action)
+                return
             self.advance(deal.apply(self, action))
             return
         self.history.append((self.ctx.actor, action))
@@ -169,6 +173,8 @@ class State:
 
     def deal_random(self, rng: random.Random) -> tuple[tuple[int, ...], ...]:
         """The whole chance step at once, from `rng`: returns the deal (hands, then the stock)."""
+        if self.by_lot:
+            deal.draw_dealer(self, rng.randrange(self.game.seat_count))
         dealt = deal.shuffled(self.game, rng)
         self.apply_deal(dealt)
         return dealt
@@ -209,6 +215,7 @@ class State:
         c.events = [] if self.events is not None else None
         c.single_hand = self.single_hand
         c.max_steps = self.max_steps
+        c.by_lot = self.by_lot
         c.layout = self.layout.copy() if self.layout is not None else None
         c.ctx = self.ctx.copy(c.hands, c.layout)
         c.deals = self.deals
@@ -325,6 +332,7 @@ def new_match(game: GameDef, *, record: bool = False) -> State:
 def new_hand(game: GameDef, dealt, dealer: int, *, record: bool = False) -> State:
     """A state for one hand from a given deal (piece ids per seat), at the auction."""
     st = State(game, single_hand=True, record=record)
+    st.by_lot = False  # the dealer is given
     st.ctx.dealer = dealer
     st.apply_deal(dealt)
     return st

@@ -38,7 +38,12 @@ def dealers(comp: Compiler, scope: Scope, seat_count: int):
     next_dealer = comp.fn(("deal", "next_dealer"), scope.env("deal.next_dealer", where="deal"), INT,
                           default="next(dealer)")
     first_dealer = comp.get("deal", "first_dealer", default=0)
+    if first_dealer == "lot":
+        return LOT, next_dealer
     if not isinstance(first_dealer, int) or not 0 <= first_dealer < seat_count:
-        comp.error(("deal", "first_dealer"), f"deal.first_dealer is a seat 0..{seat_count - 1}, "
-                                             f"got {first_dealer!r}")
+        comp.error(("deal", "first_dealer"), f"deal.first_dealer is a seat 0..{seat_count - 1} "
+                                             f"or 'lot', got {first_dealer!r}")
     return first_dealer, next_dealer
+
+
+LOT = -1  # GameDef.first_dealer when the first dealer is drawn by lot

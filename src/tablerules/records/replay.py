@@ -391,6 +391,8 @@ class _Verifier:
             try:
                 hands = [tuple(self._piece(p, span) for p in h) for h in dealt]
                 stock = tuple(self._piece(p, span) for p in obj.get("stock", []))
+                if st.by_lot:
+                    st.apply_action(obj.get("dealer"))  # the first dealer, drawn by lot
                 st.apply_deal(tuple(hands) + ((stock,) if gd.stock else ()))
             except GameError as e:
                 raise RecordError(f"bad deal: {e.message}", span) from None

@@ -12,7 +12,7 @@ from typing import IO, Callable, Iterable
 
 from ..agents import make_agent
 from ..engine import events as record_lines
-from ..engine.state import CHANCE, DEAL, DONE, State
+from ..engine.state import DEAL, DONE, State
 from ..errors import GameError
 from ..game import Game
 
@@ -206,7 +206,7 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
                         summary.decisions += 1
                 summary.games += 1
                 if out is None:
-                    summary.decisions += sum(1 for p, _ in st.history if p != CHANCE)
+                    summary.decisions += sum(1 for p, _ in st.history if p >= 0)  # not chance, not lot
                 for s in st.winner_sides:
                     summary.side_wins[s] += 1
             if progress is not None:
