@@ -96,6 +96,8 @@ def test_all_fives_names_who_went_out_with_the_lay_that_wins_the_match():
 
 @pytest.mark.parametrize("name", ["texas42", "moon", "allfives"])
 def test_version_1_records_still_replay(name, monkeypatch):
+    # the fixtures name frozen copies of the rulesets they were made with (v1_rulesets/), so the
+    # shipped rulesets may change without breaking them
     monkeypatch.chdir(HERE)
     path = f"v1_{name}.jsonl"
     assert json.loads(Path(path).read_text().splitlines()[0])["version"] == 1
@@ -114,10 +116,11 @@ def test_a_tampered_version_1_record_is_rejected(tmp_path, monkeypatch):
     h["marks"] = [m + 1 for m in h["marks"]]
     lines[i] = json.dumps(h)
     (tmp_path / "rec.jsonl").write_text("\n".join(lines) + "\n")
-    r = cli("replay", "rec.jsonl", "-q")
+    frozen = str(HERE / "v1_rulesets" / "texas42.yaml")
+    r = cli("replay", "rec.jsonl", "-q", "--ruleset", frozen)
     assert r.exit_code == 1 and f"rec.jsonl:{i + 1}:1: error:" in r.stderr and "marks" in r.stderr
     (tmp_path / "rec.jsonl").write_text("\n".join(lines[:40]) + "\n")  # cut off
-    assert cli("replay", "rec.jsonl", "-q").exit_code == 1
+    assert cli("replay", "rec.jsonl", "-q", "--ruleset", frozen).exit_code == 1
 
 
 def test_the_readable_replay_reads_as_a_player_reads_it(tmp_path, monkeypatch):
