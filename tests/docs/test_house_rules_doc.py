@@ -214,3 +214,12 @@ def test_the_readme_python_blocks_run():
     assert code
     for b in code:
         exec(compile(b.body, f"README.md:{b.line}", "exec"), {})  # our own docs, not user text
+
+
+def test_the_engine_notes_list_every_agent():
+    """docs/engine.md's agent table names each agent the command line accepts, with its help."""
+    from tablerules.agents import AGENT_HELP
+    text = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    table = text.split("## Agents", 1)[1].split("## Records", 1)[0]
+    rows = {m[0]: m[1] for m in re.findall(r"^\| `(\w+)` \| (.+?) \|$", table, re.M)}
+    assert rows == AGENT_HELP
