@@ -98,7 +98,7 @@ def check(ref: str, options: dict[str, Any] | None = None) -> Checked:
     except TablerulesError as e:
         res.diagnostics.extend(e.diagnostics)
         res.failure = e
-        _add_sources(res)
+        add_sources(res.diagnostics, res.sources)
         return res
     res.sources.update(tree.sources)
     diags = check_tree(tree)
@@ -122,11 +122,14 @@ def load_game(ref: str, options: dict[str, Any] | None = None) -> Game:
     return res.game
 
 
-def _add_sources(res: Checked) -> None:
-    for d in res.diagnostics:
-        p = Path(d.span.file)
-        if d.span.file not in res.sources and p.is_file():
-            try:
-                res.sources[d.span.file] = p.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+def add_sources(diagnostics, sources: dict[str, str]) -> dict[str, str]:
+    """`sources` with the text of every file a diagnostic names that can be read (for carets)."""
+    for d in diagnostics:
+        if d.span.file not in sources:
+            try:  # is_file first: never read a device; it raises on a name too long
+                p = Path(d.span.file)
+                if p.is_file():
+                    sources[d.span.file] = p.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError, ValueError):
                 pass
+    return sources

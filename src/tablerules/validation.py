@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .agents import AGENTS
+from .definition import value_str
 from .errors import Diagnostic, GameError, Span
 from .game import Game, check
 from .load.ruleset import attribute
@@ -137,7 +138,7 @@ def play_check(res: FileResult, hands: int, seed: int, options: dict[str, Any],
 
 def _fault(res: FileResult, span: Span, message: str, seed: int, match: int, names: list[str],
            options: dict[str, Any], path: tuple | None = None) -> None:
-    opts = "".join(f" --option {k}={_opt(v)}" for k, v in options.items())
+    opts = "".join(f" --option {k}={value_str(v)}" for k, v in options.items())
     found = Diagnostic(
         span, f"random play: {message} (reproduce: tablerules simulate {res.ref} "
               f"--seed {seed} --games {match + 1} --agents {','.join(names)}{opts})", "game",
@@ -146,8 +147,3 @@ def _fault(res: FileResult, span: Span, message: str, seed: int, match: int, nam
     tree = res.game.tree
     res.diagnostics.extend(attribute(tree, [found]) if tree is not None else [found])
 
-
-def _opt(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)

@@ -172,15 +172,8 @@ OPTION_FILE = "--option"  # the "file" of the diagnostics about --option NAME=VA
 def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
           options: list[str] | None = None) -> None:
     """Print every diagnostic of `e` to stderr; exit 2 if one is in the command line, else 1."""
-    srcs = dict(sources or {})
-    for d in e.diagnostics:
-        if d.span.file not in srcs:
-            try:  # is_file first: never read a device; it raises on a name too long
-                p = Path(d.span.file)
-                if p.is_file():
-                    srcs[d.span.file] = p.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError, ValueError):
-                pass
+    from ..game import add_sources
+    srcs = add_sources(e.diagnostics, dict(sources or {}))
     for d in e.diagnostics:
         _err(_render(d, srcs, options))
     raise typer.Exit(2 if any(_in_command_line(d) for d in e.diagnostics) else 1)

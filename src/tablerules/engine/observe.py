@@ -70,7 +70,7 @@ def observation(st, seat: int) -> dict[str, Any]:
         "buried": [names[t] for t in su.buried] if su is not None and seat == su.buried_by else [],
         "layout": st.layout.text() if st.layout is not None else {},
         # for rebuilding worlds: this hand's actions as the seat saw them, and the match so far
-        "hand_actions": [[s, a] for s, a in visible_actions(st, seat, st.hand_start)],
+        "hand_actions": [[s, a] for s, a in hist[st.hand_start:]],  # a deal starts each hand
         "dealt": [names[t] for t in st.dealt_hands[seat]] if st.dealt_hands else [],
         "took": [names[t] for t in su.took] if su is not None and su.took_by == seat else [],
         "took_by": su.took_by if su is not None else -1,

@@ -204,16 +204,22 @@ def _groups(g: GameDef, f: _Facts, free: list[int], pool: list[int]):
     return groups + [(ps, []) for ps in singles]
 
 
+def _places(g: GameDef, f: _Facts) -> tuple[list[int], list[int]]:
+    """(the deal places the seat did not see, the pieces it has not seen)."""
+    free = [p for p in range(f.size) if p not in f.known]
+    seen = set(f.known.values())
+    return free, [t for t in range(len(g.pieces)) if t not in seen]
+
+
 def count_assignments(g: GameDef, obs: dict) -> int:
     """How many ways the unseen pieces could lie, counting each seat's shown pieces as placed
     (before the voids and the replay are applied)."""
     f = facts(g, obs)
-    free = [p for p in range(f.size) if p not in f.known]
-    seen = set(f.known.values())
-    pool = [t for t in range(len(g.pieces)) if t not in seen]
-    groups = _groups(g, f, free, pool)
-    if groups is None:
-        groups = [(free, [])]
+    free, pool = _places(g, f)
+    return _count(_groups(g, f, free, pool) or [(free, [])])
+
+
+def _count(groups: list) -> int:
     sizes = [len(ps) - len(must) for ps, must in groups]
     total = math.factorial(sum(sizes))
     for n in sizes:
@@ -247,16 +253,15 @@ def worlds(g: GameDef, obs: dict, rng: random.Random, n: int = 1, *, enumerate_u
     """Up to `n` full states consistent with `obs` (all of them, if at most `enumerate_up_to`
     assignments exist and fewer than `n` are consistent, none are repeated)."""
     f = facts(g, obs)
-    free = [p for p in range(f.size) if p not in f.known]
-    seen = set(f.known.values())
-    pool = [t for t in range(len(g.pieces)) if t not in seen]
+    free, pool = _places(g, f)
     if len(pool) != len(free):
         raise GameError("worlds are drawn only for rulesets that deal every piece")
+    later = _later_plays(obs)
     out = []
     groups = _groups(g, f, free, pool)
-    if groups is not None and count_assignments(g, obs) <= enumerate_up_to:
+    if groups is not None and _count(groups) <= enumerate_up_to:
         for a in _enumerate(f, groups, pool):
-            st = _build(g, obs, f, a, rng)
+            st = _build(g, obs, f, a, later, rng)
             if st is not None:
                 out.append(st)
         rng.shuffle(out)
@@ -264,7 +269,7 @@ def worlds(g: GameDef, obs: dict, rng: random.Random, n: int = 1, *, enumerate_u
     misses = 0
     while len(out) < n and misses < tries:
         a = _assign(f, free, pool, rng)
-        st = _build(g, obs, f, a, rng) if a is not None else None
+        st = _build(g, obs, f, a, later, rng) if a is not None else None
         if st is None:
             misses += 1
             continue
@@ -280,7 +285,8 @@ def sample(g: GameDef, obs: dict, rng: random.Random):
     return worlds(g, obs, rng, 1)[0]
 
 
-def _build(g: GameDef, obs: dict, f: _Facts, assignment: dict, rng: random.Random):
+def _build(g: GameDef, obs: dict, f: _Facts, assignment: dict, later: dict,
+           rng: random.Random):
     """The state of `assignment`, replayed through the hand's actions; None if one is illegal."""
     from .state import State
     pieces = [f.known.get(p, assignment.get(p)) for p in range(f.size)]
@@ -293,7 +299,6 @@ def _build(g: GameDef, obs: dict, f: _Facts, assignment: dict, rng: random.Rando
     st.deals = obs["deals"] - 1
     try:
         st.apply_deal(dealt if g.stock else dealt[:n])
-        later = _later_plays(obs)
         for time, (player, a) in enumerate(obs["hand_actions"]):
             if player == CHANCE:
                 continue
