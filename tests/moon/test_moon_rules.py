@@ -516,3 +516,27 @@ def test_a_set_can_take_a_player_below_zero_in_a_match():
     act(st, "bid moon", "pass", "pass", "bury 0-0", "trump 6", *PLAY_EAST_5)
     assert st.score == [2, 3 - 21, 0]
     assert not st.is_terminal()
+
+
+def test_leader_names_suit_option_lets_the_leader_choose_either_end():
+    """"One player leads by placing a domino face up and naming which of its two suits they're
+    leading" (the 004 text's 42; its Moon plays "same as 42"): with `leader_names_suit`, East's
+    4-4 is a double and leads fours, but 3-1 leads threes or ones as East says; by default it
+    leads its higher end."""
+    st = hand()
+    act(st, "bid 4", "pass", "pass", "bury 0-0", "trump 6", "3-1")
+    assert st.current_player() == W_  # no choice: threes are led
+    assert events(st, "trick") == [] and st.led == 3
+    st = hand(leader_names_suit=True)
+    act(st, "bid 4", "pass", "pass", "bury 0-0", "trump 6", "4-4")
+    assert st.current_player() == W_ and st.led == 4  # a double leads its own suit
+    st = hand(leader_names_suit=True)
+    act(st, "bid 4", "pass", "pass", "bury 0-0", "trump 6", "3-1")
+    assert st.current_player() == E and legal(st) == ["lead 1", "lead 3"]
+    act(st, "lead 1")
+    assert st.led == 1
+    assert legal(st) == ["5-1"]  # West must follow ones: its 6-1 is a trump only
+    # a trump leads trump, whichever end: 6-3 with sixes trump
+    st = hand(leader_names_suit=True)
+    act(st, "bid 4", "pass", "pass", "bury 0-0", "trump 6", "6-3")
+    assert st.current_player() == W_ and st.led == 6

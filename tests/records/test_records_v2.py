@@ -152,3 +152,17 @@ def test_moon_shows_the_bury_once(tmp_path, monkeypatch):
     buried = [x for x in Path("m.jsonl").read_text().splitlines() if '"buried"' in x]
     assert buried
     assert out.count("buries ") == len(buried) and " bury " not in out
+
+
+def test_a_hand_dealt_again_after_a_throw_in_is_not_hand_one_again(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli("simulate", "moon", "-n", "1", "-s", "3", "--agents", "cautious",
+               "-r", "m.jsonl").exit_code == 0
+    out = cli("replay", "m.jsonl").stdout.splitlines()
+    heads = [ln for ln in out if ln.startswith("Hand ")]
+    thrown = [i for i, ln in enumerate(out) if ln == "  all passed: thrown in"]
+    assert thrown  # this seed has throw-ins
+    for i in thrown:  # the next deal is the same hand, dealt again, and says so
+        nxt = next(ln for ln in out[i:] if ln.startswith("Hand "))
+        assert ", deal 2: " in nxt or ", deal 3: " in nxt
+    assert len(heads) == len(set(heads))  # no two deals read the same

@@ -187,5 +187,5 @@ def test_doc_expression_keys_carry_the_vocabulary_note():
 def test_doc_covers_merging():
     doc = DOC.read_text(encoding="utf-8")
     section = doc.split("## Merging")[1]
-    for word in ("`extends`", "`set`", "`like`", "`null`", "partial"):
+    for word in ("`extends`", "`set`", "`like`", "`null`", "overlay file"):
         assert word in section

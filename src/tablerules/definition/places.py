@@ -174,6 +174,17 @@ def place(key: str) -> Place:
     return _BY_KEY[key]
 
 
+GROUP_FUNCS = {"totals": ("points", "tricks", "pips_left", "score"), "score": ("score",),
+               "holder": ("holder",)}
+
+
+def state_names() -> set[str]:
+    """Every name some place reads from the game's state: its own names and its groups' functions."""
+    out = {n.name for p in PLACES for n in p.names}
+    out.update(f for p in PLACES for g in p.groups for f in GROUP_FUNCS.get(g, ()))
+    return out
+
+
 def context_fields() -> set[str]:
     """Every context field a play-stage place reads, with the methods its groups call."""
     fields = {n.field for p in PLACES if p.stage == "play" for n in p.names}

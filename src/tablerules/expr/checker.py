@@ -185,8 +185,11 @@ class Checker:
         if name in BUILTINS or name in AGGREGATES:
             return name, BUILTINS.get(name)
         if name in self.env.funcs:
+            f = self.env.funcs[name]
+            if f.unavailable:
+                raise self.err(func, f"{name}() cannot be called{self.where()}: {f.unavailable}")
             self.out.uses.add(name)
-            return name, self.env.funcs[name]
+            return name, f
         candidates = [*self.env.funcs, *BUILTINS, *(() if not generator else AGGREGATES)]
         raise self.err(func, f"unknown function '{name}'{self.where()}",
                        did_you_mean(name, candidates))

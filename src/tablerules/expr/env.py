@@ -45,6 +45,7 @@ class Func:
     pure: bool = True
     doc: str = ""
     example: str = ""
+    unavailable: str = ""  # why this place cannot call it (a function reading names it lacks)
 
 
 @dataclass

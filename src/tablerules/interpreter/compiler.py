@@ -58,12 +58,12 @@ def setup(comp: Compiler, decls: dict, values: dict) -> Setup:
     consts = declarations.constants(comp, base)
     decl_list = declarations.declarations(comp, base)
     decl_vars = declarations.declaration_vars(decl_list)
-    user_funcs = declarations.functions(comp, base, decl_vars, tile)
     names = [k for k in (comp.data.get("contracts") or {}) if isinstance(k, str)]
     bid, bid_tables = contracts.bid_type(names)
     types = {"int": INT, "bool": BOOL, "scalar": SCALAR, "tile": tile, "bid": bid,
              "end": vocab.end_type()}
-    scope = vocab.Scope(base, types, decl_vars, vocab.group_funcs(user_funcs, tile))
+    user_funcs, lazy = declarations.functions(comp, base, decl_vars, tile, types)
+    scope = vocab.Scope(base, types, decl_vars, vocab.group_funcs(user_funcs, tile), lazy)
     return Setup(pcs, seat_count, seat_names, sides, hand_size, stock, consts, decl_list, scope,
                  bid_tables)
 

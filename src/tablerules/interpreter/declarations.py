@@ -6,10 +6,10 @@ import re
 from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..definition import Declaration
+from ..definition import Declaration, places
 from ..errors import ExprError, did_you_mean
 from ..expr import define_function, parse
-from ..expr.nodes import Call, Name, Node
+from ..expr.nodes import Aggregate, Call, Name, Node
 from ..expr.env import Env, Func, Var
 from ..expr.types import BOOL, INT, SCALAR, SYM, ListType, Type, enum, join
 from . import vocab
@@ -80,11 +80,14 @@ def declaration_vars(decls: tuple[Declaration, ...]) -> dict[str, Var]:
                          doc=dc.description) for dc in decls}
 
 
-def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile) -> dict[str, Func]:
+def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile,
+              place_types: dict[str, Type]) -> tuple[dict[str, Func], dict[str, vocab.Lazy]]:
     """The ruleset's functions, each seeing the declarations and the other functions.
 
     Every signature is read first, then the bodies are compiled callees first, so the order of
     definitions does not matter; a function that calls itself, directly or not, is an error.
+    A body that reads a name of the game's state (`bidder`, `points(side)`, ...) is not compiled
+    here but at each place that calls it, with the names that place reads (`vocab.Lazy`).
     """
     env = base.extended(vars=decl_vars)
     types = {"tile": tile, "int": INT, "bool": BOOL, "symbol": SYM, "scalar": SCALAR,
@@ -111,8 +114,17 @@ def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile) -> dic
             comp.failed.add(name)
             continue
         found[name] = (p, params, body if isinstance(body, str) else str(body).lower())
-    calls = {name: _calls(text, comp.tree.locator(p)) & set(found)
-             for name, (p, _, text) in found.items()}
+    read = {name: _reads(text, comp.tree.locator(p)) for name, (p, _, text) in found.items()}
+    calls = {name: read[name][0] & set(found) for name in found}
+    dynamic = places.state_names() - set(env.vars) - set(env.funcs)
+    lazy_names = {name for name in found
+                  if (read[name][1] - {pn for pn, _ in found[name][1]}) & dynamic}
+    grew = True
+    while grew:  # a function calling one that reads state reads state too
+        more = {name for name in found if name not in lazy_names and calls[name] & lazy_names}
+        lazy_names |= more
+        grew = bool(more)
+    lazy: dict[str, vocab.Lazy] = {}
     state: dict[str, int] = {}  # 1: being compiled, 2: done
 
     def define(name: str, chain: list[str]) -> None:
@@ -134,6 +146,10 @@ def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile) -> dic
             comp.failed.add(name)  # its callee's error is the one to report
             return
         p, params, text = found[name]
+        if name in lazy_names:
+            lazy[name] = vocab.Lazy(name, tuple(params), text, comp.tree.locator(p),
+                              frozenset(calls[name] & lazy_names))
+            return
         try:
             env.funcs[name] = out[name] = define_function(name, params, text, env,
                                                           locate=comp.tree.locator(p))
@@ -143,28 +159,47 @@ def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile) -> dic
 
     for name in found:
         define(name, [])
-    return {name: out[name] for name in found if name in out}
+    errors: dict[str, ExprError] = {}
+    vocab.compile_lazy(lazy, vocab.state_env(env, place_types), errors)
+    for name, e in errors.items():  # wrong wherever it is called: say so where it is written
+        comp.extend(found[name][0], e.diagnostics)
+    gone = set(errors)
+    while gone:  # its callers go with it; the callee's error is the one to report
+        comp.failed.update(gone)
+        for name in gone:
+            lazy.pop(name, None)
+        gone = {n for n, lz in lazy.items() if lz.calls & comp.failed}
+    return {name: out[name] for name in found if name in out}, lazy
 
 
-def _calls(text: str, locate) -> set[str]:
-    """The names a function body calls (none when it does not parse: that is reported later)."""
+def _reads(text: str, locate) -> tuple[set[str], set[str]]:
+    """(the functions a body calls, the other names it reads); empty when it does not parse."""
     try:
         root = parse(text, locate=locate)
     except ExprError:
-        return set()
-    out: set[str] = set()
+        return set(), set()
+    called: set[str] = set()
+    names: set[str] = set()
+    bound: set[str] = set()
     stack = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, Call) and isinstance(node.func, Name):
-            out.add(node.func.name)
+            called.add(node.func.name)
+            names.add(node.func.name)  # a state function such as points(side)
+        elif isinstance(node, Aggregate):
+            bound.add(node.var)
+            if isinstance(node.func, Name):
+                called.add(node.func.name)
+        elif isinstance(node, Name):
+            names.add(node.name)
         for f in fields(node) if is_dataclass(node) else ():
             v = getattr(node, f.name)
             if isinstance(v, Node):
                 stack.append(v)
             elif isinstance(v, tuple):
                 stack.extend(x for x in v if isinstance(x, Node))
-    return out
+    return called, names - bound
 
 
 def _params(comp: Compiler, p: tuple, sig: str, text: str, types: dict) -> list | None:

@@ -6,12 +6,13 @@ the compiler's table-building contexts provide those fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 from typing import Any
 
 from ..definition import places
-from ..errors import GameError
+from ..errors import ExprError, GameError
+from ..expr import define_function
 from ..expr.env import Env, Func, Var
 from ..expr.types import BOOL, INT, SCALAR, Attr, ListType, ObjType, Type
 
@@ -175,6 +176,60 @@ def place_env(key: str, base_env: Env, types: dict[str, Type],
     return base_env.extended(vars=vars, funcs=funcs, where=key if where is None else where)
 
 
+@dataclass(frozen=True)
+class Lazy:
+    """A function whose body reads the game's state: compiled at each place that may call it."""
+
+    name: str
+    params: tuple
+    text: str
+    locate: object
+    calls: frozenset
+
+
+def compile_lazy(lazy: dict[str, Lazy], env: Env,
+                 errors: dict[str, ExprError] | None = None) -> dict[str, Func]:
+    """The state-reading functions as one place may call them: compiled with its names, or,
+    where a body reads a name the place lacks, a Func that says so at the call (and the error
+    goes to `errors`, by function)."""
+    out: dict[str, Func] = {}
+    inner = env.extended()
+
+    def one(name: str) -> Func:
+        if name in out:
+            return out[name]
+        lz = lazy[name]
+        params = tuple(t for _, t in lz.params)
+        for callee in sorted(lz.calls):
+            inner.funcs[callee] = one(callee)
+        bad = next((inner.funcs[c] for c in sorted(lz.calls) if inner.funcs[c].unavailable), None)
+        if bad is not None:
+            f = Func(params, INT, None, unavailable=bad.unavailable)
+        else:
+            try:
+                f = define_function(name, list(lz.params), lz.text, inner, locate=lz.locate)
+            except ExprError as e:
+                if errors is not None:
+                    errors[name] = e
+                f = Func(params, INT, None, unavailable="its body reads what this place cannot ("
+                                                        + e.diagnostics[0].message + ")")
+        out[name] = inner.funcs[name] = f
+        return f
+
+    for name in lazy:
+        one(name)
+    return out
+
+
+def state_env(base: Env, types: dict[str, Type]) -> Env:
+    """`base` with every name some place reads from the state: where a state-reading function
+    is checked once at its definition (each name has one type at every place)."""
+    vars = {n.name: Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc)
+            for p in places.PLACES for n in p.names}
+    funcs = {**state_funcs(), "holder": holder_func(types["tile"])}
+    return base.extended(vars=vars, funcs=funcs)
+
+
 @dataclass
 class Scope:
     """Everything a place's vocabulary is built from, once the ruleset's own names are known."""
@@ -183,7 +238,15 @@ class Scope:
     types: dict[str, Type]  # places.py type specs -> expression types
     declaration_vars: dict[str, Var]
     funcs_by_group: dict[str, dict[str, Func]]
+    lazy: dict = field(default_factory=dict)  # name -> declarations.Lazy: functions reading state
+    _lazy_by_key: dict = field(default_factory=dict)
 
     def env(self, key: str, where: str | None = None) -> Env:
-        return place_env(key, self.base, self.types, self.declaration_vars, self.funcs_by_group,
-                         where)
+        env = place_env(key, self.base, self.types, self.declaration_vars, self.funcs_by_group,
+                        where)
+        if self.lazy and "declarations" in places.place(key).groups:
+            funcs = self._lazy_by_key.get(key)
+            if funcs is None:
+                funcs = self._lazy_by_key[key] = compile_lazy(self.lazy, env)
+            env.funcs.update(funcs)
+        return env

@@ -313,6 +313,7 @@ class _Verifier:
         self.expected = self._play(head)
         self.k = 0
         self.one_suit = False
+        self.deals_of_hand: dict[int, int] = {}  # hand number -> deals so far (a throw-in redeals)
 
     def _play(self, head: dict) -> list[dict]:
         """The lines the header's agents play from this game's seed (up to a fault, if any)."""
@@ -398,7 +399,9 @@ class _Verifier:
                 raise RecordError(f"bad deal: {e.message}", span) from None
             self._take_events(obj, span)
             self._as_played(obj, span)
-            self._say(f"Hand {obj['hand']}: {self._seat(obj['dealer'])} deals")
+            n = self.deals_of_hand[obj["hand"]] = self.deals_of_hand.get(obj["hand"], 0) + 1
+            again = f", deal {n}" if n > 1 else ""  # the deal before it was thrown in
+            self._say(f"Hand {obj['hand']}{again}: {self._seat(obj['dealer'])} deals")
             for s, h in enumerate(dealt):
                 self._say(f"  {self._seat(s):<6} {' '.join(h)}")
             if obj.get("stock"):
