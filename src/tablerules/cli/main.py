@@ -470,15 +470,22 @@ def compare(ctx: typer.Context,
             fmt: str = FormatArg) -> None:
     """Compare A and B over paired deals: agents, rulesets or options.
 
-    tablerules compare RULESET [--agents A] [-o NAME=VALUE ...] --vs [RULESET] [--agents B]
-    [-o NAME=VALUE ...]. B starts as A and changes what follows --vs: another ruleset, its
-    agents, its options (added to A's). Every deal is dealt from the same seed for both, and
-    deal d is dealt first by seat d mod seats. When A and B play the same game, they play each
-    other: each deal is played once per side with A's agents on it and B's on the others (two
-    sides: the same seats, then swapped), and the report gives A's win rate with a 95% Wilson
-    interval. Otherwise each plays the same deals separately and the report sets them side by
-    side. Exit status 2 for a usage error, 1 for a ruleset error.
+    tablerules compare RULESET [--agents A] [-o NAME=VALUE ...]
+      --vs [RULESET] [--agents B] [-o NAME=VALUE ...] [--games N] [--seed S]
+
+    B starts as A and changes what follows --vs: its ruleset, its agents,
+    its options (added to A's). Both are dealt the same hands (the same
+    seed per deal), and deal d is dealt first by seat d mod seats.
+
+    When A and B play the same game they play each other: each deal is
+    played once per side, A's agents on that side and B's on the others
+    (two sides: the same seats, then swapped). The report gives A's win
+    rate with a 95% Wilson interval. Otherwise each plays the same deals
+    separately and the report sets them side by side.
+
+    Exit status 2 for a usage error, 1 for a ruleset error.
     """
+
     from ..records.compare import Config, compare as run
     _check_format(fmt)
     a_args, b_args = _split_vs(list(ctx.args))
@@ -491,11 +498,10 @@ def compare(ctx: typer.Context,
     b_names = _agent_list(b_agents) if b_agents is not None else None
     game_a = _load(ruleset, a_opts)
     game_b = _load(b_ruleset, a_opts + b_opts if b_ruleset == ruleset else b_opts)
+    if b_names is None and (a_names is not None or b_ruleset == ruleset):
+        b_names = a_names  # B starts as A: A's agents, or the one ruleset's defaults
     a_names = _agents_for(game_a, a_names)
-    b_names = _agents_for(game_b, b_names) if b_names is not None else (
-        a_names if b_ruleset == ruleset else _agents_for(game_b, None))
-    for g in (game_a, game_b):
-        _check_agent_count(a_names if g is game_a else b_names, g)
+    b_names = _agents_for(game_b, b_names)
     a = Config("A", game_a, _per_seat(a_names, game_a))
     b = Config("B", game_b, _per_seat(b_names, game_b))
     bar = _Progress(1, enabled=progress and sys.stderr.isatty())
@@ -577,8 +583,10 @@ def _render_compare(r: dict) -> str:
              f"the seats", ""]
     if r["mode"] == "match":
         res = r["result"]
-        lines.append("A plays B: each deal once per side with A on it (two sides: the same seats, "
-                     "then swapped)")
+        k = r["sides"]
+        lines.append("A plays B: every deal twice, A and B in the same seats, then swapped" if k == 2
+                     else f"A plays B: every deal {k} times, A's agents on each side in turn and "
+                          f"B's on the other {k - 1}")
         lines.append(f"A wins {res['a_wins']}, B wins {res['b_wins']}, draws {res['draws']}; "
                      f"A's win rate {res['a_win_rate']:.1%} (95% CI {res['ci'][0]:.1%} to "
                      f"{res['ci'][1]:.1%}; even is {res['even']:.1%})" if res["ci"] else

@@ -116,6 +116,7 @@ class Comparison:
 
     def as_dict(self) -> dict:
         d: dict = {"mode": self.mode, "seed": self.seed, "deals": self.deals, "games": self.games,
+                   "sides": len(self.a.game.definition.sides),
                    "first_dealer": "rotates: deal d is dealt first by seat d mod seats",
                    "a": self.a.as_dict(), "b": self.b.as_dict(),
                    "differences": self.differences(), "interval": INTERVAL}
