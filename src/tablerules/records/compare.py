@@ -197,11 +197,12 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
     res = Comparison(mode, a, b, seed)
     if mode == "match":
         plan = [("AB", seating, r) for seating, r in match_seatings(a, b)]
-    else:
-        plan = [("A", seating, None) for seating in own_seatings(a)] + \
-               [("B", seating, None) for seating in own_seatings(b)]
-    per_deal = len(match_seatings(a, b)) if mode == "match" else \
-        max(len(own_seatings(a)), len(own_seatings(b)))
+        per_deal = len(plan)
+    else:  # both play every deal equally often: the one with fewer seatings repeats them
+        sa, sb = own_seatings(a), own_seatings(b)
+        per_deal = max(len(sa), len(sb))
+        plan = [("A", sa[i % len(sa)], None) for i in range(per_deal)] + \
+               [("B", sb[i % len(sb)], None) for i in range(per_deal)]
     deals = max(1, math.ceil(games / per_deal))
     total = len(plan) * deals
     done = 0
