@@ -379,7 +379,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update)
     except TablerulesError as e:
         bar.close()
-        if "did not end within" in e.message and "cautious" not in names:
+        if "did not end within" in e.message and not any(
+                n.split(":")[0] == "cautious" for n in names):
             _err("note: uniformly random bidders may never finish a match of this game; "
                  "try --agents cautious")
         _fail(e)
