@@ -204,3 +204,16 @@ def test_ctrl_c_reports_the_whole_deals_that_finished(monkeypatch):
     d = json.loads(r.stdout)
     assert d["interrupted"] is True and d["deals"] == 2 and d["games"] == 4
     assert "interrupted after 2 whole deals" in r.stderr
+
+
+def test_the_text_report(snapshot):
+    """The report as a reader sees it (compare pins the first dealer, so `deal.first_dealer`
+    does not change it)."""
+    r = cli("compare", "texas42", "--agents", "cautious", "--vs", "--agents", "random",
+            "--games", "4", "--seed", "1", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == snapshot
+    r = cli("compare", "texas42", "--vs", "-o", "min_bid=31", "--games", "2", "--seed", "1",
+            "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == snapshot

@@ -574,9 +574,10 @@ def _per_seat(names: list[str], game) -> list[str]:
 
 
 def _render_compare(r: dict) -> str:
+    from ..records.compare import seats_text
     a, b = r["a"], r["b"]
-    lines = [f"A         {a['ruleset']}   agents {_seats_text(a['agents'])}",
-             f"B         {b['ruleset']}   agents {_seats_text(b['agents'])}",
+    lines = [f"A         {a['ruleset']}   agents {seats_text(a['agents'])}",
+             f"B         {b['ruleset']}   agents {seats_text(b['agents'])}",
              f"differ    {'; '.join(r['differences']) or 'nothing: A and B are the same'}",
              f"seed      {r['seed']}   deals {r['deals']}   games {r['games']}"
              + ("" if r["mode"] == "match" else " each"),
@@ -604,7 +605,7 @@ def _render_compare(r: dict) -> str:
         lines.append(f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per "
                      f"hand {per}")
         if not m["hands"]:
-            lines.append("   no bids won" if st["hands"] else "   no hands")
+            lines.append("   no hand won in an auction" if st["hands"] else "   no hands")
             continue
         lines.append(f"   {'bid':<18} {'hands':>6} {'made':>6}   {'rate':>6}   {'95% CI':<16} "
                      f"{'set':>6}")
@@ -616,11 +617,6 @@ def _render_compare(r: dict) -> str:
     lines.append("")
     lines.append(r["verdict"])
     return "\n".join(lines)
-
-
-def _seats_text(agents: list[str]) -> str:
-    """One agent for every seat as its name alone, else the agent of each seat."""
-    return agents[0] if len(set(agents)) == 1 else ",".join(agents)
 
 
 def _ci(v: dict) -> str:

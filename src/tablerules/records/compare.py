@@ -110,8 +110,9 @@ class Comparison:
         for k in sorted(set(oa) | set(ob)):
             if oa.get(k, "-") != ob.get(k, "-"):
                 out.append(f"option {k}: {oa.get(k, '-')} vs {ob.get(k, '-')}")
-        if a.agents != b.agents:
-            out.append(f"agents: {','.join(a.agents)} vs {','.join(b.agents)}")
+        ta, tb = seats_text(a.agents), seats_text(b.agents)
+        if ta != tb:
+            out.append(f"agents: {ta} vs {tb}")
         return out
 
     def as_dict(self) -> dict:
@@ -157,6 +158,11 @@ class Comparison:
         ga, gb = self.played["A"], self.played["B"]
         each = f"{ga:,} games each" if ga == gb else f"{ga:,} and {gb:,} games"
         return "; ".join(parts) + f", over the same {self.deals:,} deals ({each})"
+
+
+def seats_text(agents: list[str]) -> str:
+    """One agent for every seat as its name alone, else the agent of each seat."""
+    return agents[0] if len(set(agents)) == 1 else ",".join(agents)
 
 
 def same_game(a: Config, b: Config) -> bool:
