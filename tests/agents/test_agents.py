@@ -72,7 +72,8 @@ def test_seats_are_comma_separated():
     ("probe:temperature=-1", "temperature is at least 0", 19),
     ("probe:temperature=nan", "temperature is a finite number", 19),
     ("probe:count_to_partner=maybe", "count_to_partner is on or off", 24),
-    ("probe:level=harder", "level is one of easy, normal, hard, got 'harder' (did you mean 'hard'?)", 13),
+    ("probe:level=harder",
+     "level is one of easy, normal, hard, got 'harder' (did you mean 'hard'?)", 13),
     ("probe:worlds", "a parameter of probe is PARAM=VALUE, got 'worlds'", 7),
     ("probe:worlds=2:worlds=3", "parameter 'worlds' of agent probe is given twice", 16),
     ("random,,random", "an agent name is missing", 8),
@@ -95,7 +96,8 @@ def test_one_agent_for_every_seat_or_one_per_seat():
 def test_make_agent_takes_the_text_and_uses_only_its_rng():
     gd = load_game("texas42").definition
     a = make_agent("cautious:pass_rate=1", random.Random(1), gd)
-    assert a.pass_rate == 1.0 and a.act(0, (gd.pass_action, gd.pass_action + 9), dict) == gd.pass_action
+    assert a.pass_rate == 1.0
+    assert a.act(0, (gd.pass_action, gd.pass_action + 9), dict) == gd.pass_action
     with pytest.raises(ValueError, match="unknown agent"):
         make_agent("nobody", random.Random(1), gd)
 

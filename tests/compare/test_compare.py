@@ -133,7 +133,8 @@ def test_the_json_report(tmp_path):
         assert m["hands"] == sum(v["hands"] for v in st["make_rate_by_bid"].values()) \
             == sum(v["hands"] for v in st["make_rate_by_contract"].values())
         for v in [m, *st["make_rate_by_bid"].values()]:
-            assert v["set_rate"] == round(1 - v["rate"], 4) and v["ci"][0] <= v["rate"] <= v["ci"][1]
+            assert v["set_rate"] == round(1 - v["rate"], 4)
+            assert v["ci"][0] <= v["rate"] <= v["ci"][1]
 
 
 def test_the_verdict_line_and_determinism():
@@ -142,8 +143,8 @@ def test_the_verdict_line_and_determinism():
     r = cli(*args)
     assert r.exit_code == 0, r.stderr
     last = r.stdout.splitlines()[-1]
-    assert re.fullmatch(r"A wins \d+\.\d% of games, 95% CI \d+\.\d to \d+\.\d, over 10 paired games",
-                        last), last
+    assert re.fullmatch(r"A wins \d+\.\d% of games, 95% CI \d+\.\d to \d+\.\d, "
+                        r"over 10 paired games", last), last
     assert cli(*args).stdout == r.stdout
     j = cli(*args, "--format", "json").stdout
     assert cli(*args, "--format", "json").stdout == j and json.loads(j)["verdict"] == last

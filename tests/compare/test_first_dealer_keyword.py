@@ -45,5 +45,6 @@ def test_play_game_deals_from_the_given_seat():
               emit=lambda ev: deals.append(ev) if ev["type"] == "deal" else None)
     assert deals[0]["dealer"] == 2
     plain = []
-    play_game(g, ["random"], 0, 0, emit=lambda ev: plain.append(ev) if ev["type"] == "deal" else None)
+    play_game(g, ["random"], 0, 0,
+              emit=lambda ev: plain.append(ev) if ev["type"] == "deal" else None)
     assert plain[0]["dealer"] == 0 and plain[0]["dealt"] == deals[0]["dealt"]  # the same hands

@@ -1,4 +1,4 @@
-"""The agent contract: specs with typed parameters, and the `NAME[:PARAM=VALUE...]` text per seat."""
+"""The agent contract: specs with typed parameters, and `NAME[:PARAM=VALUE...]` per seat."""
 
 from __future__ import annotations
 
@@ -51,11 +51,12 @@ class Param:
         try:
             value: Any = int(t) if self.kind == "int" else float(t)
         except ValueError:
-            raise ValueError(f"{self.name} is {'an integer' if self.kind == 'int' else 'a number'}, "
-                             f"got '{text}'") from None
+            what = "an integer" if self.kind == "int" else "a number"
+            raise ValueError(f"{self.name} is {what}, got '{text}'") from None
         if self.kind == "float" and not math.isfinite(value):
             raise ValueError(f"{self.name} is a finite number, got '{text}'")
-        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+        if (self.min is not None and value < self.min) or \
+                (self.max is not None and value > self.max):
             raise ValueError(f"{self.name} is {self.range_text()}, got '{text}'")
         return value
 

@@ -464,7 +464,8 @@ def compare(ctx: typer.Context,
             games: int = typer.Option(1000, "--games", "-n", min=1,
                                       help="Games to play (rounded up to whole deals: each deal "
                                            "is played once per side, or per seating)."),
-            seed: int = typer.Option(0, "--seed", "-s", help="Master seed; same seed, same games."),
+            seed: int = typer.Option(0, "--seed", "-s",
+                                     help="Master seed; same seed, same games."),
             progress: bool = typer.Option(True, "--progress/--no-progress",
                                           help="Progress bar on a terminal for runs over a "
                                                "second."),
@@ -586,9 +587,9 @@ def _render_compare(r: dict) -> str:
     if r["mode"] == "match":
         res = r["result"]
         k = r["sides"]
-        lines.append("A plays B: every deal twice, A and B in the same seats, then swapped" if k == 2
-                     else f"A plays B: every deal {k} times, A's agents on each side in turn and "
-                          f"B's on the other {k - 1}")
+        lines.append("A plays B: every deal twice, A and B in the same seats, then swapped"
+                     if k == 2 else f"A plays B: every deal {k} times, A's agents on each side "
+                                    f"in turn and B's on the other {k - 1}")
         lines.append(f"A wins {res['a_wins']}, B wins {res['b_wins']}, draws {res['draws']}; "
                      f"A's win rate {res['a_win_rate']:.1%} (95% CI {res['ci'][0]:.1%} to "
                      f"{res['ci'][1]:.1%}; even is {res['even']:.1%})" if res["ci"] else

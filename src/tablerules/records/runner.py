@@ -125,7 +125,8 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     compare.
 
     `agent_names` are agent texts (`NAME[:PARAM=VALUE...]`) by seat, repeated when fewer;
-    `first_dealer` (a seat) overrides the ruleset's `deal.first_dealer`. Every record line goes to `emit` (decisions, deals, tricks, hands); `until(event)` returning
+    `first_dealer` (a seat) overrides the ruleset's `deal.first_dealer`. Every record line goes
+    to `emit` (decisions, deals, tricks, hands); `until(event)` returning
     true stops the match early. The state bounds every hand (bounds.max_steps) and the match
     (bounds.max_hands), so this loop always ends.
     """
