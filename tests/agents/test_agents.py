@@ -170,3 +170,39 @@ def test_a_header_with_a_bad_agent_text_is_rejected(tmp_path):
     rec.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
     r = cli("replay", str(rec), "--quiet")
     assert r.exit_code == 1 and "pass_rate is 0 to 1" in r.stderr
+
+
+def test_a_spec_built_from_copies_of_the_dataclasses_works_the_same():
+    """An agent module written against its own copy of Param and AgentSpec can be registered."""
+    from dataclasses import dataclass
+    from typing import Callable
+
+    from tablerules.agents.base import spec_dict
+
+    @dataclass(frozen=True)
+    class CopyParam:
+        name: str
+        kind: str
+        default: object
+        help: str
+        choices: tuple = ()
+        min: float | None = None
+        max: float | None = None
+
+    @dataclass(frozen=True)
+    class CopySpec:
+        name: str
+        help: str
+        params: tuple
+        make: Callable
+
+    spec = CopySpec("copy", "a copy", (CopyParam("level", "choice", "normal", "preset",
+                                                 choices=("easy", "normal", "hard")),
+                                       CopyParam("worlds", "int", 8, "worlds", min=1)),
+                    lambda rng, game, params: _Nobody())
+    (c,) = parse_agents("copy:level=hard:worlds=3", {"copy": spec})
+    assert c.params == {"level": "hard", "worlds": 3} and c.text == "copy:level=hard:worlds=3"
+    assert spec_dict(spec)["params"][1] == {"name": "worlds", "kind": "int", "default": 8,
+                                            "help": "worlds", "min": 1}
+    with pytest.raises(AgentTextError, match="did you mean 'worlds'"):
+        parse_agents("copy:world=2", {"copy": spec})

@@ -38,54 +38,81 @@ class Param:
 
     def parse(self, text: str) -> Any:
         """The value `text` gives this parameter; ValueError says what it may be."""
-        t = text.strip()
-        if self.kind == "onoff":
-            if t.lower() not in ONOFF:
-                raise ValueError(f"{self.name} is on or off, got '{text}'")
-            return ONOFF[t.lower()]
-        if self.kind == "choice":
-            if t not in self.choices:
-                raise ValueError(f"{self.name} is one of {', '.join(map(str, self.choices))}, "
-                                 f"got '{text}'" + _did_you_mean(t, [str(c) for c in self.choices]))
-            return t
-        try:
-            value: Any = int(t) if self.kind == "int" else float(t)
-        except ValueError:
-            what = "an integer" if self.kind == "int" else "a number"
-            raise ValueError(f"{self.name} is {what}, got '{text}'") from None
-        if self.kind == "float" and not math.isfinite(value):
-            raise ValueError(f"{self.name} is a finite number, got '{text}'")
-        if (self.min is not None and value < self.min) or \
-                (self.max is not None and value > self.max):
-            raise ValueError(f"{self.name} is {self.range_text()}, got '{text}'")
-        return value
+        return parse_value(self, text)
 
     def range_text(self) -> str:
-        """'0 to 1', 'at least 1': the values the bounds allow."""
-        lo, hi = (None if b is None else _num(b) for b in (self.min, self.max))
-        if lo is not None and hi is not None:
-            return f"{lo} to {hi}"
-        if lo is not None:
-            return f"at least {lo}"
-        return f"at most {hi}" if hi is not None else "any number"
+        return range_text(self)
 
     def text(self, value: Any) -> str:
-        """A value as the command line writes it."""
-        if self.kind == "onoff":
-            return "on" if value else "off"
-        return _num(value) if self.kind in ("int", "float") else str(value)
+        return value_text(self, value)
 
     def as_dict(self) -> dict:
-        d: dict = {"name": self.name, "kind": self.kind, "default": self.default, "help": self.help}
-        if self.kind == "onoff":
-            d["default"] = self.text(self.default)
-        if self.choices:
-            d["choices"] = list(self.choices)
-        if self.min is not None:
-            d["min"] = self.min
-        if self.max is not None:
-            d["max"] = self.max
-        return d
+        return param_dict(self)
+
+
+# Functions of a parameter's fields rather than methods only, so that a spec built from a copy
+# of these dataclasses (an agent module written before this one was merged) works the same.
+
+def parse_value(p, text: str) -> Any:
+    """The value `text` gives parameter `p`; ValueError says what it may be."""
+    t = text.strip()
+    if p.kind == "onoff":
+        if t.lower() not in ONOFF:
+            raise ValueError(f"{p.name} is on or off, got '{text}'")
+        return ONOFF[t.lower()]
+    if p.kind == "choice":
+        if t not in [str(c) for c in p.choices]:
+            raise ValueError(f"{p.name} is one of {', '.join(map(str, p.choices))}, "
+                             f"got '{text}'" + _did_you_mean(t, [str(c) for c in p.choices]))
+        return next(c for c in p.choices if str(c) == t)
+    try:
+        value: Any = int(t) if p.kind == "int" else float(t)
+    except ValueError:
+        what = "an integer" if p.kind == "int" else "a number"
+        raise ValueError(f"{p.name} is {what}, got '{text}'") from None
+    if p.kind == "float" and not math.isfinite(value):
+        raise ValueError(f"{p.name} is a finite number, got '{text}'")
+    if (p.min is not None and value < p.min) or (p.max is not None and value > p.max):
+        raise ValueError(f"{p.name} is {range_text(p)}, got '{text}'")
+    return value
+
+
+def range_text(p) -> str:
+    """'0 to 1', 'at least 1': the values a parameter's bounds allow."""
+    lo, hi = (None if b is None else _num(b) for b in (p.min, p.max))
+    if lo is not None and hi is not None:
+        return f"{lo} to {hi}"
+    if lo is not None:
+        return f"at least {lo}"
+    return f"at most {hi}" if hi is not None else "any number"
+
+
+def value_text(p, value: Any) -> str:
+    """A parameter's value as the command line writes it."""
+    if p.kind == "onoff":
+        return "on" if value else "off"
+    return _num(value) if p.kind in ("int", "float") else str(value)
+
+
+def param_dict(p) -> dict:
+    d: dict = {"name": p.name, "kind": p.kind, "default": p.default, "help": p.help}
+    if p.kind == "onoff":
+        d["default"] = value_text(p, p.default)
+    if p.choices:
+        d["choices"] = list(p.choices)
+    if p.min is not None:
+        d["min"] = p.min
+    if p.max is not None:
+        d["max"] = p.max
+    return d
+
+
+def spec_dict(spec) -> dict:
+    return {"name": spec.name, "help": spec.help, "params": [param_dict(p) for p in spec.params]}
+
+
+def find_param(spec, name: str):
+    return next((p for p in spec.params if p.name == name), None)
 
 
 @dataclass(frozen=True)
@@ -98,13 +125,10 @@ class AgentSpec:
     make: Callable[[random.Random, "GameDef", dict], Agent]  # params: name -> parsed value
 
     def param(self, name: str) -> Param | None:
-        return next((p for p in self.params if p.name == name), None)
-
-    def defaults(self) -> dict:
-        return {p.name: p.default for p in self.params}
+        return find_param(self, name)
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "help": self.help, "params": [p.as_dict() for p in self.params]}
+        return spec_dict(self)
 
 
 @dataclass(frozen=True)
@@ -117,7 +141,7 @@ class AgentChoice:
     @property
     def text(self) -> str:
         """The canonical text: the name, then each parameter that is not its default, in order."""
-        given = [f"{p.name}={p.text(self.params[p.name])}" for p in self.spec.params
+        given = [f"{p.name}={value_text(p, self.params[p.name])}" for p in self.spec.params
                  if self.params[p.name] != p.default]
         return ":".join([self.spec.name, *given])
 
@@ -164,7 +188,7 @@ def parse_agent(text: str, registry: Mapping[str, AgentSpec], *, whole: str | No
         what = f"unknown agent '{name}'" if name else "an agent name is missing"
         raise AgentTextError(f"{what} (agents: {', '.join(sorted(registry))})"
                              + _did_you_mean(name, registry), whole, col + lead)
-    values = spec.defaults()
+    values = {p.name: p.default for p in spec.params}
     seen: set[str] = set()
     col += len(parts[0]) + 1
     for part in parts[1:]:
@@ -174,7 +198,7 @@ def parse_agent(text: str, registry: Mapping[str, AgentSpec], *, whole: str | No
         if not eq or not key:
             raise AgentTextError(f"a parameter of {spec.name} is PARAM=VALUE, got '{part}'",
                                  whole, col + pad)
-        param = spec.param(key)
+        param = find_param(spec, key)
         if param is None:
             known = ", ".join(p.name for p in spec.params) or "none"
             raise AgentTextError(f"unknown parameter '{key}' of agent {spec.name} (parameters: "
@@ -185,7 +209,7 @@ def parse_agent(text: str, registry: Mapping[str, AgentSpec], *, whole: str | No
                                  whole, col + pad)
         seen.add(key)
         try:
-            values[key] = param.parse(raw)
+            values[key] = parse_value(param, raw)
         except ValueError as e:
             raise AgentTextError(f"bad value for agent {spec.name}: {e}", whole,
                                  col + len(part.split("=", 1)[0]) + 1) from None

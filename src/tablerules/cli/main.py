@@ -429,15 +429,17 @@ def agents_cmd(fmt: str = FormatArg) -> None:
     parameter is on or off, a choice one of its values.
     """
     from ..agents import AGENTS
+    from ..agents.base import spec_dict
     _check_format(fmt)
     specs = [AGENTS[k] for k in sorted(AGENTS)]
     if fmt == "json":
-        typer.echo(json.dumps([s.as_dict() for s in specs], indent=2))
+        typer.echo(json.dumps([spec_dict(s) for s in specs], indent=2))
         return
     typer.echo(_render_agents(specs))
 
 
 def _render_agents(specs) -> str:
+    from ..agents.base import range_text, value_text
     lines = []
     for spec in specs:
         if lines:
@@ -448,8 +450,8 @@ def _render_agents(specs) -> str:
         for p in spec.params:
             allowed = (" (" + ", ".join(map(str, p.choices)) + ")" if p.choices else
                        " (on, off)" if p.kind == "onoff" else
-                       f" ({p.range_text()})" if p.min is not None or p.max is not None else "")
-            lines.append(f"  {p.name}={p.text(p.default)}  {p.kind}{allowed}: {p.help}")
+                       f" ({range_text(p)})" if p.min is not None or p.max is not None else "")
+            lines.append(f"  {p.name}={value_text(p, p.default)}  {p.kind}{allowed}: {p.help}")
     return "\n".join(lines)
 
 
