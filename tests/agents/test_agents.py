@@ -206,3 +206,8 @@ def test_a_spec_built_from_copies_of_the_dataclasses_works_the_same():
                                             "help": "worlds", "min": 1}
     with pytest.raises(AgentTextError, match="did you mean 'worlds'"):
         parse_agents("copy:world=2", {"copy": spec})
+    onoff = CopySpec("o", "o", (CopyParam("count", "onoff", "on", "count"),), spec.make)
+    (c,) = parse_agents("o", {"o": onoff})
+    assert c.params == {"count": True} and c.text == "o"  # a default written "on" is on
+    (c,) = parse_agents("o:count=off", {"o": onoff})
+    assert c.params == {"count": False} and c.text == "o:count=off"

@@ -97,7 +97,7 @@ def value_text(p, value: Any) -> str:
 def param_dict(p) -> dict:
     d: dict = {"name": p.name, "kind": p.kind, "default": p.default, "help": p.help}
     if p.kind == "onoff":
-        d["default"] = value_text(p, p.default)
+        d["default"] = value_text(p, default_value(p))
     if p.choices:
         d["choices"] = list(p.choices)
     if p.min is not None:
@@ -109,6 +109,14 @@ def param_dict(p) -> dict:
 
 def spec_dict(spec) -> dict:
     return {"name": spec.name, "help": spec.help, "params": [param_dict(p) for p in spec.params]}
+
+
+def default_value(p) -> Any:
+    """A parameter's default as parsed values are: an onoff default written "on" is True."""
+    d = p.default
+    if p.kind == "onoff" and isinstance(d, str) and d.lower() in ONOFF:
+        return ONOFF[d.lower()]
+    return d
 
 
 def find_param(spec, name: str):
@@ -142,7 +150,7 @@ class AgentChoice:
     def text(self) -> str:
         """The canonical text: the name, then each parameter that is not its default, in order."""
         given = [f"{p.name}={value_text(p, self.params[p.name])}" for p in self.spec.params
-                 if self.params[p.name] != p.default]
+                 if self.params[p.name] != default_value(p)]
         return ":".join([self.spec.name, *given])
 
     def make(self, rng: random.Random, game: "GameDef") -> Agent:
@@ -188,7 +196,7 @@ def parse_agent(text: str, registry: Mapping[str, AgentSpec], *, whole: str | No
         what = f"unknown agent '{name}'" if name else "an agent name is missing"
         raise AgentTextError(f"{what} (agents: {', '.join(sorted(registry))})"
                              + _did_you_mean(name, registry), whole, col + lead)
-    values = {p.name: p.default for p in spec.params}
+    values = {p.name: default_value(p) for p in spec.params}
     seen: set[str] = set()
     col += len(parts[0]) + 1
     for part in parts[1:]:

@@ -439,7 +439,7 @@ def agents_cmd(fmt: str = FormatArg) -> None:
 
 
 def _render_agents(specs) -> str:
-    from ..agents.base import range_text, value_text
+    from ..agents.base import default_value, range_text, value_text
     lines = []
     for spec in specs:
         if lines:
@@ -451,7 +451,8 @@ def _render_agents(specs) -> str:
             allowed = (" (" + ", ".join(map(str, p.choices)) + ")" if p.choices else
                        " (on, off)" if p.kind == "onoff" else
                        f" ({range_text(p)})" if p.min is not None or p.max is not None else "")
-            lines.append(f"  {p.name}={value_text(p, p.default)}  {p.kind}{allowed}: {p.help}")
+            lines.append(f"  {p.name}={value_text(p, default_value(p))}  {p.kind}{allowed}: "
+                         f"{p.help}")
     return "\n".join(lines)
 
 
