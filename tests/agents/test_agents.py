@@ -211,3 +211,18 @@ def test_a_spec_built_from_copies_of_the_dataclasses_works_the_same():
     assert c.params == {"count": True} and c.text == "o"  # a default written "on" is on
     (c,) = parse_agents("o:count=off", {"o": onoff})
     assert c.params == {"count": False} and c.text == "o:count=off"
+
+
+def test_a_rulesets_default_agents_may_take_parameters(tmp_path):
+    p = tmp_path / "a.yaml"
+    p.write_text("name: shy42\nextends: texas42\nsimulate:\n  agents: [\"cautious:pass_rate=0.9\"]\n",
+                 encoding="utf-8")
+    v = cli("validate", str(p), "--hands", "5")
+    assert v.exit_code == 0, v.stderr
+    rec = tmp_path / "r.jsonl"
+    assert cli("simulate", str(p), "--games", "1", "--record", str(rec)).exit_code == 0
+    assert json.loads(rec.read_text().splitlines()[0])["agents"] == ["cautious:pass_rate=0.9"] * 4
+    p.write_text("name: shy42\nextends: texas42\nsimulate:\n  agents: [\"cautious:pass=0.9\"]\n",
+                 encoding="utf-8")
+    v = cli("validate", str(p), "--hands", "5")
+    assert v.exit_code == 1 and "unknown parameter 'pass' of agent cautious" in v.stderr
