@@ -31,16 +31,18 @@ class Game:
     def name(self) -> str:
         return self.definition.canonical
 
-    def new_match(self, *, record: bool = False) -> State:
-        return new_match(self.definition, record=record)
+    def new_match(self, *, record: bool = False, first_dealer: int | None = None) -> State:
+        """A match state; `first_dealer` (a seat) overrides the ruleset's `deal.first_dealer`."""
+        return new_match(self.definition, record=record, first_dealer=first_dealer)
 
     def new_hand(self, hands, dealer: int = 0, *, record: bool = False) -> State:
         """A single hand from a deal given as piece ids, names or (high, low) pairs per seat."""
         return new_hand(self.definition, self.deal_ids(hands), dealer, record=record)
 
-    def from_history(self, history: Iterable[tuple[int, int]], *, record: bool = False) -> State:
+    def from_history(self, history: Iterable[tuple[int, int]], *, record: bool = False,
+                     first_dealer: int | None = None) -> State:
         """The match state that `history` (chance actions included) leads to, every step checked."""
-        st = new_match(self.definition, record=record)
+        st = new_match(self.definition, record=record, first_dealer=first_dealer)
         for _, action in history:
             st.apply_action(action)
         return st

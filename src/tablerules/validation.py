@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .agents import AGENTS
+from .agents import AgentTextError, parse as parse_agent
 from .definition import value_str
 from .errors import Diagnostic, GameError, Span
 from .game import Game, check
@@ -57,10 +57,10 @@ def agent_problems(game: Game) -> list[Diagnostic]:
         return game.tree.span(path) if game.tree is not None else Span(game.ref or gd.name, 1, 1)
 
     for i, name in enumerate(gd.agents):
-        if name not in AGENTS:
-            out.append(Diagnostic(at(("simulate", "agents", i)),
-                                  f"unknown agent '{name}' (agents: {', '.join(sorted(AGENTS))})",
-                                  "agents"))
+        try:  # an agent text, as --agents takes it: NAME[:PARAM=VALUE...]
+            parse_agent(name)
+        except AgentTextError as e:
+            out.append(Diagnostic(at(("simulate", "agents", i)), e.message, "agents"))
     if len(gd.agents) > gd.seat_count:
         out.append(Diagnostic(at(("simulate", "agents")),
                               f"simulate.agents names {len(gd.agents)} agents; the game has "

@@ -44,9 +44,12 @@ def test_more_agents_than_seats_is_a_usage_error(command):
 
 @pytest.mark.parametrize("command", [("simulate", "texas42", "--games", "1"),
                                      ("validate", "texas42", "--hands", "5")], ids=lambda c: c[0])
-def test_fewer_agents_repeat_by_seat(command, tmp_path):
-    r = cli(*command, "--agents", "random,cautious")
-    assert r.exit_code == 0, r.stderr
+def test_agents_are_one_for_every_seat_or_one_per_seat(command):
+    r = cli(*command, "--agents", "random,cautious")  # the agent contract: no repeating by seat
+    assert r.exit_code == 2
+    assert r.stderr == ("error: --agents names 2 agents; texas42 has 4 seats (one agent plays "
+                        "every seat, or name one per seat)\n")
+    assert cli(*command, "--agents", "cautious").exit_code == 0
 
 
 def test_other_usage_errors_exit_2_and_ruleset_errors_exit_1():

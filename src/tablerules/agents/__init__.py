@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol
 
-Observe = Callable[[], dict]
+from .base import (Agent, AgentChoice, AgentSpec, AgentTextError, Observe, Param, for_seats,
+                   parse_agent, parse_agents)
 
-
-class Agent(Protocol):
-    """Anything that chooses one of `legal` for `seat`; `observe()` gives the seat's view."""
-
-    name: str
-
-    def act(self, seat: int, legal: tuple[int, ...], observe: Observe) -> int: ...
+__all__ = ["Agent", "AgentChoice", "AgentSpec", "AgentTextError", "Observe", "Param", "AGENTS",
+           "AGENT_HELP", "make_agent", "parse", "parse_list", "canonical", "for_seats"]
 
 
 class RandomAgent:
@@ -39,9 +34,10 @@ class CautiousAgent:
     name = "cautious"
     pass_rate = 0.7
 
-    def __init__(self, rng: random.Random, pass_action: int):
+    def __init__(self, rng: random.Random, pass_action: int, pass_rate: float = 0.7):
         self.rng = rng
         self.pass_action = pass_action
+        self.pass_rate = pass_rate
 
     def act(self, seat: int, legal: tuple[int, ...], observe: Observe) -> int:
         if len(legal) > 1 and legal[0] == self.pass_action:
@@ -49,21 +45,38 @@ class CautiousAgent:
         return legal[self.rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
 
 
-AGENTS: dict[str, Callable[..., Agent]] = {
-    "random": lambda rng, game: RandomAgent(rng),
-    "cautious": lambda rng, game: CautiousAgent(rng, game.pass_action),
-}
-AGENT_HELP = {
-    "random": "uniformly random legal actions",
-    "cautious": "random play, but in an auction passes 70% of the time and otherwise makes the "
+RANDOM = AgentSpec("random", "uniformly random legal actions", (),
+                   lambda rng, game, params: RandomAgent(rng))
+CAUTIOUS = AgentSpec(
+    "cautious", "random play, but in an auction passes 70% of the time and otherwise makes the "
                 "lowest bid",
-}
+    (Param("pass_rate", "float", 0.7, "share of the auction turns it passes when it may", min=0.0,
+           max=1.0),),
+    lambda rng, game, params: CautiousAgent(rng, game.pass_action, params["pass_rate"]))
+
+AGENTS: dict[str, AgentSpec] = {s.name: s for s in (RANDOM, CAUTIOUS)}
+AGENT_HELP = {name: spec.help for name, spec in AGENTS.items()}  # for help texts and the docs
 
 
-def make_agent(name: str, rng: random.Random, game) -> Agent:
-    """An agent by name for a compiled game (a GameDef), with its own generator."""
+def parse(text: str) -> AgentChoice:
+    """One seat's agent text, `NAME[:PARAM=VALUE...]`; AgentTextError says what is wrong where."""
+    return parse_agent(text, AGENTS)
+
+
+def parse_list(text: str) -> list[AgentChoice]:
+    """`--agents` text: comma-separated seats, each `NAME[:PARAM=VALUE...]`."""
+    return parse_agents(text, AGENTS)
+
+
+def canonical(text: str) -> str:
+    """The canonical text of one seat's agent (defaults dropped): what a record header keeps."""
+    return parse(text).text
+
+
+def make_agent(text: str, rng: random.Random, game) -> Agent:
+    """An agent from its text (a name, or `NAME:PARAM=VALUE...`) for a compiled game (a GameDef)."""
     try:
-        factory = AGENTS[name]
-    except KeyError:
-        raise ValueError(f"unknown agent '{name}' (agents: {', '.join(sorted(AGENTS))})") from None
-    return factory(rng, game)
+        choice = parse(text)
+    except AgentTextError as e:
+        raise ValueError(e.message) from None
+    return choice.make(rng, game)

@@ -16,6 +16,12 @@ from typer.core import TyperCommand, TyperGroup
 from .. import __version__
 
 from ..agents import AGENT_HELP
+
+AGENTS_HELP = ("One agent for every seat, or one per seat separated by commas, each NAME or "
+               "NAME:PARAM=VALUE[:PARAM=VALUE...] (e.g. cautious:pass_rate=0.5); default: the "
+               "ruleset's simulate.agents, else random. Agents: "
+               + "; ".join(f"{k} ({v})" for k, v in AGENT_HELP.items())
+               + ". See `tablerules agents` for their parameters.")
 from ..errors import TablerulesError, render
 
 
@@ -210,13 +216,23 @@ def _in_command_line(d) -> bool:
 
 
 def _agent_list(text: str) -> list[str]:
-    """`--agents` text -> agent names; an unknown name is a usage error."""
-    from ..agents import AGENTS
-    names = [a.strip() for a in text.split(",") if a.strip()]
-    bad = [a for a in names if a not in AGENTS]
-    if bad or not names:
-        _usage(f"unknown agent '{bad[0] if bad else text}' (agents: {', '.join(sorted(AGENTS))})")
-    return names
+    """`--agents` text -> one canonical agent text per seat given; a bad one is a usage error
+    that quotes the text with a caret under the part at fault."""
+    from ..agents import AgentTextError, parse_list
+    try:
+        return [c.text for c in parse_list(text)]
+    except AgentTextError as e:
+        _err(e.render())
+        raise typer.Exit(2)
+
+
+def _check_agent_count(names: list[str], game) -> None:
+    """One agent for every seat, or one per seat; another count is a usage error."""
+    from ..agents import for_seats
+    try:
+        for_seats(names, game.definition.seat_count, game.ref)
+    except ValueError as e:
+        _usage(str(e))
 
 
 def _agents_for(game, names: list[str] | None) -> list[str]:
@@ -228,8 +244,7 @@ def _agents_for(game, names: list[str] | None) -> list[str]:
         if problems:
             _fail(TablerulesError(problems[0].message, problems[0].span, diagnostics=problems))
         return list(gd.agents)
-    if len(names) > gd.seat_count:
-        _usage(f"--agents names {len(names)} agents; {game.ref} has {gd.seat_count} seats")
+    _check_agent_count(names, game)
     return names
 
 
@@ -278,8 +293,10 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
                                             "(0: no play)."),
              seed: int = typer.Option(0, "--seed", help="Seed of the matches."),
              agents: Optional[str] = typer.Option(
-                 None, "--agents", help="Agents to play with, as simulate takes them (default: "
-                                        "the ruleset's, in turn with cautious)."),
+                 None, "--agents", metavar="AGENTS",
+                 help="Agents to play with, as simulate takes them: one for every seat, or one "
+                      "per seat, each NAME[:PARAM=VALUE...] (default: the ruleset's, in turn "
+                      "with cautious)."),
              seconds: float = typer.Option(10.0, "--seconds", min=0.1,
                                            help="Time a match may take before it is reported."),
              steps: int = typer.Option(100_000, "--steps", min=1,
@@ -302,9 +319,8 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     results = [check_file(f, opts, hands=hands, seed=seed, agents=names, seconds=seconds,
                           steps=steps) for f in files]
     for r in results:
-        if names and r.game is not None and len(names) > r.game.definition.seat_count:
-            _usage(f"--agents names {len(names)} agents; {r.ref} has "
-                   f"{r.game.definition.seat_count} seats")
+        if names and r.game is not None and not r.library:
+            _check_agent_count(names, r.game)
         if r.game is not None and r.game.tree is not None:  # a change `like:` carries: say so
             r.diagnostics.extend(like_notes(r.game.tree))
     if fmt == "json":
@@ -338,11 +354,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              option: Optional[List[str]] = OptionArg,
              record: Optional[Path] = typer.Option(None, "--record", "-r",
                                                    help="Write a JSON Lines game record here."),
-             agents: Optional[str] = typer.Option(
-                 None, "--agents", help="Agent name, or comma-separated names by seat (default: "
-                                        "the ruleset's simulate.agents, else random): "
-                                             + "; ".join(f"{k} ({v})" for k, v in
-                                                         AGENT_HELP.items()) + "."),
+             agents: Optional[str] = typer.Option(None, "--agents", metavar="AGENTS",
+                                                  help=AGENTS_HELP),
              progress: bool = typer.Option(True, "--progress/--no-progress",
                                            help="Progress bar on a terminal for runs over a second."),
              fmt: str = FormatArg) -> None:
@@ -366,7 +379,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update)
     except TablerulesError as e:
         bar.close()
-        if "did not end within" in e.message and "cautious" not in names:
+        if "did not end within" in e.message and not any(
+                n.split(":")[0] == "cautious" for n in names):
             _err("note: uniformly random bidders may never finish a match of this game; "
                  "try --agents cautious")
         _fail(e)
@@ -405,6 +419,212 @@ def _restore_terminate(previous) -> None:
     import signal
     if previous is not None:
         signal.signal(signal.SIGTERM, previous)
+
+
+@app.command("agents", cls=_Command)
+def agents_cmd(fmt: str = FormatArg) -> None:
+    """List the agents --agents takes: each with its parameters, their kinds and defaults.
+
+    Give an agent as NAME, or with parameters as NAME:PARAM=VALUE[:PARAM=VALUE...]; an onoff
+    parameter is on or off, a choice one of its values.
+    """
+    from ..agents import AGENTS
+    from ..agents.base import spec_dict
+    _check_format(fmt)
+    specs = [AGENTS[k] for k in sorted(AGENTS)]
+    if fmt == "json":
+        typer.echo(json.dumps([spec_dict(s) for s in specs], indent=2))
+        return
+    typer.echo(_render_agents(specs))
+
+
+def _render_agents(specs) -> str:
+    from ..agents.base import default_value, range_text, value_text
+    lines = []
+    for spec in specs:
+        if lines:
+            lines.append("")
+        lines.append(f"{spec.name}  {spec.help}")
+        if not spec.params:
+            lines.append("  (no parameters)")
+        for p in spec.params:
+            allowed = (" (" + ", ".join(map(str, p.choices)) + ")" if p.choices else
+                       " (on, off)" if p.kind == "onoff" else
+                       f" ({range_text(p)})" if p.min is not None or p.max is not None else "")
+            lines.append(f"  {p.name}={value_text(p, default_value(p))}  {p.kind}{allowed}: "
+                         f"{p.help}")
+    return "\n".join(lines)
+
+
+COMPARE_USAGE = ("tablerules compare RULESET [--agents A] [--option NAME=VALUE ...] --vs [RULESET] "
+                 "[--agents B] [--option NAME=VALUE ...] [--games N] [--seed S]")
+
+
+@app.command(cls=_Command, context_settings={"ignore_unknown_options": True,
+                                             "allow_extra_args": True})
+def compare(ctx: typer.Context,
+            ruleset: str = typer.Argument(..., help="A's ruleset: a built-in name or .yaml path."),
+            games: int = typer.Option(1000, "--games", "-n", min=1,
+                                      help="Games to play (rounded up to whole deals: each deal "
+                                           "is played once per side, or per seating)."),
+            seed: int = typer.Option(0, "--seed", "-s",
+                                     help="Master seed; same seed, same games."),
+            progress: bool = typer.Option(True, "--progress/--no-progress",
+                                          help="Progress bar on a terminal for runs over a "
+                                               "second."),
+            fmt: str = FormatArg) -> None:
+    """Compare A and B over paired deals: agents, rulesets or options.
+
+    tablerules compare RULESET [--agents A] [-o NAME=VALUE ...]
+      --vs [RULESET] [--agents B] [-o NAME=VALUE ...] [--games N] [--seed S]
+
+    B starts as A and changes what follows --vs: its ruleset, its agents,
+    its options (added to A's). Both are dealt the same hands (the same
+    seed per deal), and deal d is dealt first by seat d mod seats.
+
+    When A and B play the same game they play each other: each deal is
+    played once per side, A's agents on that side and B's on the others
+    (two sides: the same seats, then swapped). The report gives A's win
+    rate with a 95% Wilson interval. Otherwise each plays the same deals
+    separately and the report sets them side by side.
+
+    Exit status 2 for a usage error, 1 for a ruleset error.
+    """
+
+    from ..records.compare import Config, compare as run
+    _check_format(fmt)
+    a_args, b_args = _split_vs(list(ctx.args))
+    b_ruleset = ruleset
+    if b_args and not b_args[0].startswith("-"):
+        b_ruleset = b_args.pop(0)
+    a_agents, a_opts = _side_options(a_args, "A")
+    b_agents, b_opts = _side_options(b_args, "B")
+    a_names = _agent_list(a_agents) if a_agents is not None else None
+    b_names = _agent_list(b_agents) if b_agents is not None else None
+    game_a = _load(ruleset, a_opts)
+    game_b = _load(b_ruleset, a_opts + b_opts if b_ruleset == ruleset else b_opts)
+    if b_names is None and (a_names is not None or b_ruleset == ruleset):
+        b_names = a_names  # B starts as A: A's agents, or the one ruleset's defaults
+    a_names = _agents_for(game_a, a_names)
+    b_names = _agents_for(game_b, b_names)
+    a = Config("A", game_a, _per_seat(a_names, game_a))
+    b = Config("B", game_b, _per_seat(b_names, game_b))
+    bar = _Progress(1, enabled=progress and sys.stderr.isatty())
+    started = time.perf_counter()
+
+    def tick(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done)
+
+    term = _terminate_as_interrupt()
+    try:
+        res = run(a, b, games=games, seed=seed, progress=tick)
+    except TablerulesError as e:
+        bar.close()
+        _fail(e)
+    finally:
+        _restore_terminate(term)
+    bar.close()
+    out = res.as_dict()
+    if fmt == "json":
+        typer.echo(json.dumps(out, indent=2))
+    else:
+        typer.echo(_render_compare(out))
+        _err(f"{sum(res.played.values())} games in {time.perf_counter() - started:.2f}s")
+    if res.interrupted:
+        _err(f"interrupted after {res.deals} whole deals; the report covers those")
+        raise typer.Exit(130)
+
+
+def _split_vs(args: list[str]) -> tuple[list[str], list[str]]:
+    if args.count("--vs") != 1:
+        _usage(("compare needs --vs once" if "--vs" not in args else "--vs is given twice")
+               + f": {COMPARE_USAGE}")
+    i = args.index("--vs")
+    return args[:i], args[i + 1:]
+
+
+def _side_options(args: list[str], who: str) -> tuple[str | None, list[str]]:
+    """A side's --agents and --option values from the words around --vs."""
+    agents = None
+    opts: list[str] = []
+    i = 0
+    while i < len(args):
+        word = args[i]
+        flag, eq, value = word.partition("=") if word.startswith("--") else (word, "", "")
+        if flag in ("--agents", "--option", "-o"):
+            if not eq:
+                if i + 1 >= len(args):
+                    _usage(f"{flag} needs a value ({who}'s options)")
+                value = args[i + 1]
+                i += 1
+            if flag == "--agents":
+                if agents is not None:
+                    _usage(f"--agents is given twice for {who}")
+                agents = value
+            else:
+                opts.append(value)
+        elif word.startswith("-o") and len(word) > 2:
+            opts.append(word[2:])
+        else:
+            _usage(f"unexpected '{word}' in {who}'s options: {COMPARE_USAGE}")
+        i += 1
+    return agents, opts
+
+
+def _per_seat(names: list[str], game) -> list[str]:
+    n = game.definition.seat_count
+    return [names[s % len(names)] for s in range(n)]
+
+
+def _render_compare(r: dict) -> str:
+    from ..records.compare import seats_text
+    a, b = r["a"], r["b"]
+    lines = [f"A         {a['ruleset']}   agents {seats_text(a['agents'])}",
+             f"B         {b['ruleset']}   agents {seats_text(b['agents'])}",
+             f"differ    {'; '.join(r['differences']) or 'nothing: A and B are the same'}",
+             f"seed      {r['seed']}   deals {r['deals']}   games {r['games']}"
+             + ("" if r["mode"] == "match" else " each"),
+             f"dealing   every deal from the same seed for A and B; the first dealer rotates over "
+             f"the seats", ""]
+    if r["mode"] == "match":
+        res = r["result"]
+        k = r["sides"]
+        lines.append("A plays B: every deal twice, A and B in the same seats, then swapped"
+                     if k == 2 else f"A plays B: every deal {k} times, A's agents on each side "
+                                    f"in turn and B's on the other {k - 1}")
+        lines.append(f"A wins {res['a_wins']}, B wins {res['b_wins']}, draws {res['draws']}; "
+                     f"A's win rate {res['a_win_rate']:.1%} (95% CI {res['ci'][0]:.1%} to "
+                     f"{res['ci'][1]:.1%}; even is {res['even']:.1%})" if res["ci"] else
+                     "no game finished")
+    else:
+        lines.append("A and B each play the same deals; wins by side:")
+        for k in ("A", "B"):
+            w = r["wins_by_side"][k]
+            lines.append(f"  {k}: " + ", ".join(f"side {s} {v}" for s, v in w.items()))
+    lines.append("")
+    per = "by its side" if r["mode"] == "match" else "per side"
+    for k, st in (("A", r["a_stats"]), ("B", r["b_stats"])):
+        m = st["make_rate"]
+        lines.append(f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per "
+                     f"hand {per}")
+        if not m["hands"]:
+            lines.append("   no hand won in an auction" if st["hands"] else "   no hands")
+            continue
+        lines.append(f"   {'bid':<18} {'hands':>6} {'made':>6}   {'rate':>6}   {'95% CI':<16} "
+                     f"{'set':>6}")
+        rows = [(f"contract {c}", v) for c, v in st["make_rate_by_contract"].items()]
+        rows += list(st["make_rate_by_bid"].items()) + [("every bid", m)]
+        for label, v in rows:
+            lines.append(f"   {label:<18} {v['hands']:>6} {v['made']:>6}   {v['rate']:>6.1%}   "
+                         f"{_ci(v):<16} {v['set_rate']:>6.1%}")
+    lines.append("")
+    lines.append(r["verdict"])
+    return "\n".join(lines)
+
+
+def _ci(v: dict) -> str:
+    return f"{v['ci'][0]:.1%} to {v['ci'][1]:.1%}" if v.get("ci") else "-"
 
 
 @app.command(cls=_Command)
@@ -519,8 +739,11 @@ class _Progress:
 def _render_summary(r: dict) -> str:
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
+    fd = r.get("first_dealer", 0)
     lines = [f"ruleset   {r['ruleset']}   seed {r['seed']}",
              f"games     {r['games']}",
+             f"dealer    " + ("first dealer drawn by lot each match (deal.first_dealer: lot)"
+                             if fd == "lot" else f"seat {fd} deals first (deal.first_dealer)"),
              f"hands     {r['hands']} played{thrown}",
              f"scored    {r['avg_scored_per_hand']:.3f} per hand played (all sides together)", ""]
     lines.append("contract        hands   share")
@@ -528,12 +751,13 @@ def _render_summary(r: dict) -> str:
         lines.append(f"{k:<14} {v:>6}  {v / r['hands']:>6.1%}")
     lines.append("")
     if r["make_rate_by_bid"]:
-        lines.append("bid             hands    made   rate")
-        for k, v in r["make_rate_by_bid"].items():
-            lines.append(f"{k:<14} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}")
+        lines.append("bid             hands    made   rate   95% CI             set")
         m = r["make_rate"]
-        lines.append(f"{'every bid':<14} {m['hands']:>6}  {m['made']:>6}  {m['rate']:>6.1%}   "
-                     f"(set {1 - m['rate']:.1%})")
+        for k, v in [*r["make_rate_by_bid"].items(), ("every bid", m)]:
+            lines.append(f"{k:<14} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}   "
+                         f"{_ci(v):<16} {1 - v['rate']:>6.1%}")
+        lines.append(f"(set {1 - m['rate']:.1%} of every bid; rates of the hands won in the "
+                     "auction, with 95% Wilson intervals)")
     else:
         lines.append("bids      none: every hand is played without an auction")
     lines.append("")

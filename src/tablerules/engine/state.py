@@ -36,7 +36,14 @@ class State:
                  "dealt_hands", "dealt_stock", "start_score", "bidding", "setup", "play", "layout", "_legal",
                  "max_steps", "by_lot")
 
-    def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False):
+    def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False,
+                 first_dealer: int | None = None):
+        """A match at its first deal; `first_dealer` (a seat) overrides `deal.first_dealer`,
+        the draw by lot included, so paired matches can start from the same dealer."""
+        if first_dealer is not None and not (isinstance(first_dealer, int)
+                                             and 0 <= first_dealer < game.seat_count):
+            raise CallerError(f"first_dealer is a seat 0..{game.seat_count - 1}, "
+                              f"got {first_dealer!r}")
         self.game = game
         self.single_hand = single_hand
         self.events: list[dict] | None = [] if record else None
@@ -45,9 +52,10 @@ class State:
         self.deals = 0
         self.winner_sides: list[int] = []
         self.hands = [0] * game.seat_count
-        self.ctx = Context(game, self.hands, max(game.first_dealer, 0), len(game.sides))
+        dealer = game.first_dealer if first_dealer is None else first_dealer
+        self.ctx = Context(game, self.hands, max(dealer, 0), len(game.sides))
         self.reset_hand()
-        self.by_lot = game.first_dealer < 0  # the first dealer is still to be drawn
+        self.by_lot = dealer < 0  # the first dealer is still to be drawn
 
     def reset_hand(self) -> None:
         """Clear the per-hand parts; the next step is the deal."""
@@ -325,8 +333,8 @@ class State:
         return self.layout.text() if self.layout is not None else {}
 
 
-def new_match(game: GameDef, *, record: bool = False) -> State:
-    return State(game, record=record)
+def new_match(game: GameDef, *, record: bool = False, first_dealer: int | None = None) -> State:
+    return State(game, record=record, first_dealer=first_dealer)
 
 
 def new_hand(game: GameDef, dealt, dealer: int, *, record: bool = False) -> State:

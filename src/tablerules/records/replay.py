@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import best_match
 
-from ..agents import AGENTS
+from ..agents import AgentTextError, parse as parse_agent
 from ..check.schema import load_schema
 from ..definition import value_str
 from ..engine.phases import PHASE_NAMES
@@ -240,10 +240,11 @@ def _check_header(head: dict, game: Game, span: Span) -> None:
     agents = head["agents"]
     if len(agents) != gd.seat_count:
         raise RecordError(f"the header names {len(agents)} agents for {gd.seat_count} seats", span)
-    bad = [a for a in agents if a not in AGENTS]
-    if bad:
-        raise RecordError(f"the header names an unknown agent {quote(bad[0], 40)} (agents: "
-                          f"{', '.join(sorted(AGENTS))})", span)
+    for a in agents:  # an agent text per seat, parameters included, as --agents takes it
+        try:
+            parse_agent(a)
+        except AgentTextError as e:
+            raise RecordError(f"the header names agent {quote(a, 40)}: {e.message}", span) from None
 
 
 def _game_for(head: dict, path: str, ln: int, ruleset: str | None) -> Game:

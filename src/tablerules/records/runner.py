@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import signal
 from contextlib import contextmanager
@@ -10,7 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable
 
-from ..agents import make_agent
+from ..agents import canonical, make_agent
 from ..engine import events as record_lines
 from ..engine.state import DEAL, DONE, State
 from ..errors import GameError
@@ -25,6 +26,31 @@ def game_seed(seed: int, game: int) -> str:
     return f"{seed}:{game}"
 
 
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+
+
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """The Wilson score interval of a rate k/n (95% by default); None when n is 0.
+
+    Wilson rather than the normal approximation: it stays inside 0..1 and is honest for rates
+    near 0 or 1 and for small n, where make rates by bid often are.
+    """
+    if n <= 0:
+        return None
+    p = k / n
+    zz = z * z
+    mid = (p + zz / (2 * n)) / (1 + zz / n)
+    half = z * math.sqrt(p * (1 - p) / n + zz / (4 * n * n)) / (1 + zz / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def rate(made: float, n: int) -> dict:
+    """A rate with its 95% Wilson interval, rounded for reports: made, hands, rate, ci."""
+    ci = wilson(made, n)
+    return {"made": made, "hands": n, "rate": round(made / n, 4) if n else None,
+            "ci": [round(ci[0], 4), round(ci[1], 4)] if ci else None}
+
+
 @dataclass
 class Summary:
     """What happened over a run of games."""
@@ -35,9 +61,11 @@ class Summary:
     decisions: int = 0
     contracts: Counter = field(default_factory=Counter)
     bids: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # label -> [made, n]
+    by_contract: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # bid hands
     scored_total: int = 0  # what every side scored, over every hand played
     side_wins: Counter = field(default_factory=Counter)
     sides: int = 0
+    first_dealer: int | str = 0  # the seat that dealt first, or "lot" (deal.first_dealer)
     interrupted: bool = False
 
     def add_hand(self, ev: dict) -> None:
@@ -49,20 +77,25 @@ class Summary:
         b = self.bids[ev["bid"]]
         b[1] += 1
         b[0] += 1 if ev["made"] else 0
+        if ev["bid"] != NO_BID:
+            c = self.by_contract[ev["contract"]]
+            c[1] += 1
+            c[0] += 1 if ev["made"] else 0
         self.scored_total += sum(ev["scored"])
 
     def as_dict(self) -> dict:
         return {
             "games": self.games,
+            "first_dealer": self.first_dealer,
             "hands": self.hands,
             "thrown_in": self.thrown_in,
             "decisions": self.decisions,
             "contracts": dict(sorted(self.contracts.items())),
             # hands won in an auction: a game without one (bid "none") has no make rate
-            "make_rate_by_bid": {k: {"made": v[0], "hands": v[1],
-                                     "rate": round(v[0] / v[1], 4) if v[1] else None}
-                                 for k, v in sorted(self.bids.items(), key=lambda kv: _bid_key(kv[0]))
+            "make_rate_by_bid": {k: rate(*v) for k, v in
+                                 sorted(self.bids.items(), key=lambda kv: _bid_key(kv[0]))
                                  if k != NO_BID},
+            "make_rate_by_contract": {k: rate(*v) for k, v in sorted(self.by_contract.items())},
             "make_rate": self._make_rate(),
             "avg_scored_per_hand": round(self.scored_total / self.hands, 4) if self.hands else 0.0,
             "wins_by_side": {str(s): self.side_wins.get(s, 0) for s in range(self.sides)},
@@ -70,11 +103,10 @@ class Summary:
                                  if self.games else 0.0 for s in range(self.sides)},
         }
 
-
     def _make_rate(self) -> dict:
         made = sum(v[0] for k, v in self.bids.items() if k != NO_BID)
         n = sum(v[1] for k, v in self.bids.items() if k != NO_BID)
-        return {"made": made, "hands": n, "rate": round(made / n, 4) if n else None}
+        return rate(made, n)
 
 
 NO_BID = "none"  # the label of "no bid": the hands of a game without an auction
@@ -87,10 +119,14 @@ def _bid_key(label: str):
 
 def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
               record: bool = True, emit: Callable[[dict], None] | None = None,
-              decisions: bool = True, until: Callable[[dict], bool] | None = None) -> State:
-    """Play game `index` of a run seeded `seed`: the one match driver of simulate and validate.
+              decisions: bool = True, until: Callable[[dict], bool] | None = None,
+              first_dealer: int | None = None) -> State:
+    """Play game `index` of a run seeded `seed`: the one match driver of simulate, validate and
+    compare.
 
-    Every record line goes to `emit` (decisions, deals, tricks, hands); `until(event)` returning
+    `agent_names` are agent texts (`NAME[:PARAM=VALUE...]`) by seat, repeated when fewer;
+    `first_dealer` (a seat) overrides the ruleset's `deal.first_dealer`. Every record line goes
+    to `emit` (decisions, deals, tricks, hands); `until(event)` returning
     true stops the match early. The state bounds every hand (bounds.max_steps) and the match
     (bounds.max_hands), so this loop always ends.
     """
@@ -99,7 +135,7 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     deal_rng = random.Random(base + ":deal")
     agents = [make_agent(agent_names[s % len(agent_names)], random.Random(f"{base}:seat{s}"), gd)
               for s in range(gd.seat_count)]
-    st = State(gd, record=record)
+    st = State(gd, record=record, first_dealer=first_dealer)
     events = st.events
     while st.phase != DONE:
         if st.phase == DEAL:
@@ -130,7 +166,7 @@ def header(game: Game, seed: int, games: int, agent_names: list[str]) -> dict:
             "source": game.ref,
             "canonical": gd.canonical, "ruleset_hash": gd.content_hash,
             "options": gd.options, "seed": seed, "games": games,
-            "agents": [agent_names[s % len(agent_names)] for s in range(gd.seat_count)],
+            "agents": [canonical(agent_names[s % len(agent_names)]) for s in range(gd.seat_count)],
             "seats": list(gd.seat_names), "sides": [list(s) for s in gd.sides]}
 
 
@@ -173,7 +209,8 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
     """
     names = list(agent_names)
     gd = game.definition
-    summary = Summary(sides=len(gd.sides))
+    summary = Summary(sides=len(gd.sides),
+                      first_dealer=gd.first_dealer if gd.first_dealer >= 0 else "lot")
 
     def put(*objs: dict) -> None:
         if out is not None:

@@ -1,0 +1,262 @@
+"""Compare two configurations (agents, rulesets, options) over paired deals.
+
+Deal `d` is game `d` of the run (`runner.game_seed(seed, d)`), so every configuration is dealt
+the same hands, and its first dealer is seat `d % seats`, so the deal rotates over the seats.
+When A and B play the same game (ruleset and options) they play each other: every deal is
+played once per side with A's agents on that side and B's on the others, so with two sides each
+deal is played with A and B in the same seats and again with the sides swapped. Otherwise each
+configuration plays the same deals separately, with the seating rotated over the sides when its
+agents differ by seat, and the report sets them side by side.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..game import Game
+from .runner import NO_BID, _bid_key, play_game, rate, wilson
+
+INTERVAL = "Wilson score, 95%"
+
+
+@dataclass
+class Config:
+    """One side of a comparison: a game (ruleset and options) and an agent text per seat."""
+
+    label: str  # "A" or "B"
+    game: Game
+    agents: list[str]
+
+    def as_dict(self) -> dict:
+        gd = self.game.definition
+        return {"ruleset": gd.canonical, "source": self.game.ref, "options": gd.options,
+                "agents": list(self.agents)}
+
+
+@dataclass
+class Tally:
+    """One configuration's hands: what its sides scored, and its bids made and set."""
+
+    hands: int = 0
+    thrown_in: int = 0
+    scored: int = 0  # over the sides it held, every hand
+    side_hands: int = 0  # hands times the sides it held
+    bids: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # label -> [made, n]
+    contracts: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+
+    def add_hand(self, ev: dict, seats: set[int], sides: list[int]) -> None:
+        if ev.get("thrown_in"):
+            self.thrown_in += 1
+            return
+        self.hands += 1
+        self.scored += sum(ev["scored"][s] for s in sides)
+        self.side_hands += len(sides)
+        if ev["bid"] != NO_BID and ev["bidder"] in seats:
+            for table, key in ((self.bids, ev["bid"]), (self.contracts, ev["contract"])):
+                t = table[key]
+                t[1] += 1
+                t[0] += 1 if ev["made"] else 0
+
+    def as_dict(self) -> dict:
+        made = sum(v[0] for v in self.bids.values())
+        n = sum(v[1] for v in self.bids.values())
+        return {"hands": self.hands, "thrown_in": self.thrown_in,
+                "scored_per_hand": round(self.scored / self.side_hands, 4) if self.side_hands
+                else 0.0,
+                "make_rate": _with_set(rate(made, n)),
+                "make_rate_by_contract": {k: _with_set(rate(*v))
+                                          for k, v in sorted(self.contracts.items())},
+                "make_rate_by_bid": {k: _with_set(rate(*v)) for k, v in
+                                     sorted(self.bids.items(), key=lambda kv: _bid_key(kv[0]))}}
+
+
+def _with_set(r: dict) -> dict:
+    r["set_rate"] = round(1 - r["rate"], 4) if r["rate"] is not None else None
+    return r
+
+
+@dataclass
+class Comparison:
+    """What a comparison found: per configuration tallies and, in a match, A's results."""
+
+    mode: str  # "match" (A plays B) or "separate" (each plays the same deals)
+    a: Config
+    b: Config
+    seed: int
+    deals: int = 0  # deals whose every game finished
+    games: int = 0  # games each configuration played (a match: games played, A against B)
+    a_wins: int = 0
+    b_wins: int = 0
+    draws: int = 0
+    ta: Tally = field(default_factory=Tally)
+    tb: Tally = field(default_factory=Tally)
+    side_wins: dict = field(default_factory=lambda: {"A": Counter(), "B": Counter()})
+    played: Counter = field(default_factory=Counter)  # games by "A", "B" (separate) or "AB"
+    interrupted: bool = False
+
+    def a_score(self) -> float:
+        """A's games won, a draw counting half."""
+        return self.a_wins + self.draws / 2
+
+    def differences(self) -> list[str]:
+        a, b = self.a, self.b
+        out = []
+        if a.game.definition.name != b.game.definition.name or a.game.ref != b.game.ref:
+            out.append(f"ruleset: {a.game.definition.canonical} vs {b.game.definition.canonical}")
+        oa, ob = a.game.definition.options, b.game.definition.options
+        for k in sorted(set(oa) | set(ob)):
+            if oa.get(k, "-") != ob.get(k, "-"):
+                out.append(f"option {k}: {oa.get(k, '-')} vs {ob.get(k, '-')}")
+        ta, tb = seats_text(a.agents), seats_text(b.agents)
+        if ta != tb:
+            out.append(f"agents: {ta} vs {tb}")
+        return out
+
+    def as_dict(self) -> dict:
+        d: dict = {"mode": self.mode, "seed": self.seed, "deals": self.deals, "games": self.games,
+                   "sides": len(self.a.game.definition.sides),
+                   "first_dealer": "rotates: deal d is dealt first by seat d mod seats",
+                   "a": self.a.as_dict(), "b": self.b.as_dict(),
+                   "differences": self.differences(), "interval": INTERVAL}
+        if self.mode == "match":
+            ci = wilson(self.a_score(), self.games)
+            d["result"] = {"a_wins": self.a_wins, "b_wins": self.b_wins, "draws": self.draws,
+                           "a_win_rate": round(self.a_score() / self.games, 4) if self.games
+                           else None,
+                           "ci": [round(ci[0], 4), round(ci[1], 4)] if ci else None,
+                           "even": round(1 / len(self.a.game.definition.sides), 4)}
+        else:
+            d["games_by_config"] = {"A": self.played["A"], "B": self.played["B"]}
+            d["wins_by_side"] = {k: {str(s): v.get(s, 0) for s in
+                                     range(len(c.game.definition.sides))}
+                                 for k, v, c in (("A", self.side_wins["A"], self.a),
+                                                 ("B", self.side_wins["B"], self.b))}
+        d["a_stats"] = self.ta.as_dict()
+        d["b_stats"] = self.tb.as_dict()
+        d["verdict"] = self.verdict()
+        if self.interrupted:
+            d["interrupted"] = True
+        return d
+
+    def verdict(self) -> str:
+        if self.mode == "match":
+            if not self.games:
+                return "no game finished"
+            lo, hi = wilson(self.a_score(), self.games)
+            return (f"A wins {100 * self.a_score() / self.games:.1f}% of games, 95% CI "
+                    f"{100 * lo:.1f} to {100 * hi:.1f}, over {self.games:,} paired games")
+        sa, sb = self.ta.as_dict(), self.tb.as_dict()
+        ma, mb = sa["make_rate"], sb["make_rate"]
+        parts = [f"A scores {sa['scored_per_hand']:.3f} per hand, B {sb['scored_per_hand']:.3f}"]
+        if ma["hands"] and mb["hands"]:
+            parts.append(f"A makes {ma['rate']:.1%} of its bids (95% CI {ma['ci'][0]:.1%} to "
+                         f"{ma['ci'][1]:.1%}), B {mb['rate']:.1%} ({mb['ci'][0]:.1%} to "
+                         f"{mb['ci'][1]:.1%})")
+        ga, gb = self.played["A"], self.played["B"]
+        each = f"{ga:,} games each" if ga == gb else f"{ga:,} and {gb:,} games"
+        return "; ".join(parts) + f", over the same {self.deals:,} deals ({each})"
+
+
+def seats_text(agents: list[str]) -> str:
+    """One agent for every seat as its name alone, else the agent of each seat."""
+    return agents[0] if len(set(agents)) == 1 else ",".join(agents)
+
+
+def same_game(a: Config, b: Config) -> bool:
+    """A and B play one game (ruleset and options), so they can sit at one table."""
+    ga, gb = a.game.definition, b.game.definition
+    return ga.content_hash == gb.content_hash and ga.options == gb.options
+
+
+def match_seatings(a: Config, b: Config) -> list[tuple[list[str], int]]:
+    """A's agents on each side in turn, B's on the others: (agent per seat, A's side)."""
+    gd = a.game.definition
+    return [([a.agents[s] if gd.side_of[s] == r else b.agents[s] for s in range(gd.seat_count)], r)
+            for r in range(len(gd.sides))]
+
+
+def own_seatings(c: Config) -> list[list[str]]:
+    """One configuration's seatings: as given and, when its agents differ by seat and the sides
+    are the same size, moved round by one side at a time."""
+    gd = c.game.definition
+    sides = gd.sides
+    if len(set(c.agents)) == 1 or len({len(s) for s in sides}) != 1:
+        return [list(c.agents)]
+    out = []
+    for r in range(len(sides)):
+        seat = list(c.agents)
+        for j, side in enumerate(sides):
+            for i, s in enumerate(side):
+                seat[sides[(j + r) % len(sides)][i]] = c.agents[s]
+        out.append(seat)
+    return out
+
+
+def compare(a: Config, b: Config, *, games: int, seed: int,
+            progress: Callable[[int, int], None] | None = None) -> Comparison:
+    """Play the paired deals; `progress(done, total)` after each game. Ctrl-C stops the run and
+    the comparison covers the deals whose every game finished."""
+    mode = "match" if same_game(a, b) else "separate"
+    res = Comparison(mode, a, b, seed)
+    if mode == "match":
+        plan = [("AB", seating, r) for seating, r in match_seatings(a, b)]
+        per_deal = len(plan)
+    else:  # both play every deal equally often: the one with fewer seatings repeats them
+        sa, sb = own_seatings(a), own_seatings(b)
+        per_deal = max(len(sa), len(sb))
+        plan = [("A", sa[i % len(sa)], None) for i in range(per_deal)] + \
+               [("B", sb[i % len(sb)], None) for i in range(per_deal)]
+    deals = max(1, math.ceil(games / per_deal))
+    total = len(plan) * deals
+    done = 0
+    try:
+        for d in range(deals):
+            results = []
+            for who, seating, a_side in plan:
+                cfg = b if who == "B" else a
+                gd = cfg.game.definition
+                hands: list[dict] = []
+                st = play_game(cfg.game, seating, seed, d, record=True, decisions=False,
+                               first_dealer=d % gd.seat_count,
+                               emit=lambda ev: hands.append(ev) if ev["type"] == "hand" else None)
+                results.append((who, seating, a_side, hands, list(st.winner_sides)))
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            for who, seating, a_side, hands, winners in results:  # a deal counts whole
+                _count(res, who, a_side, hands, winners)
+            res.deals += 1
+    except KeyboardInterrupt:
+        res.interrupted = True
+    res.games = res.played["AB"] if mode == "match" else max(res.played["A"], res.played["B"])
+    return res
+
+
+def _count(res: Comparison, who: str, a_side: int | None, hands: list[dict], winners: list[int]):
+    res.played[who] += 1
+    if who == "AB":
+        gd = res.a.game.definition
+        a_seats = set(gd.sides[a_side])
+        b_sides = [j for j in range(len(gd.sides)) if j != a_side]
+        b_seats = set(range(gd.seat_count)) - a_seats
+        for ev in hands:
+            res.ta.add_hand(ev, a_seats, [a_side])
+            res.tb.add_hand(ev, b_seats, b_sides)
+        if a_side in winners:
+            if len(winners) > 1:
+                res.draws += 1
+            else:
+                res.a_wins += 1
+        elif winners:
+            res.b_wins += 1
+        return
+    cfg = res.a if who == "A" else res.b
+    gd = cfg.game.definition
+    tally = res.ta if who == "A" else res.tb
+    for ev in hands:
+        tally.add_hand(ev, set(range(gd.seat_count)), list(range(len(gd.sides))))
+    for s in winners:
+        res.side_wins[who][s] += 1

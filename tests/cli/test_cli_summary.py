@@ -1,0 +1,56 @@
+"""Simulate's summary: make and set rates with 95% Wilson intervals, and who dealt first."""
+
+from __future__ import annotations
+
+import json
+
+from tablerules.records.runner import wilson
+
+from support import cli
+
+
+def _lot(tmp_path) -> str:
+    p = tmp_path / "lot42.yaml"
+    p.write_text("name: lot42\nextends: texas42\ndeal:\n  first_dealer: lot\n", encoding="utf-8")
+    return str(p)
+
+
+def test_make_rates_carry_intervals():
+    r = cli("simulate", "texas42", "--games", "5", "--seed", "3", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    s = json.loads(r.stdout)
+    rows = [s["make_rate"], *s["make_rate_by_bid"].values(), *s["make_rate_by_contract"].values()]
+    for v in rows:
+        lo, hi = wilson(v["made"], v["hands"])
+        assert v["ci"] == [round(lo, 4), round(hi, 4)]
+    assert sum(v["hands"] for v in s["make_rate_by_contract"].values()) == s["make_rate"]["hands"]
+
+
+def test_the_text_summary_shows_intervals_and_set_rates():
+    r = cli("simulate", "texas42", "--games", "5", "--seed", "3")
+    lines = r.stdout.splitlines()
+    head = next(ln for ln in lines if ln.startswith("bid "))
+    assert head.split() == ["bid", "hands", "made", "rate", "95%", "CI", "set"]
+    every = next(ln for ln in lines if ln.startswith("every bid"))
+    s = json.loads(cli("simulate", "texas42", "--games", "5", "--seed", "3", "-f", "json").stdout)
+    m = s["make_rate"]
+    assert f"{m['ci'][0]:.1%} to {m['ci'][1]:.1%}" in every and f"{1 - m['rate']:.1%}" in every
+    assert "95% Wilson intervals" in r.stdout
+
+
+def test_the_summary_says_how_the_first_dealer_was_chosen(tmp_path):
+    r = cli("simulate", "texas42", "--games", "2")
+    assert "dealer    seat 0 deals first (deal.first_dealer)" in r.stdout
+    assert json.loads(cli("simulate", "texas42", "--games", "2", "-f", "json").stdout)[
+        "first_dealer"] == 0
+    f = _lot(tmp_path)
+    r = cli("simulate", f, "--games", "2")
+    assert r.exit_code == 0, r.stderr
+    assert "dealer    first dealer drawn by lot each match (deal.first_dealer: lot)" in r.stdout
+    assert json.loads(cli("simulate", f, "--games", "2", "-f", "json").stdout)[
+        "first_dealer"] == "lot"
+
+
+def test_same_seed_same_summary():
+    args = ("simulate", "moon", "--games", "4", "--seed", "8", "--format", "json")
+    assert cli(*args).stdout == cli(*args).stdout

@@ -1,0 +1,220 @@
+"""`tablerules compare`: paired deals, seats swapped, the first dealer rotating, intervals."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tablerules.game import load_game
+from tablerules.records import compare as cmp
+from tablerules.records.runner import wilson
+
+from support import cli
+
+
+def _config(label, ruleset, agents, options=None):
+    game = load_game(ruleset, options)
+    return cmp.Config(label, game, [agents] * game.definition.seat_count)
+
+
+@pytest.fixture
+def games_played(monkeypatch):
+    """Every game compare plays: (deal index, first dealer, agents by seat, deal lines, winners)."""
+    played = []
+    real = cmp.play_game
+
+    def spy(game, agents, seed, index, **kw):
+        deals = []
+        emit = kw["emit"]
+
+        def both(ev):
+            if ev["type"] == "deal":
+                deals.append((ev["dealer"], ev["dealt"]))
+            emit(ev)
+        kw["emit"] = both
+        kw["record"] = True
+        st = real(game, agents, seed, index, **kw)
+        played.append({"index": index, "first_dealer": kw["first_dealer"], "agents": list(agents),
+                       "deals": deals, "winners": list(st.winner_sides), "ruleset": game.name})
+        return st
+
+    monkeypatch.setattr(cmp, "play_game", spy)
+    return played
+
+
+def test_every_deal_is_played_with_the_sides_swapped(games_played):
+    a, b = _config("A", "texas42", "cautious"), _config("B", "texas42", "random")
+    res = cmp.compare(a, b, games=8, seed=3)
+    assert res.mode == "match" and res.deals == 4 and res.games == 8 == len(games_played)
+    for d in range(4):
+        first, second = [g for g in games_played if g["index"] == d]
+        # the same hands dealt (every hand both games reach), the same first dealer, rotating
+        n = min(len(first["deals"]), len(second["deals"]))
+        assert n >= 1 and first["deals"][:n] == second["deals"][:n]
+        assert first["first_dealer"] == second["first_dealer"] == d % 4
+        assert first["deals"][0][0] == d % 4
+        # A (cautious) on side 0 then side 1: seats 0, 2 then 1, 3
+        assert first["agents"] == ["cautious", "random", "cautious", "random"]
+        assert second["agents"] == ["random", "cautious", "random", "cautious"]
+    assert res.a_wins + res.b_wins + res.draws == 8
+
+
+def test_a_against_itself_wins_exactly_half():
+    for ruleset, agents in (("texas42", "random"), ("allfives", "random")):
+        a, b = _config("A", ruleset, agents), _config("B", ruleset, agents)
+        res = cmp.compare(a, b, games=12, seed=1)
+        assert res.games == 12 and res.a_wins == res.b_wins and res.a_score() == 6
+        assert res.verdict().startswith("A wins 50.0% of games, 95% CI ")
+
+
+def test_more_than_two_sides_put_a_on_each_side_in_turn(games_played):
+    a, b = _config("A", "moon", "cautious"), _config("B", "moon", "cautious:pass_rate=0.9")
+    res = cmp.compare(a, b, games=3, seed=0)
+    assert res.games == 3 and res.as_dict()["result"]["even"] == round(1 / 3, 4)
+    assert [g["agents"].index("cautious") for g in games_played] == [0, 1, 2]
+    assert all(g["agents"].count("cautious") == 1 for g in games_played)
+    same = cmp.compare(a, _config("B", "moon", "cautious"), games=6, seed=0)
+    assert same.a_score() == 2  # a third of 6: each deal goes the same way three times
+
+
+def test_different_options_play_the_same_deals_separately(games_played):
+    a = _config("A", "texas42", "random")
+    b = _config("B", "texas42", "random", {"min_bid": 31})
+    res = cmp.compare(a, b, games=3, seed=2)
+    assert res.mode == "separate" and res.played == {"A": 3, "B": 3}
+    by_deal = {}
+    for g in games_played:
+        by_deal.setdefault(g["index"], []).append(g)
+    for d, (ga, gb) in by_deal.items():
+        assert ga["ruleset"] == "texas42" and gb["ruleset"] == "texas42(min_bid=31)"
+        assert ga["deals"][0] == gb["deals"][0] and ga["first_dealer"] == d % 4
+    assert res.differences() == ["option min_bid: 30 vs 31"]
+
+
+def test_agents_by_seat_are_swapped_round_in_a_separate_comparison(games_played):
+    game = load_game("texas42")
+    a = cmp.Config("A", game, ["cautious", "random", "cautious", "random"])
+    b = cmp.Config("B", load_game("texas42", {"min_bid": 31}), ["random"] * 4)
+    res = cmp.compare(a, b, games=2, seed=0)
+    assert res.played == {"A": 2, "B": 2}
+    assert [g["agents"] for g in games_played if g["ruleset"] == "texas42"] == [
+        ["cautious", "random", "cautious", "random"], ["random", "cautious", "random", "cautious"]]
+
+
+@pytest.mark.parametrize("k, n, lo, hi", [(5, 10, 0.2366, 0.7634), (0, 10, 0.0, 0.2775),
+                                          (10, 10, 0.7225, 1.0), (2324, 4000, 0.5656, 0.5962),
+                                          (1, 1, 0.2065, 1.0)])
+def test_wilson_intervals_match_known_values(k, n, lo, hi):
+    a, b = wilson(k, n)
+    assert (round(a, 4), round(b, 4)) == (lo, hi)
+    assert wilson(0, 0) is None
+
+
+def test_the_json_report(tmp_path):
+    r = cli("compare", "texas42", "--agents", "cautious", "--vs", "--agents", "random",
+            "--games", "6", "--seed", "4", "--format", "json", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert set(d) == {"mode", "seed", "deals", "games", "sides", "first_dealer", "a", "b",
+                      "differences", "interval", "result", "a_stats", "b_stats", "verdict"}
+    assert d["mode"] == "match" and d["games"] == 6 and d["deals"] == 3 and d["sides"] == 2
+    assert d["a"]["agents"] == ["cautious"] * 4 and d["b"]["agents"] == ["random"] * 4
+    res = d["result"]
+    assert res["a_wins"] + res["b_wins"] + res["draws"] == 6
+    assert res["a_win_rate"] == round((res["a_wins"] + res["draws"] / 2) / 6, 4)
+    assert res["ci"] == [round(x, 4) for x in wilson(res["a_wins"] + res["draws"] / 2, 6)]
+    for side in ("a_stats", "b_stats"):
+        st = d[side]
+        assert set(st) == {"hands", "thrown_in", "scored_per_hand", "make_rate",
+                           "make_rate_by_contract", "make_rate_by_bid"}
+        m = st["make_rate"]
+        assert m["hands"] == sum(v["hands"] for v in st["make_rate_by_bid"].values()) \
+            == sum(v["hands"] for v in st["make_rate_by_contract"].values())
+        for v in [m, *st["make_rate_by_bid"].values()]:
+            assert v["set_rate"] == round(1 - v["rate"], 4)
+            assert v["ci"][0] <= v["rate"] <= v["ci"][1]
+
+
+def test_the_verdict_line_and_determinism():
+    args = ("compare", "texas42", "--agents", "cautious", "--vs", "--agents", "random",
+            "--games", "10", "--seed", "9", "--no-progress")
+    r = cli(*args)
+    assert r.exit_code == 0, r.stderr
+    last = r.stdout.splitlines()[-1]
+    assert re.fullmatch(r"A wins \d+\.\d% of games, 95% CI \d+\.\d to \d+\.\d, "
+                        r"over 10 paired games", last), last
+    assert cli(*args).stdout == r.stdout
+    j = cli(*args, "--format", "json").stdout
+    assert cli(*args, "--format", "json").stdout == j and json.loads(j)["verdict"] == last
+    other = cli(*args[:-2], "--seed", "10", "--no-progress").stdout
+    assert other != r.stdout
+
+
+def test_b_may_name_another_ruleset_and_options_add_to_a():
+    r = cli("compare", "texas42", "-o", "min_bid=31", "--vs", "-o", "marks_to_win=5",
+            "--games", "2", "--no-progress", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["mode"] == "separate"
+    assert d["a"]["ruleset"] == "texas42(min_bid=31)"
+    assert d["b"]["ruleset"] == "texas42(marks_to_win=5, min_bid=31)"
+    assert d["differences"] == ["option marks_to_win: 7 vs 5"]
+    r = cli("compare", "texas42", "--vs", "texas42-quick", "--games", "2", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert "ruleset: texas42 vs texas42-quick" in r.stdout
+    assert "over the same 2 deals (2 games each)" in r.stdout.splitlines()[-1]
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "compare needs --vs once"),
+    (["--vs", "--vs"], "--vs is given twice"),
+    (["--vs", "--agents"], "--agents needs a value"),
+    (["--agents", "random", "--agents", "random", "--vs"], "--agents is given twice for A"),
+    (["--vs", "--frobnicate"], "unexpected '--frobnicate' in B's options"),
+    (["extra", "--vs"], "unexpected 'extra' in A's options"),
+    (["--vs", "--agents", "nobody"], "unknown agent 'nobody'"),
+    (["--vs", "-o", "min_bd=31"], "unknown option 'min_bd'"),
+    (["--vs", "--format", "xml"], "--format is text or json"),
+])
+def test_usage_errors_exit_2(args, message):
+    r = cli("compare", "texas42", "--games", "2", "--no-progress", *args)
+    assert r.exit_code == 2 and message in r.stderr and r.stdout == "", r.stderr
+
+
+def test_a_ruleset_error_exits_1():
+    r = cli("compare", "texas42", "--vs", "no-such-ruleset", "--games", "2")
+    assert r.exit_code == 1 and "no built-in ruleset named 'no-such-ruleset'" in r.stderr
+
+
+def test_ctrl_c_reports_the_whole_deals_that_finished(monkeypatch):
+    real = cmp.play_game
+    calls = [0]
+
+    def interrupted(*a, **kw):
+        calls[0] += 1
+        if calls[0] == 6:  # the second game of the third deal
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(cmp, "play_game", interrupted)
+    r = cli("compare", "texas42", "--vs", "--agents", "cautious", "--games", "20",
+            "--no-progress", "--format", "json")
+    assert r.exit_code == 130
+    d = json.loads(r.stdout)
+    assert d["interrupted"] is True and d["deals"] == 2 and d["games"] == 4
+    assert "interrupted after 2 whole deals" in r.stderr
+
+
+def test_the_text_report(snapshot):
+    """The report as a reader sees it (compare pins the first dealer, so `deal.first_dealer`
+    does not change it)."""
+    r = cli("compare", "texas42", "--agents", "cautious", "--vs", "--agents", "random",
+            "--games", "4", "--seed", "1", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == snapshot
+    r = cli("compare", "texas42", "--vs", "-o", "min_bid=31", "--games", "2", "--seed", "1",
+            "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == snapshot
