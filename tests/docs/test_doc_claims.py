@@ -1,6 +1,7 @@
 """What the docs claim about the code, each claim kept true by a test (issue 8, section 5).
 
-Each test names the sentence it checks. A claim that stops being true fails here, so the docs
+Each test names the sentence it checks (which commands take `--format json` and the list of
+agents are kept by tests/cli/test_cli_help.py and tests/docs/test_house_rules_doc.py). A claim that stops being true fails here, so the docs
 are changed with the code.
 """
 
@@ -95,13 +96,3 @@ def test_the_overlay_is_checked_where_it_was_written(tmp_path):
     r = cli("validate", str(f))
     assert r.exit_code == 1
     assert r.output.startswith(f"{f}:5:3: error: ")
-
-
-def test_which_commands_take_format_json():
-    """README: "`list`, `show`, `validate`, `simulate` and `diff` take `--format json`"."""
-    line = next(ln for ln in DOCS["README.md"].splitlines() if "take `--format json`" in ln)
-    named = set(re.findall(r"`(\w+)`", line.split("take `--format json`")[0]))
-    from tablerules.cli.main import app
-    commands = {c.name or c.callback.__name__ for c in app.registered_commands}
-    have = {c for c in commands if "--format" in cli(c, "--help").stdout}
-    assert named == have
