@@ -9,9 +9,9 @@ from tablerules.records.runner import wilson
 from support import cli
 
 
-def _lot(tmp_path) -> str:
-    p = tmp_path / "lot42.yaml"
-    p.write_text("name: lot42\nextends: texas42\ndeal:\n  first_dealer: lot\n", encoding="utf-8")
+def _seat0(tmp_path) -> str:
+    p = tmp_path / "seat0.yaml"
+    p.write_text("name: seat0\nextends: texas42\ndeal:\n  first_dealer: 0\n", encoding="utf-8")
     return str(p)
 
 
@@ -39,15 +39,15 @@ def test_the_text_summary_shows_intervals_and_set_rates():
 
 
 def test_the_summary_says_how_the_first_dealer_was_chosen(tmp_path):
-    r = cli("simulate", "texas42", "--games", "2")
-    assert "dealer    seat 0 deals first (deal.first_dealer)" in r.stdout
-    assert json.loads(cli("simulate", "texas42", "--games", "2", "-f", "json").stdout)[
-        "first_dealer"] == 0
-    f = _lot(tmp_path)
+    f = _seat0(tmp_path)
     r = cli("simulate", f, "--games", "2")
     assert r.exit_code == 0, r.stderr
-    assert "dealer    first dealer drawn by lot each match (deal.first_dealer: lot)" in r.stdout
+    assert "dealer    seat 0 deals first (deal.first_dealer)" in r.stdout
     assert json.loads(cli("simulate", f, "--games", "2", "-f", "json").stdout)[
+        "first_dealer"] == 0
+    r = cli("simulate", "texas42", "--games", "2")  # the shipped rulesets draw by lot
+    assert "dealer    first dealer drawn by lot each match (deal.first_dealer: lot)" in r.stdout
+    assert json.loads(cli("simulate", "texas42", "--games", "2", "-f", "json").stdout)[
         "first_dealer"] == "lot"
 
 

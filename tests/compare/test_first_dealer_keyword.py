@@ -38,13 +38,15 @@ def test_a_given_first_dealer_replaces_a_fixed_seat():
             g.new_match(first_dealer=bad)
 
 
-def test_play_game_deals_from_the_given_seat():
-    g = load_game("texas42")
+def test_play_game_deals_from_the_given_seat(tmp_path):
+    g = load_game("texas42")  # draws its first dealer by lot: the keyword skips the draw
     deals = []
     play_game(g, ["random"], 0, 0, first_dealer=2,
               emit=lambda ev: deals.append(ev) if ev["type"] == "deal" else None)
     assert deals[0]["dealer"] == 2
+    seat0 = tmp_path / "seat0.yaml"
+    seat0.write_text("name: seat0\nextends: texas42\ndeal:\n  first_dealer: 0\n", encoding="utf-8")
     plain = []
-    play_game(g, ["random"], 0, 0,
+    play_game(load_game(str(seat0)), ["random"], 0, 0,
               emit=lambda ev: plain.append(ev) if ev["type"] == "deal" else None)
     assert plain[0]["dealer"] == 0 and plain[0]["dealt"] == deals[0]["dealt"]  # the same hands

@@ -107,12 +107,14 @@ def test_chance_actions_one_by_one_equal_a_whole_deal(g):
 
 def test_a_deal_is_checked_by_the_caller_error():
     g = game("texas42")
-    st = g.new_match()
+    st = g.new_match(first_dealer=0)
     with pytest.raises(CallerError, match="7 pieces"):
         st.apply_deal([list(range(6)), list(range(6, 13)), list(range(13, 20)), list(range(20, 28))])
     with pytest.raises(CallerError, match="twice"):
         st.apply_deal([list(range(7))] * 4)
-    st = g.new_match()
+    with pytest.raises(CallerError, match="first dealer is still to be drawn"):
+        g.new_match().apply_deal([list(range(i, i + 7)) for i in range(0, 28, 7)])  # by lot
+    st = g.new_match(first_dealer=0)
     st.apply_deal([list(range(i, i + 7)) for i in range(0, 28, 7)])
     with pytest.raises(CallerError, match="not a legal action"):
         st.apply_action(999)

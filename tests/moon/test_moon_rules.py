@@ -130,7 +130,7 @@ def test_all_pass_throws_the_hand_in():
 def test_all_pass_in_a_match_deals_again():
     """Thrown in and shaken again: the match goes on with a new deal and no hand scored."""
     g = game()
-    st = g.new_match(record=True)
+    st = g.new_match(record=True, first_dealer=0)
     st.apply_deal(g.deal_ids(DEAL))
     act(st, "pass", "pass", "pass")
     assert not st.is_terminal()
@@ -478,7 +478,7 @@ def test_scoring_matches_the_rule_text_over_random_hands():
 
 def _match_at(score, target=None):
     g = game() if target is None else game(target=target)
-    st = g.new_match(record=True)
+    st = g.new_match(record=True, first_dealer=0)  # North deals: East speaks first
     st.score[:] = score
     st.apply_deal(g.deal_ids(DEAL))
     return st

@@ -70,9 +70,9 @@ def test_an_interrupted_record_still_checks_its_count(tmp_path, monkeypatch):
 
 
 def test_a_failed_run_leaves_a_record_that_says_so(tmp_path, monkeypatch):
-    # Moon's uniformly random bidders never finish game 2 of seed 1: bounds.max_hands
+    # Moon's uniformly random bidders never finish game 2 of seed 3: bounds.max_hands
     monkeypatch.chdir(tmp_path)
-    r = cli("simulate", "moon", "-n", "3", "-s", "1", "-r", "rec.jsonl", "--no-progress",
+    r = cli("simulate", "moon", "-n", "3", "-s", "3", "-r", "rec.jsonl", "--no-progress",
             "--agents", "random")  # moon is simulated with cautious agents by default
     assert r.exit_code == 1 and "in game 2" in r.stderr
     lines = [json.loads(x) for x in (tmp_path / "rec.jsonl").read_text().splitlines()]

@@ -397,7 +397,7 @@ def test_all_pass_stuck_forces_the_dealer_at_the_minimum(min_bid):
 
 
 def test_reshuffle_deals_again_in_a_match():
-    st = G.new_match(record=True)
+    st = G.new_match(record=True, first_dealer=0)
     st.deal_random(random.Random(7))
     act(st, "pass", "pass", "pass", "pass")
     assert not st.is_terminal() and st.phase == 0

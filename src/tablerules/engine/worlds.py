@@ -292,8 +292,7 @@ def _build(g: GameDef, obs: dict, f: _Facts, assignment: dict, later: dict,
     pieces = [f.known.get(p, assignment.get(p)) for p in range(f.size)]
     k, n = g.hand_size, g.seat_count
     dealt = tuple(tuple(pieces[s * k:(s + 1) * k]) for s in range(n)) + (tuple(pieces[n * k:]),)
-    st = State(g, single_hand=obs["single_hand"])
-    st.ctx.dealer = obs["dealer"]
+    st = State(g, single_hand=obs["single_hand"], first_dealer=obs["dealer"])  # no draw by lot
     st.ctx.score = list(obs["score_at_deal"])
     st.ctx.hands_played = obs["hands_played"]
     st.deals = obs["deals"] - 1
