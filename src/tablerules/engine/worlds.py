@@ -91,6 +91,8 @@ def _walk(g: GameDef, obs: dict, f: _Facts) -> None:
             f.buries[player] = f.buries.get(player, 0) + 1
             continue
         kind = acts.kind(a)
+        if lay is not None and a in (acts.pass_action, acts.claim_action):
+            continue  # a claim or a pass of a count (play.claim): public, says nothing of a hand
         if a == acts.draw_action:
             if lay is not None and not spec.may_draw and player != seat:
                 f.voids.append((time, player, _playable(g, lay)))
@@ -293,6 +295,7 @@ def _build(g: GameDef, obs: dict, f: _Facts, assignment: dict, later: dict,
     k, n = g.hand_size, g.seat_count
     dealt = tuple(tuple(pieces[s * k:(s + 1) * k]) for s in range(n)) + (tuple(pieces[n * k:]),)
     st = State(g, single_hand=obs["single_hand"])
+    st.by_lot = False  # a world starts at this hand's deal: the dealer, drawn or not, is known
     st.ctx.dealer = obs["dealer"]
     st.ctx.score = list(obs["score_at_deal"])
     st.ctx.hands_played = obs["hands_played"]
