@@ -9,6 +9,8 @@ end `east`; the spinner's other two sides are `north` and `south`.
 from __future__ import annotations
 
 import functools
+import tempfile
+from pathlib import Path
 
 from tablerules.game import load_game
 
@@ -24,6 +26,27 @@ def _game(items: tuple):
 def game(**options):
     """The compiled All Fives game for these option values (cached)."""
     return _game(tuple(sorted(options.items())))
+
+
+# an overlay that pins the first shaker to North, for the tests that need a known first dealer
+_PINNED = "name: allfives\nextends: allfives\ndeal:\n  first_dealer: 0\n"
+
+
+@functools.lru_cache(maxsize=None)
+def _pinned_path() -> str:
+    p = Path(tempfile.mkdtemp(prefix="allfives-")) / "north_shakes_first.yaml"
+    p.write_text(_PINNED, encoding="utf-8")
+    return str(p)
+
+
+@functools.lru_cache(maxsize=None)
+def _pinned(items: tuple):
+    return load_game(_pinned_path(), dict(items))
+
+
+def pinned_game(**options):
+    """All Fives with North (seat 0) the first shaker of every match, instead of by lot."""
+    return _pinned(tuple(sorted(options.items())))
 
 
 def ends_of(p: str) -> tuple[int, int]:

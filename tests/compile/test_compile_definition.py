@@ -57,7 +57,7 @@ def test_every_action_id_round_trips_through_its_name(gd):
 
 def test_the_action_layout_is_pieces_fixed_bids_declarations_leads_bury_lay(gd):
     acts, n = gd.actions, len(gd.pieces)
-    assert acts.pass_action == n and acts.bid_base == n + 7
+    assert acts.pass_action == n and acts.bid_base == n + 8  # pass .. knock, claim
     assert acts.decl_base == acts.bid_base + len(gd.bids) - 1
     assert acts.bury_base == acts.lead_base + len(acts.suit_values)
     assert acts.layout_base == acts.bury_base + n and acts.num_actions == acts.layout_base + 4 * n

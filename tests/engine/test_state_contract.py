@@ -13,7 +13,7 @@ from tablerules.errors import CallerError, GameError
 
 RULESETS = [("texas42", {}), ("texas42-tournament", {}), ("texas42-onepoint", {}),
             ("texas42-forced", {}), ("texas42-quick", {}), ("texas42-hall", {}), ("moon", {}),
-            ("allfives", {}), ("allfives", {"players": 3})]
+            ("allfives", {}), ("allfives", {"players": 3}), ("allfives", {"muggins": True})]
 IDS = [f"{n}{o or ''}" for n, o in RULESETS]
 
 

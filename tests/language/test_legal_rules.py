@@ -113,7 +113,8 @@ def test_a_function_takes_a_list_of_ends(tmp_path):
     text = (ROOT / "rulesets" / "allfives.yaml").read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
     at = lines.index("      scores: >-\n")
-    lines[at:at + 3] = ["      scores: \"doubled(ends) * 0\"\n"]  # the folded scalar's 3 lines
+    end = next(i for i in range(at + 1, len(lines)) if not lines[i].startswith("        "))
+    lines[at:end] = ["      scores: \"doubled(ends) * 0\"\n"]  # the folded scalar's lines
     text = "".join(lines)
     assert text.count("\nfunctions:\n") == 1
     text = text.replace("\nfunctions:\n", "\nfunctions:\n  \"doubled(es: list[end])\": "

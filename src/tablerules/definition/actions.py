@@ -3,7 +3,7 @@
 | ids | action | name |
 | --- | --- | --- |
 | `0 .. P-1` | play (or, at a chance node, deal) piece `i` | `6-4` |
-| `P .. P+6` | pass, agree, decline, take the stock, leave it, draw, knock | `pass`, `knock` |
+| `P .. P+7` | pass, agree, decline, take the stock, leave it, draw, knock, claim | `pass`, `claim` |
 | then | each bid: a contract at a level, in contract order then level order | `bid points 30` |
 | then | each declaration value, declarations in order, values in order | `trump 4` |
 | then | each suit a leader may choose to lead | `lead 5` |
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-FIXED_NAMES = ("pass", "agree", "decline", "take stock", "leave stock", "draw", "knock")
+FIXED_NAMES = ("pass", "agree", "decline", "take stock", "leave stock", "draw", "knock", "claim")
 
 
 def value_str(v: Any) -> str:
@@ -50,9 +50,11 @@ class ActionSpace:
     leave_action: int = field(init=False)
     draw_action: int = field(init=False)
     knock_action: int = field(init=False)
+    claim_action: int = field(init=False)
 
     def __post_init__(self) -> None:
-        for i, name in enumerate(("pass", "agree", "decline", "take", "leave", "draw", "knock")):
+        for i, name in enumerate(("pass", "agree", "decline", "take", "leave", "draw", "knock",
+                                     "claim")):
             object.__setattr__(self, f"{name}_action", self.pieces + i)
 
     def bid_action(self, bid: int) -> int:

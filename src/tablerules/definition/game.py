@@ -99,6 +99,7 @@ class LayoutDef:
     scores: Fn  # points the seat's side scores for the play just made
     must_draw: bool  # a seat with no play draws from the stock while it lasts
     may_draw: bool  # a seat may draw even when it could play
+    claim: bool = False  # a count is scored only when claimed, by the player or else an opponent
     line_arms: tuple[str, ...] = LINE_ARMS
     spinner_arms: tuple[str, ...] = SPINNER_ARMS
 

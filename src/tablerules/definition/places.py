@@ -126,7 +126,7 @@ PLACES: tuple[Place, ...] = (
     Place(("play.sits_out",), (Name("seat", "int", "asked", "the seat in question"),) + _sit,
           ("declarations", "holder")),
     Place(("declare.*.choices", "exchange.bury", "exchange.optional", "exchange.first",
-           "play.spinner", "play.must_draw", "play.may_draw"), stage="compile",
+           "play.spinner", "play.must_draw", "play.may_draw", "play.claim"), stage="compile",
           note="nothing more (fixed before the game starts)"),
     Place(("play.lead",), (_tile,), ("declarations",), stage="compile"),
     Place(("play.follows", "play.rank"), (_tile, _led), ("declarations",), stage="compile"),
@@ -144,7 +144,8 @@ PLACES: tuple[Place, ...] = (
         Name("ends", "list[end]", "ends", "each open end that counts, after the play"),
         Name("spinner_open", "bool", "spinner_open", "the spinner is still an end of the line"),
         Name("spinner_pips", "int", "spinner_pips", "the spinner's number (0 if none)"),
-        Name("seat", "int", "actor", "the seat that laid the piece")), ("declarations", "totals")),
+        Name("seat", "int", "actor", "the seat that laid the piece (with `play.claim`, the seat "
+                                     "the count would score for)")), ("declarations", "totals")),
     Place(("scoring.hand",), _outcome + (
         Name("side", "int", "side", "the side being scored"),
         Name("made", "bool", "made", "whether the contract was made")), ("declarations", "totals")),

@@ -78,6 +78,13 @@ def lay(st, seat: int, piece: int, arm: str, scored: int) -> dict:
             "score": list(st.ctx.score)}
 
 
+def claim(st, seat: int, scored: int, passed: list) -> dict:
+    """A count claimed by `seat` for its side, or by nobody (seat -1): the seats that passed."""
+    side = st.game.side_of[seat] if seat >= 0 else -1
+    return {"type": "claim", "seat": seat, "side": side, "scored": scored, "passed": list(passed),
+            "score": list(st.ctx.score)}
+
+
 def hand(st, thrown_in: bool, awarded: list, layout_play: bool, cut_short: bool = False) -> dict:
     """The end of a hand; `hand` is its number, the same as on its deal line."""
     g = st.game

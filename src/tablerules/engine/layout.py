@@ -3,6 +3,10 @@
 The first piece is the center. The line has two arms (west, east); a spinner (the first double,
 when the contract plays one) opens its further arms (north, south) once both line arms are
 covered. Arm names come from the definition; an arm is a record, not an index.
+
+With `play.claim` a lay that scores opens a claim: the player decides `claim` or `pass`, then
+each opponent in turn (left of the player) may claim the count for its own side; a seat is asked
+only when the count would score for it. Unclaimed, the count is lost.
 """
 
 from __future__ import annotations
@@ -30,11 +34,29 @@ class Arm:
         return a
 
 
+class Claim:
+    """A count waiting to be claimed: who laid it, the seats still to ask, who passed."""
+
+    __slots__ = ("layer", "count", "asking", "passed")
+
+    def __init__(self, layer: int, count: int, asking: list):
+        self.layer = layer
+        self.count = count  # what the lay counts for the player's own side
+        self.asking = asking  # the opponents still to ask, in turn
+        self.passed: list[int] = []
+
+    def copy(self) -> "Claim":
+        c = Claim(self.layer, self.count, list(self.asking))
+        c.passed = list(self.passed)
+        return c
+
+
 class Layout:
     """The hand's layout and its seats: arms, center, spinner, knocks in a row."""
 
     __slots__ = ("spec", "arms", "line", "spins", "center", "spinner", "pending", "knocks",
-                 "cur_ends", "active", "nxt", "leader", "plays_left", "piece_ends", "legal_fn")
+                 "cur_ends", "active", "nxt", "leader", "plays_left", "piece_ends", "legal_fn",
+                 "claim")
 
     def copy(self) -> "Layout":
         c = Layout.__new__(Layout)
@@ -44,6 +66,7 @@ class Layout:
         c.line = c.arms[:len(self.line)]
         c.spins = c.arms[len(self.line):]
         c.pending = set(self.pending)
+        c.claim = self.claim.copy() if self.claim is not None else None
         return c
 
     @property
@@ -117,6 +140,7 @@ def start(st, c, active: tuple, nxt: tuple, left: int, leader: int) -> None:
     lay.plays_left = left
     lay.piece_ends = st.game.pieces.ends
     lay.legal_fn = c.play.legal
+    lay.claim = None
     st.layout = lay
     st.ctx.layout = lay
     st.ctx.actor = leader
@@ -126,6 +150,8 @@ def start(st, c, active: tuple, nxt: tuple, left: int, leader: int) -> None:
 def legal(st) -> tuple[int, ...]:
     g = st.game
     lay = st.layout
+    if lay.claim is not None:
+        return (g.actions.pass_action, g.actions.claim_action)
     hand = st.hands[st.ctx.actor]
     if lay.center < 0:
         first = g.mask_pieces(hand)
@@ -159,6 +185,8 @@ def apply(st, action: int):
     lay = st.layout
     acts = g.actions
     seat = st.ctx.actor
+    if lay.claim is not None:
+        return _claim(st, seat, action == acts.claim_action)
     if action == acts.draw_action:  # the next piece of the stock, in dealt order
         t = st.stock[0]
         st.stock = st.stock[1:]
@@ -187,20 +215,62 @@ def apply(st, action: int):
     lay.cur_ends = None
     ctx = st.ctx
     scored = lay.spec.scores(ctx)
-    side = g.side_of[seat]
-    if scored:
-        ctx.add(side, scored, 0)
-        ctx.score[side] += scored
+    claim = scored and lay.spec.claim
+    if scored and not claim:
+        _score(ctx, g.side_of[seat], scored)
     if st.events is not None:
         st.events.append(events.lay(st, seat, t, on, scored))
     if not st.hands[seat]:
         ctx.went_out = seat  # also when this lay wins the match and cuts the hand short
-    if scored and not st.single_hand and g.match.during_hand and g.match_over(ctx):
+    if claim:  # the player is asked first; then the opponents, in turn from its left
+        side = g.side_of[seat]
+        others = []
+        s = lay.nxt[seat]
+        while s != seat:
+            if g.side_of[s] != side:
+                others.append(s)
+            s = lay.nxt[s]
+        lay.claim = Claim(seat, scored, others)
+        return None  # the player stays to move
+    return _after(st, seat, scored)
+
+
+def _score(ctx, side: int, points: int) -> None:
+    ctx.add(side, points, 0)
+    ctx.score[side] += points
+
+
+def _after(st, seat: int, scored: int):
+    """After `seat`'s lay (and its claim): the match may be won, the hand over, or play goes on."""
+    g = st.game
+    if scored and not st.single_hand and g.match.during_hand and g.match_over(st.ctx):
         return INTERRUPTED
     if not st.hands[seat]:
         return HAND_OVER
-    st.ctx.actor = lay.nxt[seat]
+    st.ctx.actor = st.layout.nxt[seat]
     return None
+
+
+def _claim(st, seat: int, claimed: bool):
+    """`seat` claims the count or passes; the next opponent for whom it scores is asked."""
+    g = st.game
+    lay = st.layout
+    cl = lay.claim
+    ctx = st.ctx
+    points = 0
+    if claimed:
+        points = cl.count if seat == cl.layer else lay.spec.scores(ctx)  # ctx.actor is seat
+        _score(ctx, g.side_of[seat], points)
+    else:
+        cl.passed.append(seat)
+        while cl.asking:
+            ctx.actor = cl.asking.pop(0)
+            if lay.spec.scores(ctx):  # the count would score for this seat's side
+                return None
+    lay.claim = None
+    if st.events is not None:
+        st.events.append(events.claim(st, seat if claimed else -1, points, cl.passed))
+    return _after(st, cl.layer, points)
 
 
 def _set_center(lay: Layout, t: int, names: tuple) -> None:

@@ -1,8 +1,9 @@
 """What one seat may know: its information state, and nothing of other seats' hidden pieces.
 
 A seat sees its own pieces (as dealt and as held), every public action (the auction, the
-declarations, every piece played or laid and by whom, draws and knocks, but not which piece
-was drawn or buried by another seat), the stock it took, the pieces it buried, and the score.
+declarations, every piece played or laid and by whom, draws and knocks, claims and passes of a
+count, but not which piece was drawn or buried by another seat), the stock it took, the pieces
+it buried, and the score.
 """
 
 from __future__ import annotations

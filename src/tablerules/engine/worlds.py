@@ -91,6 +91,8 @@ def _walk(g: GameDef, obs: dict, f: _Facts) -> None:
             f.buries[player] = f.buries.get(player, 0) + 1
             continue
         kind = acts.kind(a)
+        if lay is not None and a in (acts.pass_action, acts.claim_action):
+            continue  # a claim or a pass of a count (play.claim): public, says nothing of a hand
         if a == acts.draw_action:
             if lay is not None and not spec.may_draw and player != seat:
                 f.voids.append((time, player, _playable(g, lay)))

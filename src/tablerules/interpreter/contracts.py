@@ -257,6 +257,7 @@ def _layout(comp: Compiler, scope: Scope, pp: tuple) -> LayoutDef | None:
     spinner = comp.const_bool(pp + ("spinner",), scope.base, True)
     must_draw = comp.const_bool(pp + ("must_draw",), scope.base, True)
     may_draw = comp.const_bool(pp + ("may_draw",), scope.base, False)
+    claim = comp.const_bool(pp + ("claim",), scope.base, False)
     arms = comp.get(*pp, "spinner_arms", default=list(SPINNER_ARMS))
     clash = [a for a in arms if a in LINE_ARMS]
     if clash:
@@ -264,7 +265,7 @@ def _layout(comp: Compiler, scope: Scope, pp: tuple) -> LayoutDef | None:
                                            f"({', '.join(LINE_ARMS)})")
     if scores is None:
         return None
-    return LayoutDef(spinner, scores, must_draw, may_draw, spinner_arms=tuple(arms))
+    return LayoutDef(spinner, scores, must_draw, may_draw, claim, spinner_arms=tuple(arms))
 
 
 def _outcome(comp: Compiler, scope: Scope, cp: tuple) -> tuple[Fn | None, Fn | None]:

@@ -533,9 +533,19 @@ class _Verifier:
             where = "sets down" if ev["on"] == "first" else f"lays on {ev['on']}:"
             score = f"  -> scores {ev['scored']}; score {by_side(gd, ev['score'])}" \
                 if ev["scored"] else ""
+            if ev["scored"] and self._claims():
+                score = f"  -> counts {ev['scored']}"  # the claim line says who scores it
             self._say(f"  {self._seat(ev['seat']):<6} {where} {ev['piece']}   ends "
                       f"{'+'.join(map(str, ev['ends']))}{score}")
             self._say(f"         line {lay['line']}{arms}")
+        elif t == "claim":
+            passed = ", ".join(self._seat(s) for s in ev["passed"])
+            passed = f" ({passed} passed)" if passed else ""
+            if ev["seat"] < 0:
+                self._say(f"         nobody claims the count{passed}: it is lost")
+            else:
+                self._say(f"         {self._seat(ev['seat'])} claims {ev['scored']} for "
+                          f"{side_name(gd, ev['side'])}{passed}; score {by_side(gd, ev['score'])}")
         elif t == "draw":
             self._say(f"  {self._seat(ev['seat']):<6} draws {ev['piece']}")
         elif t == "knock":
@@ -546,6 +556,12 @@ class _Verifier:
             won = " and ".join(side_name(gd, s) for s in ev["winner"])
             self._say(f"Game over: score {by_side(gd, ev['score'])}; {won} "
                       f"win{'s' if len(ev['winner']) == 1 else ''}")
+
+    def _claims(self) -> bool:
+        """Whether the contract in play scores a lay's count only when claimed."""
+        c = self.state.ctx.contract
+        lay = self.gd.contracts[c].play.layout if c >= 0 else None
+        return lay is not None and lay.claim
 
     def finish(self, span: Span) -> None:
         self._flush()
