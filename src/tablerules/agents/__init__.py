@@ -52,6 +52,7 @@ class CautiousAgent:
 AGENTS: dict[str, Callable[..., Agent]] = {
     "random": lambda rng, game: RandomAgent(rng),
     "cautious": lambda rng, game: CautiousAgent(rng, game.pass_action),
+    "search": lambda rng, game: __import__(f"{__name__}.search", fromlist=["SPEC"]).SPEC.make(rng, game, {}),
 }
 AGENT_HELP = {
     "random": "uniformly random legal actions",
