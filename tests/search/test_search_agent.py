@@ -246,3 +246,28 @@ def _phases(st) -> set:
             out.add(PHASE_NAMES[r.phase])
         r.apply_action(a)
     return out
+
+
+SHORT = """\
+extends: allfives
+name: allfives-short
+deal:
+  stock: "len(pieces) - seat_count * hand_size - 4"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_worlds_and_search_work_when_some_pieces_are_never_dealt(tmp_path, players):
+    path = tmp_path / "short.yaml"
+    path.write_text(SHORT, encoding="utf-8")
+    g = load_game(str(path), {"players": players})
+    gd = g.definition
+    assert gd.stock + gd.seat_count * gd.hand_size < len(gd.pieces.names)
+    for st in decisions(g, 2, 5):
+        seat = st.current_player()
+        obs = st.observation(seat)
+        for w in worlds(gd, obs, random.Random(1), 8):
+            assert w.hands[seat] == st.hands[seat]
+            assert w.observation(seat)["hand_actions"] == obs["hand_actions"]
+        legal = st.legal_actions()
+        assert agent(g, **SMALL).act(seat, legal, lambda: obs) in legal
