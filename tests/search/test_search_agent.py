@@ -271,3 +271,29 @@ def test_worlds_and_search_work_when_some_pieces_are_never_dealt(tmp_path, playe
             assert w.observation(seat)["hand_actions"] == obs["hand_actions"]
         legal = st.legal_actions()
         assert agent(g, **SMALL).act(seat, legal, lambda: obs) in legal
+
+
+def test_under_the_match_objective_winning_the_match_outweighs_any_hand():
+    """A hand that ends the match is worth its result (win 1, loss -1); a hand after which the
+    match goes on is worth less than either, however many points it brought."""
+    g = games()[0]
+    gd = g.definition
+    rng = random.Random(6)
+    a = agent(g, objective="match")
+    ended = going_on = 0
+    st = g.new_match()
+    while not st.is_terminal():
+        if st.is_chance_node():
+            st.deal_random(rng)
+            continue
+        before = list(st.ctx.score)
+        seat = st.current_player()
+        st.apply_action(rng.choice(st.legal_actions()))
+        if st.is_terminal():
+            for s in range(gd.seat_count):
+                assert a._value(st, s, before) == st.returns()[s] in (-1, 0, 1)
+            ended += 1
+        elif st.is_chance_node() and st.ctx.score != before:
+            assert abs(a._value(st, seat, before)) < 0.5
+            going_on += 1
+    assert ended == 1 and going_on >= 1
