@@ -65,7 +65,8 @@ PARAMS = (
           max=256),
     Param("exact", "int", -1, "search the rest of the hand exactly (alpha-beta) once at most "
           "this many pieces are left in play (0: never, -1: the level's)", min=-1, max=64),
-    Param("policy", "choice", "random", "the registered agent that plays the play-outs",
+    # cautious by default: random play-out bidders overcall every bid, so every bid looks lost
+    Param("policy", "choice", "cautious", "the registered agent that plays the play-outs",
           choices=POLICIES),
     Param("objective", "choice", "match", "what to maximise: the hand's score difference for "
           "its side, or the chance of winning the match", choices=("hand", "match")),
@@ -78,7 +79,7 @@ class SearchAgent:
     name = "search"
 
     def __init__(self, rng: random.Random, game: GameDef, *, level: str = "normal",
-                 worlds: int = 0, playouts: int = 0, exact: int = -1, policy: str = "random",
+                 worlds: int = 0, playouts: int = 0, exact: int = -1, policy: str = "cautious",
                  objective: str = "match"):
         if level not in LEVELS:
             raise ValueError(f"unknown level '{level}' (levels: {', '.join(LEVELS)})")
@@ -152,9 +153,10 @@ class SearchAgent:
         return 0.5 * math.tanh(d / self.scale)
 
     def _policy_agents(self, seed: int) -> list:
+        """The play-out policy for every seat, sharing one generator (seeding is costly)."""
         from . import make_agent
-        return [make_agent(self.policy, random.Random(f"{seed}:{s}"), self.game)
-                for s in range(self.game.seat_count)]
+        rng = random.Random(seed)
+        return [make_agent(self.policy, rng, self.game) for _ in range(self.game.seat_count)]
 
     def _playout(self, st, seat: int, seed: int, before: list) -> float:
         """Play `st` to the end of its hand with the policy; the outcome for `seat`."""
