@@ -125,9 +125,24 @@ def test_one_legal_action_is_returned_without_looking():
 def test_same_seed_same_choices():
     g = games()[0]
     names = ["search", "random", "search", "random"]
+    random.seed(1)  # the module's generator is never used: only the one each seat is given
     one = play_game(g, names, 4, 1, record=False).history
+    random.seed(2)
     two = play_game(g, names, 4, 1, record=False).history
     assert one == two
+
+
+def test_the_spec_names_its_parameters_and_levels_expand_to_budgets():
+    assert search.SPEC.name == "search"
+    assert [p.name for p in search.SPEC.params] == ["level", "worlds", "playouts", "exact",
+                                                     "policy", "objective"]
+    gd = games()[0].definition
+    hard = search.make(random.Random(0), gd, {"level": "hard"})
+    assert (hard.worlds, hard.playouts, hard.exact) == search.LEVELS["hard"]
+    mine = search.make(random.Random(0), gd, {"level": "hard", "worlds": 5, "exact": 0})
+    assert (mine.worlds, mine.playouts, mine.exact) == (5, search.LEVELS["hard"][1], 0)
+    with pytest.raises(ValueError, match="play-out policy"):
+        search.make(random.Random(0), gd, {"policy": "search"})
 
 
 def minimax(st, seat: int, before: list, value) -> float:
