@@ -54,7 +54,12 @@ CAUTIOUS = AgentSpec(
            max=1.0),),
     lambda rng, game, params: CautiousAgent(rng, game.pass_action, params["pass_rate"]))
 
-AGENTS: dict[str, AgentSpec] = {s.name: s for s in (RANDOM, CAUTIOUS)}
+def _specs() -> tuple[AgentSpec, ...]:
+    from .search import SPEC as SEARCH  # the search agent makes its play-out agents from here
+    return (RANDOM, CAUTIOUS, SEARCH)
+
+
+AGENTS: dict[str, AgentSpec] = {s.name: s for s in _specs()}
 AGENT_HELP = {name: spec.help for name, spec in AGENTS.items()}  # for help texts and the docs
 
 

@@ -7,7 +7,8 @@ the stock before it was played), and a seat that did not follow the suit led, or
 for want of a play, held nothing that could have. Those constraints come from the definition's
 own tables (follow masks, the pieces showing each number), never from knowledge of one game.
 Each candidate is then replayed from the deal through every action of the hand; one that does
-not replay is dropped. When few assignments remain they are enumerated instead of sampled.
+not replay is dropped. When few assignments remain they are enumerated instead of sampled. Pieces a ruleset never
+deals are unseen pieces like the others, set aside in places no action shows.
 """
 
 from __future__ import annotations
@@ -189,10 +190,11 @@ def _groups(g: GameDef, f: _Facts, free: list[int], pool: list[int]):
     stock0 = g.seat_count * k
     by_seat: dict[int, list[int]] = {}
     singles = []
+    aside = [p for p in free if p >= f.size]  # never dealt: their order does not matter
     for p in free:
         if p < stock0:
             by_seat.setdefault(p // k, []).append(p)
-        else:
+        elif p < f.size:
             singles.append([p])
     acquired = {f.holder[p][0] for p in free if p >= stock0 and p in f.holder}
     forced: dict[int, list[int]] = {}
@@ -203,14 +205,17 @@ def _groups(g: GameDef, f: _Facts, free: list[int], pool: list[int]):
                 return None
             forced.setdefault(s, []).append(t)
     groups = [(ps, forced.get(s, [])) for s, ps in by_seat.items()]
-    return groups + [(ps, []) for ps in singles]
+    return groups + [(ps, []) for ps in singles] + ([(aside, [])] if aside else [])
 
 
 def _places(g: GameDef, f: _Facts) -> tuple[list[int], list[int]]:
     """(the deal places the seat did not see, the pieces it has not seen)."""
     free = [p for p in range(f.size) if p not in f.known]
     seen = set(f.known.values())
-    return free, [t for t in range(len(g.pieces)) if t not in seen]
+    pool = [t for t in range(len(g.pieces)) if t not in seen]
+    # pieces a ruleset never deals lie in places past the deal, that no action ever shows
+    free += range(f.size, f.size + len(pool) - len(free))
+    return free, pool
 
 
 def count_assignments(g: GameDef, obs: dict) -> int:
@@ -257,7 +262,7 @@ def worlds(g: GameDef, obs: dict, rng: random.Random, n: int = 1, *, enumerate_u
     f = facts(g, obs)
     free, pool = _places(g, f)
     if len(pool) != len(free):
-        raise GameError("worlds are drawn only for rulesets that deal every piece")
+        raise GameError(f"seat {obs['seat']} has seen more pieces than the set holds")
     later = _later_plays(obs)
     out = []
     groups = _groups(g, f, free, pool)

@@ -1,0 +1,196 @@
+"""The search agent: perfect-information Monte Carlo over worlds consistent with its observation.
+
+For each decision it draws worlds (full states that agree with everything its seat has seen,
+`engine/worlds.py`), plays each legal action on in each world to the end of the hand with a
+play-out policy (any registered agent), or searches the rest of the hand exactly (alpha-beta)
+once few pieces remain, and takes the action with the best average outcome. Nothing in it knows
+a game: the auction, the exchange, the declarations and play are all decisions like any other.
+Its budget is counted in work (worlds, play-outs, the alpha-beta threshold and node cap), never
+in seconds, so the same seed gives the same choices.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..definition import GameDef
+from ..engine.phases import DEAL, DONE, LAYOUT, LEAD, PLAY
+from ..engine.worlds import worlds as draw_worlds
+from ..errors import GameError
+from .base import AgentSpec, Param
+
+
+# level -> (worlds, play-outs per world and action, pieces left at or below which to search
+# exactly); see docs/agents.md for what each costs
+LEVELS = {
+    "easy": (8, 1, 0),
+    "normal": (16, 2, 8),
+    "hard": (48, 3, 12),
+}
+POLICIES = ("random", "cautious", "rules")  # play-out policies: registered agents (not search)
+NODES = 20000  # alpha-beta nodes per world and action at most; past it, play-outs decide
+
+PARAMS = (
+    Param("level", "choice", "normal", "budget preset: worlds, play-outs and exact-search "
+          "threshold", choices=tuple(LEVELS)),
+    Param("worlds", "int", 0, "worlds sampled per decision (0: the level's)", min=0, max=4096),
+    Param("playouts", "int", 0, "play-outs per world and action (0: the level's)", min=0,
+          max=256),
+    Param("exact", "int", -1, "search the rest of the hand exactly (alpha-beta) once at most "
+          "this many pieces are left in play (0: never, -1: the level's)", min=-1, max=64),
+    # cautious by default: random play-out bidders overcall every bid, so every bid looks lost
+    Param("policy", "choice", "cautious", "the registered agent that plays the play-outs",
+          choices=POLICIES),
+    Param("objective", "choice", "match", "what to maximise: the hand's score difference for "
+          "its side, or the chance of winning the match", choices=("hand", "match")),
+)
+
+
+class SearchAgent:
+    """Perfect-information Monte Carlo with exact search near the end of a hand."""
+
+    name = "search"
+
+    def __init__(self, rng: random.Random, game: GameDef, *, level: str = "normal",
+                 worlds: int = 0, playouts: int = 0, exact: int = -1, policy: str = "cautious",
+                 objective: str = "match"):
+        if level not in LEVELS:
+            raise ValueError(f"unknown level '{level}' (levels: {', '.join(LEVELS)})")
+        if objective not in ("hand", "match"):
+            raise ValueError(f"unknown objective '{objective}' (objectives: hand, match)")
+        from . import AGENTS
+        if policy == self.name or policy not in AGENTS:
+            names = sorted(a for a in AGENTS if a != self.name)
+            raise ValueError(f"the play-out policy must name an agent other than search "
+                             f"(agents: {', '.join(names)})")
+        w, p, e = LEVELS[level]
+        self.rng = rng
+        self.game = game
+        self.worlds = worlds or w
+        self.playouts = playouts or p
+        self.exact = e if exact < 0 else exact
+        self.policy = policy
+        self.objective = objective
+        self.sign = -1 if game.match.lowest_wins else 1
+        # what a hand is worth, to scale a hand's result under the match objective: the
+        # ruleset's hand_points, else the pips of the set shared among the sides
+        pips = sum(a + b for a, b in game.pieces.ends)
+        self.scale = game.bounds.hand_points or max(1, pips // max(1, len(game.sides)))
+        self.work = {"decisions": 0, "worlds": 0, "playouts": 0, "nodes": 0}
+
+    def act(self, seat: int, legal: tuple[int, ...], observe) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        self.work["decisions"] += 1
+        obs = observe()
+        try:
+            ws = draw_worlds(self.game, obs, self.rng, self.worlds)
+        except GameError:
+            ws = []
+        ws = [w for w in ws if w.current_player() == seat and tuple(w.legal_actions()) == legal]
+        if not ws:  # no consistent world drawn: let the play-out policy decide from the view
+            return self._policy_agents(self.rng.getrandbits(64))[seat].act(seat, legal, observe)
+        self.work["worlds"] += len(ws)
+        left = sum(obs["hand_sizes"][s] for s in (obs["active"] or range(len(obs["hand_sizes"]))))
+        left += obs["stock_size"]
+        exact = self.exact > 0 and left <= self.exact and ws[0].phase in (PLAY, LEAD, LAYOUT)
+        seeds = [[self.rng.getrandbits(64) for _ in range(self.playouts)] for _ in ws]
+        totals = [0.0] * len(legal)
+        for w, world_seeds in zip(ws, seeds):
+            before = list(w.ctx.score)  # what the action itself scores counts too
+            for i, a in enumerate(legal):
+                c = w.clone()
+                c.apply_action(a)
+                v = self._exact(c, seat, before) if exact else None
+                if v is None:
+                    v = sum(self._playout(c.clone() if k < len(world_seeds) - 1 else c, seat, sd,
+                                          before)
+                            for k, sd in enumerate(world_seeds)) / len(world_seeds)
+                totals[i] += v
+        best = max(range(len(legal)), key=lambda i: (totals[i], -i))  # ties: the lowest id
+        return legal[best]
+
+    # -- outcomes --------------------------------------------------------------------------
+
+    def _value(self, st, seat: int, before: list) -> float:
+        """The outcome for `seat` of a state whose hand is over."""
+        side = self.game.side_of[seat]
+        gain = [a - b for a, b in zip(st.ctx.score, before)]
+        others = [g for s, g in enumerate(gain) if s != side]
+        d = self.sign * (gain[side] - (sum(others) / len(others) if others else 0))
+        if self.objective == "hand":
+            return d
+        if st.phase == DONE and not st.single_hand:
+            return st.returns()[seat]
+        # the match goes on: a hand's result counts for less than winning or losing it
+        return 0.5 * math.tanh(d / self.scale)
+
+    def _policy_agents(self, seed: int) -> list:
+        """The play-out policy for every seat, sharing one generator (seeding is costly)."""
+        from . import make_agent
+        rng = random.Random(seed)
+        return [make_agent(self.policy, rng, self.game) for _ in range(self.game.seat_count)]
+
+    def _playout(self, st, seat: int, seed: int, before: list) -> float:
+        """Play `st` to the end of its hand with the policy; the outcome for `seat`."""
+        self.work["playouts"] += 1
+        agents = self._policy_agents(seed)
+        while st.phase not in (DEAL, DONE):
+            p = st.current_player()
+            legal = st.legal_actions()
+            a = legal[0] if len(legal) == 1 else agents[p].act(
+                p, legal, lambda s=p: st.observation(s))
+            st.apply_action(a)
+        return self._value(st, seat, before)
+
+    def _exact(self, st, seat: int, before: list) -> float | None:
+        """The value of `st` for `seat` with every seat playing perfectly (its side maximises,
+        the others minimise), or None past the node cap."""
+        side = self.game.side_of[seat]
+        budget = [NODES]
+
+        def search(s, alpha: float, beta: float) -> float:
+            if s.phase in (DEAL, DONE):
+                return self._value(s, seat, before)
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _OutOfNodes
+            legal = s.legal_actions()
+            mine = self.game.side_of[s.current_player()] == side
+            best = -math.inf if mine else math.inf
+            for k, a in enumerate(legal):
+                c = s.clone() if k < len(legal) - 1 else s
+                c.apply_action(a)
+                v = search(c, alpha, beta)
+                if mine:
+                    best = max(best, v)
+                    alpha = max(alpha, v)
+                else:
+                    best = min(best, v)
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    break
+            return best
+
+        try:
+            v = search(st.clone(), -math.inf, math.inf)
+        except _OutOfNodes:
+            return None
+        finally:
+            self.work["nodes"] += NODES - max(budget[0], 0)
+        return v
+
+
+class _OutOfNodes(Exception):
+    """The exact search went past its node cap."""
+
+
+def make(rng: random.Random, game: GameDef, params: dict) -> SearchAgent:
+    """A search agent from parsed parameters (missing ones take their defaults)."""
+    values = {p.name: params.get(p.name, p.default) for p in PARAMS}
+    return SearchAgent(rng, game, **values)
+
+
+SPEC = AgentSpec("search", "perfect-information Monte Carlo over sampled worlds, exact search "
+                 "near the end of a hand", PARAMS, make)
