@@ -52,18 +52,26 @@ class CautiousAgent:
 AGENTS: dict[str, Callable[..., Agent]] = {
     "random": lambda rng, game: RandomAgent(rng),
     "cautious": lambda rng, game: CautiousAgent(rng, game.pass_action),
+    "rules": lambda rng, game, params="": _rules().from_text(rng, game, params),  # h4: drop on merge
 }
 AGENT_HELP = {
     "random": "uniformly random legal actions",
     "cautious": "random play, but in an auction passes 70% of the time and otherwise makes the "
                 "lowest bid",
+    "rules": "plays a strategy file (rules:NAME=off switches a rule; rules:strategy=FILE)",
 }
+
+
+def _rules():
+    from . import rules
+    return rules
 
 
 def make_agent(name: str, rng: random.Random, game) -> Agent:
     """An agent by name for a compiled game (a GameDef), with its own generator."""
+    name, _, params = name.partition(":")  # `rules:count_to_partner=off`
     try:
         factory = AGENTS[name]
     except KeyError:
         raise ValueError(f"unknown agent '{name}' (agents: {', '.join(sorted(AGENTS))})") from None
-    return factory(rng, game)
+    return factory(rng, game, params) if params else factory(rng, game)

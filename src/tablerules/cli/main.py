@@ -213,7 +213,7 @@ def _agent_list(text: str) -> list[str]:
     """`--agents` text -> agent names; an unknown name is a usage error."""
     from ..agents import AGENTS
     names = [a.strip() for a in text.split(",") if a.strip()]
-    bad = [a for a in names if a not in AGENTS]
+    bad = [a for a in names if a.partition(":")[0] not in AGENTS]
     if bad or not names:
         _usage(f"unknown agent '{bad[0] if bad else text}' (agents: {', '.join(sorted(AGENTS))})")
     return names

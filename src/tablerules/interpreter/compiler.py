@@ -103,7 +103,8 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         constants=s.constants, declarations=s.declarations, contracts=contract_defs, bids=bid_defs,
         auction=auction.with_offers(auc, bid_defs, actions), score_hand=score_hand,
         match_over=match_over, match=match_def, bounds=bnds, actions=actions,
-        trick_tables=trick_tables, agents=settings.default_agents(comp), source=d)
+        trick_tables=trick_tables, agents=settings.default_agents(comp),
+        strategy=settings.default_strategy(comp), source=d)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:
