@@ -524,8 +524,8 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
             parts = {}
             for key, e, t in (("when", env, BOOL), ("only", with_a, BOOL), ("choose", with_a, INT)):
                 p = (sec, i, key)
+                parts[key] = None
                 if key not in r:
-                    parts[key] = None
                     continue
                 try:
                     parts[key] = compile_expression(str(r[key]).lower() if isinstance(r[key], bool)
