@@ -60,7 +60,7 @@ def test_every_game_names_a_strategy_that_fits_it(game):
     gd = load_game(game, {}).definition
     assert gd.strategy is not None
     s = rules.strategy_for(gd, {})
-    assert game in strategy.read(Path(gd.strategy)).data["for"], s.name
+    assert game in strategy.read(strategy.resolve(gd.strategy)).data["for"], s.name
 
 
 def test_list_shows_games_only():
