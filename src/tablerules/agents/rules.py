@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 from ..errors import CheckError, Span
@@ -145,4 +144,4 @@ def from_text(rng: random.Random, gd, params: str = "") -> RulesAgent:
 
 
 __all__ = ["SPEC", "AgentSpec", "Param", "RulesAgent", "from_text", "make", "parse_params",
-           "strategy_for", "Path"]
+           "strategy_for"]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..check.schema import validate_tree
-from ..errors import CheckError, Diagnostic, ExprError, GameError, Span, TablerulesError, did_you_mean
+from ..errors import CheckError, Diagnostic, ExprError, GameError, Span, did_you_mean
 from ..expr import Env, Func, Var, compile_expression, define_function
 from ..expr.types import BOOL, INT, SCALAR, SYM, Attr, ListType, ObjType, enum
 from ..interpreter import vocab
@@ -611,4 +611,4 @@ def decide(strategy: Strategy, voc: Vocabulary, seat: int, legal: tuple, obs: di
 
 
 __all__ = ["Strategy", "Vocabulary", "compile_strategy", "decide", "read", "resolve",
-           "strategy_dir", "switches", "vocabulary", "TablerulesError"]
+           "strategy_dir", "switches", "vocabulary"]
