@@ -55,8 +55,9 @@ CAUTIOUS = AgentSpec(
     lambda rng, game, params: CautiousAgent(rng, game.pass_action, params["pass_rate"]))
 
 def _specs() -> tuple[AgentSpec, ...]:
+    from .rules import SPEC as RULES
     from .search import SPEC as SEARCH  # the search agent makes its play-out agents from here
-    return (RANDOM, CAUTIOUS, SEARCH)
+    return (RANDOM, CAUTIOUS, RULES, SEARCH)
 
 
 AGENTS: dict[str, AgentSpec] = {s.name: s for s in _specs()}

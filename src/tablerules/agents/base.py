@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ..definition import GameDef
 
 Observe = Callable[[], dict]
-KINDS = ("int", "float", "onoff", "choice")
+KINDS = ("int", "float", "onoff", "choice", "file")
 ONOFF = {"on": True, "off": False}
 
 
@@ -29,7 +29,7 @@ class Param:
     """One parameter of an agent: its kind, default, bounds or choices, and what it does."""
 
     name: str
-    kind: str  # "int" | "float" | "onoff" | "choice"
+    kind: str  # "int" | "float" | "onoff" | "choice" | "file" (a choice, or a .yaml path)
     default: object
     help: str
     choices: tuple = ()  # for "choice"
@@ -60,10 +60,13 @@ def parse_value(p, text: str) -> Any:
         if t.lower() not in ONOFF:
             raise ValueError(f"{p.name} is on or off, got '{text}'")
         return ONOFF[t.lower()]
-    if p.kind == "choice":
+    if p.kind == "file" and (t in p.choices or t.endswith((".yaml", ".yml"))):
+        return t
+    if p.kind in ("choice", "file"):
         if t not in [str(c) for c in p.choices]:
-            raise ValueError(f"{p.name} is one of {', '.join(map(str, p.choices))}, "
-                             f"got '{text}'" + _did_you_mean(t, [str(c) for c in p.choices]))
+            raise ValueError(f"{p.name} is one of {', '.join(map(str, p.choices))}"
+                             + (" or a .yaml file" if p.kind == "file" else "")
+                             + f", got '{text}'" + _did_you_mean(t, [str(c) for c in p.choices]))
         return next(c for c in p.choices if str(c) == t)
     try:
         value: Any = int(t) if p.kind == "int" else float(t)

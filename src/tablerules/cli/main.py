@@ -448,7 +448,8 @@ def _render_agents(specs) -> str:
         if not spec.params:
             lines.append("  (no parameters)")
         for p in spec.params:
-            allowed = (" (" + ", ".join(map(str, p.choices)) + ")" if p.choices else
+            allowed = (" (" + ", ".join(map(str, p.choices))
+                       + (", or a .yaml path" if p.kind == "file" else "") + ")" if p.choices else
                        " (on, off)" if p.kind == "onoff" else
                        f" ({range_text(p)})" if p.min is not None or p.max is not None else "")
             lines.append(f"  {p.name}={value_text(p, default_value(p))}  {p.kind}{allowed}: "
@@ -586,7 +587,7 @@ def _render_compare(r: dict) -> str:
              f"seed      {r['seed']}   deals {r['deals']}   games {r['games']}"
              + ("" if r["mode"] == "match" else " each"),
              f"dealing   every deal from the same seed for A and B; the first dealer rotates over "
-             f"the seats", ""]
+             "the seats", ""]
     if r["mode"] == "match":
         res = r["result"]
         k = r["sides"]
@@ -742,7 +743,7 @@ def _render_summary(r: dict) -> str:
     fd = r.get("first_dealer", 0)
     lines = [f"ruleset   {r['ruleset']}   seed {r['seed']}",
              f"games     {r['games']}",
-             f"dealer    " + ("first dealer drawn by lot each match (deal.first_dealer: lot)"
+             "dealer    " + ("first dealer drawn by lot each match (deal.first_dealer: lot)"
                              if fd == "lot" else f"seat {fd} deals first (deal.first_dealer)"),
              f"hands     {r['hands']} played{thrown}",
              f"scored    {r['avg_scored_per_hand']:.3f} per hand played (all sides together)", ""]

@@ -91,6 +91,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
     score_hand, match_over = scoring.scoring(comp, s.scope)
     match_def = scoring.match(comp, s.scope)
     bnds = bounds.bounds(comp, s.scope.base)
+    strategy = settings.default_strategy(comp)
     comp.raise_if_errors()
     actions, bid_defs, contract_defs, trick_tables = finish(comp, s, drafts, bids)
     return GameDef(
@@ -103,7 +104,8 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         constants=s.constants, declarations=s.declarations, contracts=contract_defs, bids=bid_defs,
         auction=auction.with_offers(auc, bid_defs, actions), score_hand=score_hand,
         match_over=match_over, match=match_def, bounds=bnds, actions=actions,
-        trick_tables=trick_tables, agents=settings.default_agents(comp), source=d)
+        trick_tables=trick_tables, agents=settings.default_agents(comp),
+        strategy=strategy, source=d)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError, did_you_mean
 from ..expr.env import Env
+from ..load.ruleset import data_dir
 from ..expr.types import BOOL, INT, SCALAR, SYM, enum
 from . import vocab
 from .options import OptionDecl, apply_cli_options
@@ -87,3 +89,24 @@ def default_agents(comp: Compiler) -> tuple[str, ...]:
     if isinstance(agents, list) and agents and all(isinstance(a, str) for a in agents):
         return tuple(agents)
     return ("random",)
+
+
+def default_strategy(comp: Compiler) -> str | None:
+    """`simulate.strategy`: the rules agent's default strategy, as a path the agent opens. A
+    shipped name stays a name; a path is relative to the file that writes it, and must exist."""
+    ref = comp.get("simulate", "strategy", default=None)
+    if not isinstance(ref, str) or not ref:
+        return None
+    if "/" not in ref and not ref.endswith((".yaml", ".yml")):
+        return ref
+    p = ("simulate", "strategy")
+    where = comp.tree.span(p).file
+    shipped = data_dir("rulesets")
+    home = Path(where).parent
+    if where.startswith("rulesets/") and (shipped / where[len("rulesets/"):]).is_file():
+        home = (shipped / where[len("rulesets/"):]).parent
+    path = Path(ref) if Path(ref).is_absolute() else home / ref
+    if not path.is_file():
+        comp.error(p, f"no strategy file {ref} (looked at {path})")
+        return None
+    return str(path.resolve())

@@ -1,0 +1,87 @@
+"""The rule-based agent: plays a strategy file (see docs/strategy.md) from its seat's observation."""
+
+from __future__ import annotations
+
+import random
+from ..errors import CheckError, Span
+from . import strategy as strat
+from .base import AgentSpec, Param
+
+class RulesAgent:
+    """Chooses by the first rule of its strategy that applies; only `observe()` is read."""
+
+    name = "rules"
+
+    def __init__(self, rng: random.Random, gd, strategy: strat.Strategy):
+        self.rng = rng  # unused: a strategy is deterministic given the observation
+        self.strategy = strategy
+        self.vocab = strat.vocabulary(gd)
+        self.last_rule: str | None = None
+
+    def act(self, seat: int, legal: tuple[int, ...], observe) -> int:
+        if len(legal) == 1:
+            self.last_rule = None
+            return legal[0]
+        a, self.last_rule = strat.decide(self.strategy, self.vocab, seat, tuple(legal), observe())
+        return a
+
+
+_COMPILED: dict = {}
+
+
+def strategy_for(gd, params: dict) -> strat.Strategy:
+    """The strategy `params` name (else the ruleset's `simulate.strategy`), compiled once."""
+    ref = params.get("strategy") or getattr(gd, "strategy", None)
+    if not ref:
+        raise CheckError(f"{gd.name} names no strategy (simulate.strategy): give the rules agent "
+                         f"one with rules:strategy=NAME (shipped: {', '.join(shipped())})",
+                         Span("--agents", 0, 0))
+    path = strat.resolve(str(ref))
+    if not path.is_file():
+        raise CheckError(f"no strategy file {ref} (shipped: {', '.join(shipped())})",
+                         Span("--agents", 0, 0))
+    # the switches set away from their defaults: every shipped strategy's switches are
+    # parameters, and one this strategy lacks may only keep its default
+    defaults = {p.name: p.default for p in SPEC.params}
+    settings = {k: v for k, v in params.items() if k != "strategy" and v != defaults.get(k)}
+    key = (id(gd), str(path.resolve()), tuple(sorted(settings.items())))
+    hit = _COMPILED.get(key)
+    if hit is not None and hit[0] is gd:
+        return hit[1]
+    if len(_COMPILED) > 64:
+        _COMPILED.clear()
+    s = strat.compile_strategy(path, gd, settings)
+    _COMPILED[key] = (gd, s)
+    return s
+
+
+def make(rng: random.Random, gd, params: dict) -> RulesAgent:
+    return RulesAgent(rng, gd, strategy_for(gd, params))
+
+
+def shipped() -> list[str]:
+    return sorted(p.stem for p in strat.strategy_dir().glob("*.yaml"))
+
+
+def _params() -> tuple:
+    out = [Param("strategy", "file", "", "the strategy file: a shipped name or a .yaml path "
+                 "(default: the ruleset's simulate.strategy)", tuple(shipped()))]
+    seen = {"strategy"}
+    for name in shipped():
+        try:
+            sw = strat.switches(strat.read(strat.strategy_dir() / f"{name}.yaml"))
+        except Exception:  # a broken shipped file is reported when it is used
+            continue
+        for k, (on, help_) in sw.items():
+            if k not in seen:
+                seen.add(k)
+                out.append(Param(k, "onoff", on, f"{help_} ({name})"))
+    return tuple(out)
+
+
+SPEC = AgentSpec("rules", "plays a strategy file: ordered, named rules in the expression language",
+                 _params(), make)  # its switches: those of the shipped strategy files
+
+
+
+__all__ = ["SPEC", "RulesAgent", "make", "strategy_for"]

@@ -1,0 +1,111 @@
+"""Strategy files: located errors (snapshots), the shipped ones validate, determinism, no State."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from support import cli
+from tablerules.agents import rules, strategy
+from tablerules.engine.state import DEAL, DONE, State
+from tablerules.game import load_game
+from tablerules.load.ruleset import builtin_names
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = sorted(p.name for p in (Path(__file__).parent / "cases").glob("*.yaml"))
+HEAD = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error: ", re.M)
+
+
+@pytest.fixture(autouse=True)
+def in_repo_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_broken_strategy_is_one_located_error(name, snapshot):
+    path = f"tests/strategy/cases/{name}"
+    r = cli("simulate", "texas42", "-n", "1", "--no-progress", "--agents", f"rules:strategy={path}")
+    assert r.exit_code == 1, r.output
+    heads = HEAD.findall(r.stderr)
+    assert len(heads) == 1 and heads[0][0] == path, r.stderr
+    assert r.stderr == snapshot
+
+
+def test_an_unknown_switch_names_the_close_one():
+    r = cli("simulate", "texas42", "-n", "1", "--no-progress", "--agents",
+            "rules:count_to_partnr=off")
+    assert r.exit_code == 2  # a usage error, as every bad --agents text
+    assert "unknown parameter 'count_to_partnr' of agent rules" in r.stderr
+    assert "(did you mean 'count_to_partner'?)" in r.stderr
+
+
+def shipped_pairs():
+    for path in sorted(strategy.strategy_dir().glob("*.yaml")):
+        for game in strategy.read(path).data.get("for") or []:
+            yield path.stem, game
+
+
+@pytest.mark.parametrize("name,game", list(shipped_pairs()))
+def test_every_shipped_strategy_validates_against_its_rulesets(name, game):
+    gd = load_game(game, {}).definition
+    s = strategy.compile_strategy(strategy.resolve(name), gd)
+    assert s.sections["play"] or s.sections["bid"]
+
+
+@pytest.mark.parametrize("game", builtin_names())
+def test_every_game_names_a_strategy_that_fits_it(game):
+    gd = load_game(game, {}).definition
+    assert gd.strategy is not None
+    s = rules.strategy_for(gd, {})
+    assert game in strategy.read(strategy.resolve(gd.strategy)).data["for"], s.name
+
+
+def test_list_shows_games_only():
+    r = cli("list")
+    assert r.exit_code == 0
+    assert "fortytwo" not in r.output and "strategies" not in r.output
+
+
+def test_a_missing_default_strategy_is_located(tmp_path):
+    f = tmp_path / "mine.yaml"
+    f.write_text("extends: texas42\nname: mine\ntitle: Mine\nsimulate:\n  strategy: nowhere.yaml\n")
+    r = cli("validate", str(f))
+    assert r.exit_code == 1
+    assert re.search(r"mine.yaml:5:13: error: no strategy file nowhere.yaml", r.stderr), r.stderr
+
+
+def test_same_seed_same_record(tmp_path):
+    outs = []
+    for i in range(2):
+        rec = tmp_path / f"r{i}.jsonl"
+        r = cli("simulate", "texas42", "-n", "3", "--seed", "7", "--no-progress",
+                "--agents", "rules,random,rules:count_to_partner=off,random", "--record", str(rec))
+        assert r.exit_code == 0, r.output
+        outs.append(rec.read_bytes())
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("game", ["texas42-hall", "moon", "allfives"])
+def test_the_agent_needs_only_the_observation(game):
+    """Each decision is remade from a JSON copy of the observation alone: no State is needed."""
+    gd = load_game(game, {}).definition
+    agent = rules.make(random.Random(0), gd, {})
+    st = State(gd)
+    rng = random.Random(1)
+    decisions = 0
+    while st.phase != DONE and decisions < 300:
+        if st.phase == DEAL:
+            st.deal_random(rng)
+            continue
+        seat, legal = st.actor, st.legal_actions()
+        seen = json.loads(json.dumps(st.observation(seat)))  # plain data, nothing else
+        a = agent.act(seat, legal, lambda: seen)
+        again = rules.make(random.Random(99), gd, {}).act(seat, legal, lambda: json.loads(json.dumps(seen)))
+        assert a == again and a in legal
+        st.apply_action(a)
+        decisions += 1
+    assert decisions > 20
