@@ -173,9 +173,9 @@ def test_sevens_option_off_removes_the_bids():
 def test_sevens_bid_levels():
     """004: 'Sevens -- one mark and up', bid in marks: it tops a point bid, and over a marks bid
     it goes exactly one mark higher (000)."""
-    st = play(game(), S1, 3, ["bid points 35"])
+    st = play(game(), S1, 3, ["bid 35"])
     assert "bid sevens 1" in legal_names(st)
-    st = play(game(), S1, 3, ["bid marks 2"])
+    st = play(game(), S1, 3, ["bid 84"])
     names = legal_names(st)
     assert "bid sevens 3" in names and "bid sevens 2" not in names
 
