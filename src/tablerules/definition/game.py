@@ -123,6 +123,7 @@ class PlayDef:
     trick_points: Fn
     mode: str = "tricks"
     layout: LayoutDef | None = None
+    tie_break: Fn | None = None  # among pieces tied for the highest rank; None: the first played
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,11 @@ PLACES: tuple[Place, ...] = (
                             Name("led", "scalar", "led", "the suit led (-1 when leading, and in a "
                                                          "layout)")),
           ("declarations",), note="in a layout, `tile` is the piece a lay would set down"),
+    Place(("play.tie_break",), (Name("seat", "int", "asked", "the seat that played a tied piece"),
+                                Name("bidder", "int", "bidder", "the seat that won the auction"),
+                                Name("bidder_side", "int", "bidder_side", "the side of the bidder"),
+                                _dealer), ("declarations",),
+          note="read only for pieces that tie for the highest rank"),
     Place(("play.trick_points",), (Name("trick", "list[tile]", "trick", "the pieces of the trick"),),
           ("declarations", "totals")),
     Place(("outcome.over", "outcome.made"), _outcome, ("declarations", "totals")),

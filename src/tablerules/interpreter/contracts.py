@@ -244,9 +244,15 @@ def _tricks(comp: Compiler, scope: Scope, pp: tuple, leader: Fn | None, sits: Fn
     trick_points = comp.fn(pp + ("trick_points",),
                            scope.env("play.trick_points", where=f"{pw}.trick_points"), INT,
                            default="1")
+    tie_break = None
+    if comp.has(*pp, "tie_break"):
+        tie_break = comp.fn(pp + ("tie_break",),
+                            scope.env("play.tie_break", where=f"{pw}.tie_break"), INT)
+        if tie_break is None:
+            return None
     if None in (leader, lead, follows, rank, must_follow, trick_points):
         return None
-    return (PlayDef(leader, sits, legal, trick_points),
+    return (PlayDef(leader, sits, legal, trick_points, tie_break=tie_break),
             TrickHooks(lead.fn, follows, rank, must_follow))
 
 
