@@ -50,7 +50,7 @@ def describe(game: Game) -> dict[str, Any]:
                          "bury": c.exchange.bury, "optional": c.exchange.optional,
                          "first": c.exchange.first} if c.exchange else {},
             "play": {k: play[k] for k in ("mode", "leader", "sits_out", "lead", "follows",
-                                          "must_follow", "legal", "rank", "trick_points",
+                                          "must_follow", "legal", "rank", "tie_break", "trick_points",
                                           "spinner", "must_draw", "may_draw", "scores")
                      if k in play},
             "outcome": dict(spec.get("outcome") or {}),

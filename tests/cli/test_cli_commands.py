@@ -51,7 +51,8 @@ def test_show_json():
     assert info["ruleset_hash"].startswith("sha256:")
     opts = {o["name"]: o for o in info["options"]}
     assert set(opts) == {"marks_to_win", "min_bid", "all_pass", "max_opening_marks", "marks_step",
-                         "nello", "nello_doubles", "sevens"}
+                         "nello", "nello_doubles", "sevens", "followme_doubles", "marks_raise",
+                         "early_end", "nello_min_marks", "sevens_ties"}
     assert opts["min_bid"] == {"name": "min_bid", "type": "int", "value": 30, "default": 30,
                                "allowed": "0..42", "description": "The lowest point bid allowed."}
     assert opts["all_pass"]["allowed"] == "stuck, reshuffle"
@@ -131,8 +132,9 @@ def test_simulate_unknown_agent():
 @pytest.mark.parametrize("command", [["simulate", "texas42", "--games", "1"], ["show", "texas42"],
                                      ["validate", "texas42", "--hands", "0"]])
 @pytest.mark.parametrize("option, message", [
-    ("min_bd=32", "unknown option 'min_bd' (options: all_pass, marks_step, marks_to_win, "
-                  "max_opening_marks, min_bid, nello, nello_doubles, sevens) (did you mean 'min_bid'?)"),
+    ("min_bd=32", "unknown option 'min_bd' (options: all_pass, early_end, followme_doubles, "
+                  "marks_raise, marks_step, marks_to_win, max_opening_marks, min_bid, nello, "
+                  "nello_doubles, nello_min_marks, sevens, sevens_ties) (did you mean 'min_bid'?)"),
     ("min_bid=thirty", "option 'min_bid' takes an int, got 'thirty'"),
     ("min_bid=43", "option 'min_bid' must be at most 42, got 43"),
     ("nello=maybe", "option 'nello' takes true or false, got 'maybe'"),

@@ -42,14 +42,14 @@ def play_hand(game, rng: random.Random, target: str):
     st = game.new_hand(deal, dealer, record=True)
     plays = []  # (seat, action, legal, hand mask before, trick before, led index, tables)
     bids_made = []
-    prefix = f"bid {target} "
+    bid_contract = {b.action: b.contract_name for b in gd.bids[1:]}  # "bid 30" is a points bid
     while not st.is_terminal():
         legal = st.legal_actions()
         assert legal, "a decision with no legal action"
         assert list(legal) == sorted(set(legal)), "legal actions are sorted and distinct"
         ph = st.phase
         if ph == AUCTION:
-            wanted = [a for a in legal if name(a).startswith(prefix)]
+            wanted = [a for a in legal if bid_contract.get(a) == target]
             if wanted and (not bids_made or rng.random() < 0.5):
                 a = rng.choice(wanted)
                 bids_made.append((st.actor, name(a)))
@@ -88,7 +88,7 @@ def check_hand(game, target, st, deal, dealer, plays, bids_made, stats) -> None:
     assert bids_made, "the steered auction made no bid"
     bidder, last_bid = bids_made[-1]
     assert f"bid {con['bid']}" == last_bid and con["bidder"] == bidder == hand_ev["bidder"]
-    level = int(con["bid"].split()[-1])
+    level = gd.bids[st.bid].level
     trump = hand_ev["declarations"]["trump"]
     if target in ("points", "marks"):
         assert trump in (0, 1, 2, 3, 4, 5, 6, "doubles", "followme"), trump

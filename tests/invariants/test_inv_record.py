@@ -88,7 +88,9 @@ def test_the_header_says_what_was_run(options):
     assert re.fullmatch(r"sha256:[0-9a-f]{16}", head["ruleset_hash"])
     assert head["ruleset_hash"] == load_game("texas42", options).definition.content_hash
     expected = {"marks_to_win": 7, "min_bid": 30, "all_pass": "stuck", "max_opening_marks": 2,
-                "marks_step": 1, "nello": True, "nello_doubles": "high", "sevens": True, **options}
+                "marks_step": 1, "nello": True, "nello_doubles": "high", "sevens": True,
+                "followme_doubles": "high", "marks_raise": "exactly", "early_end": True,
+                "nello_min_marks": 1, "sevens_ties": "first", **options}
     assert head["options"] == expected
     assert head["seed"] == 99 and head["games"] == 2
     assert head["agents"] == ["random"] * 4

@@ -50,7 +50,7 @@ ERRORS = {
     # copied into marks, nello and sevens with like: reported once, for points, where it is
     "like_typo.yaml": (8, 7, ["'leadr'", "contracts.points.play"], None),
     # an empty options: deletes every option; the base's uses of them are one error, here
-    "empty_options.yaml": (5, 1, ["deleting 'options'", "'min_bid'"], "rulesets/texas42.yaml"),
+    "empty_options.yaml": (5, 1, ["deleting 'options'", "'max_opening_marks'"], "rulesets/texas42.yaml"),
     # now a static error: the deleted deal leaves a hand size of 0 (found before any play)
     "deal_deleted.yaml": (5, 6, ["deal.hand_size comes to 0"], None),
     "never_legal.yaml": (8, 7, ["no legal action"], "rulesets/texas42.yaml"),
@@ -116,8 +116,8 @@ def test_a_directory_is_said_to_be_one():
 def test_a_library_part_is_checked_as_a_part():
     r = cli("validate", "rulesets/lib/trumps.yaml")
     assert r.exit_code == 0, r.output
-    assert r.stdout == ("rulesets/lib/trumps.yaml: ok (library part: trumps; 1 constant, "
-                        "1 declaration, 5 functions checked)\n")
+    assert r.stdout == ("rulesets/lib/trumps.yaml: ok (library part: trumps; 1 option, "
+                        "1 constant, 1 declaration, 6 functions checked)\n")
     assert r.stderr == ""
 
 
@@ -155,12 +155,12 @@ def test_show_marks_what_each_contract_copies():
     marks = text.split("     marks:")[1].split("     nello:")[0]
     assert "(like points)" in marks.splitlines()[0]
     assert "leader: bidder  (from points)" in marks
-    assert "over: tricks_against > 0\n" in marks  # its own
+    assert "over: early_end and tricks_against > 0\n" in marks  # its own
     sevens = text.split("     sevens:")[1]
     assert "trick_points: 1 + sum(t.count for t in trick)  (from points)" in sevens
     info = json.loads(cli("show", "texas42", "-f", "json").stdout)
     by_name = {c["name"]: c for c in info["phases"]["contracts"]}
     assert by_name["points"]["inherited"] == {}
     assert by_name["sevens"]["like"] == "nello"
-    assert by_name["sevens"]["inherited"]["bid.levels"] == "nello"
+    assert by_name["sevens"]["inherited"]["bid.rank"] == "nello"
     assert by_name["sevens"]["inherited"]["play.leader"] == "points"

@@ -242,8 +242,8 @@ def test_a_decision_by_the_wrong_seat(texas):
 def test_a_decision_that_is_no_action_of_the_game(texas):
     path, lines = texas
     i = next(i for i, x in enumerate(lines) if x["type"] == "decision")
-    lines[i] = dict(lines[i], action="bid points 99")
-    rejected(path, lines, i + 1, "bid points 99")
+    lines[i] = dict(lines[i], action="bid 99")
+    rejected(path, lines, i + 1, "bid 99")
 
 
 @pytest.mark.parametrize("keep", [0.3, 0.6, -1])

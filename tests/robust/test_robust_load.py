@@ -23,7 +23,8 @@ def run(command: tuple, ref: str):
 def like_chain(n: int) -> str:
     lines = ["name: chain", "extends: texas42", "contracts:"]
     lines += [f"  c{i}:\n    like: c{i + 1}" for i in range(n)]
-    lines.append(f"  c{n}:\n    like: points")
+    # points' bids are labelled by their level ("30"): the copies name theirs "c3 30"
+    lines.append(f"  c{n}:\n    like: points\n    bid:\n      label: null")
     return "\n".join(lines) + "\n"
 
 

@@ -123,7 +123,7 @@ def play(g, hands, dealer: int, script: str | Iterable[str] = (), *, record: boo
 
 
 def auction(contract: str, bidder: int = 0, dealer: int | None = None) -> list[str]:
-    """Speeches for a one-round auction that `bidder` wins with `contract` ("points 30")."""
+    """Speeches for a one-round auction that `bidder` wins with `contract` ("30")."""
     if dealer is None:
         dealer = (bidder - 1) % 4  # the bidder speaks first
     out = []
@@ -136,7 +136,7 @@ def auction(contract: str, bidder: int = 0, dealer: int | None = None) -> list[s
 def trump_state(g, trump, hands=None, *, bidder: int = 0, record: bool = False):
     """A hand where `bidder` won a 30 bid and named `trump`; the bidder is about to lead."""
     hands = hands or fill()
-    st = play(g, hands, (bidder - 1) % 4, auction("points 30", bidder) + [f"trump {trump}"],
+    st = play(g, hands, (bidder - 1) % 4, auction("30", bidder) + [f"trump {trump}"],
               record=record)
     assert st.tables is not None
     return st

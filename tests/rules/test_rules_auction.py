@@ -21,7 +21,19 @@ HANDS = fill(seed=1)
 
 
 def bids_of(names, contract):
-    return [int(n.split()[-1]) for n in names if n.startswith(f"bid {contract} ")]
+    """The levels of a contract's bids among action names ("bid 30", "bid 84", "bid nello 1")."""
+    out = []
+    for n in names:
+        parts = n.split()
+        if parts[0] != "bid":
+            continue
+        if len(parts) == 3 and parts[1] == contract:
+            out.append(int(parts[2]))
+        elif len(parts) == 2:  # point bids by their level, marks bids by their points
+            v = int(parts[1])
+            if contract == ("points" if v <= 42 else "marks"):
+                out.append(v if v <= 42 else v // 42)
+    return out
 
 
 @pytest.mark.parametrize("dealer", range(4))
@@ -30,7 +42,7 @@ def test_first_speaker_is_left_of_the_dealer_and_one_round(dealer):
     passes -- there's only one round'; 001: 'The dealer bids last.'"""
     st = game().new_hand(HANDS, dealer)
     order = []
-    for name in ["bid points 30", "pass", "bid points 31", "pass"]:
+    for name in ["bid 30", "pass", "bid 31", "pass"]:
         order.append(st.current_player())
         act(st, name)
     assert order == [(dealer + k) % 4 for k in (1, 2, 3, 4)]
@@ -42,7 +54,7 @@ def test_first_speaker_is_left_of_the_dealer_and_one_round(dealer):
 def test_high_bidder_wins_not_the_last_speaker():
     """000: 'Whoever wins the bidding names one of the seven suits'. Seat 1 bids 35, the rest
     pass: seat 1 names trump and leads."""
-    st = play(game(), HANDS, 0, "bid points 35, pass, pass, pass")
+    st = play(game(), HANDS, 0, "bid 35, pass, pass, pass")
     assert st.current_player() == 1
     assert set(legal_names(st)) == {f"trump {t}" for t in range(7)} | {"trump doubles",
                                                                          "trump followme"}
@@ -64,19 +76,19 @@ def test_opening_bids():
 @pytest.mark.parametrize("high", [30, 33, 41])
 def test_a_bid_must_beat_the_high_bid(high):
     """002: 'Each bid must be higher than the previous one.'"""
-    st = play(game(), HANDS, 0, [f"bid points {high}"])
+    st = play(game(), HANDS, 0, [f"bid {high}"])
     names = legal_names(st)
     assert bids_of(names, "points") == list(range(high + 1, 43))
     with pytest.raises(GameError):
-        st.apply_action(action(st.game, f"bid points {high}"))
+        st.apply_action(action(st.game, f"bid {high}"))
     if high > 30:
         with pytest.raises(GameError):
-            st.apply_action(action(st.game, f"bid points {high - 1}"))
+            st.apply_action(action(st.game, f"bid {high - 1}"))
 
 
 def test_marks_bid_beats_any_point_bid():
     """000: a marks bid 'always outranks a plain point bid' -- even 42."""
-    st = play(game(), HANDS, 0, ["bid points 42"])
+    st = play(game(), HANDS, 0, ["bid 42"])
     names = legal_names(st)
     assert bids_of(names, "points") == []
     assert bids_of(names, "marks") == [2]
@@ -85,7 +97,7 @@ def test_marks_bid_beats_any_point_bid():
 def test_point_bid_never_beats_a_marks_bid():
     """000: marks bids outrank point bids; 'the only way to outbid it is to go exactly one mark
     higher'."""
-    st = play(game(), HANDS, 0, ["pass", "bid marks 2"])
+    st = play(game(), HANDS, 0, ["pass", "bid 84"])
     names = legal_names(st)
     assert bids_of(names, "points") == [] and bids_of(names, "marks") == [3]
 
@@ -96,7 +108,7 @@ def test_marks_bids_go_up_exactly_one():
     st = game().new_hand(HANDS, 0)
     for level in (2, 3, 4, 5):
         assert bids_of(legal_names(st), "marks") == [level]
-        act(st, f"bid marks {level}")
+        act(st, f"bid {42 * (level)}")
     assert st.current_player() == 0  # the dealer's 5 marks won; it names trump
 
 
@@ -104,7 +116,7 @@ def test_opening_marks_bid_at_most_two_by_default():
     """000 / 004: bids of 'two marks (84) and three marks (168)' -- three only over a two."""
     st = game().new_hand(HANDS, 0)
     with pytest.raises(GameError):
-        st.apply_action(action(st.game, "bid marks 3"))
+        st.apply_action(action(st.game, "bid 126"))
 
 
 @pytest.mark.parametrize("max_open", [2, 3, 4])
@@ -113,7 +125,7 @@ def test_option_max_opening_marks(max_open):
     g = game(max_opening_marks=max_open)
     names = legal_names(g.new_hand(HANDS, 0))
     assert bids_of(names, "marks") == list(range(2, max_open + 1))
-    st = play(g, HANDS, 0, ["bid points 30"])
+    st = play(g, HANDS, 0, ["bid 30"])
     assert bids_of(legal_names(st), "marks") == list(range(2, max_open + 1))
 
 
@@ -121,9 +133,9 @@ def test_option_max_opening_marks(max_open):
 def test_option_marks_step(step):
     """Option marks_step: over a standing marks bid the next is exactly this many marks more."""
     g = game(marks_step=step)
-    st = play(g, HANDS, 0, ["bid marks 2"])
+    st = play(g, HANDS, 0, ["bid 84"])
     assert bids_of(legal_names(st), "marks") == [2 + step]
-    act(st, f"bid marks {2 + step}")
+    act(st, f"bid {42 * (2 + step)}")
     assert bids_of(legal_names(st), "marks") == [2 + 2 * step]
 
 
@@ -133,7 +145,7 @@ def test_option_min_bid(min_bid):
     g = game(min_bid=min_bid)
     names = legal_names(g.new_hand(HANDS, 0))
     assert bids_of(names, "points") == list(range(min_bid, 43))
-    assert g.definition.string_to_action(f"bid points {min_bid - 1}") is None
+    assert g.definition.string_to_action(f"bid {min_bid - 1}") is None
 
 
 def test_options_as_strings():
@@ -151,10 +163,10 @@ def test_dealer_stuck_after_three_passes(dealer):
     dealer can't pass'; 004: 'Dealer stuck forces whoever shook to take the bid at the minimum'."""
     st = play(game(), HANDS, dealer, "pass, pass, pass")
     assert st.current_player() == dealer
-    assert legal_names(st) == ["bid points 30"]
+    assert legal_names(st) == ["bid 30"]
     with pytest.raises(GameError):
         st.apply_action(st.game.pass_action)
-    act(st, "bid points 30")
+    act(st, "bid 30")
     assert st.current_player() == dealer  # the dealer names trump
     assert legal_names(st)[0].startswith("trump ")
 
@@ -162,12 +174,12 @@ def test_dealer_stuck_after_three_passes(dealer):
 def test_dealer_stuck_at_the_house_minimum():
     """004: 'Dealer stuck forces whoever shook to take the bid at the minimum' (min_bid 34)."""
     st = play(game(min_bid=34), HANDS, 2, "pass, pass, pass")
-    assert legal_names(st) == ["bid points 34"]
+    assert legal_names(st) == ["bid 34"]
 
 
 def test_dealer_not_stuck_when_someone_bid():
     """000: the dealer is stuck only 'If the first three players all pass'."""
-    st = play(game(), HANDS, 0, "pass, bid points 30, pass")
+    st = play(game(), HANDS, 0, "pass, bid 30, pass")
     names = legal_names(st)
     assert "pass" in names and bids_of(names, "points") == list(range(31, 43))
 

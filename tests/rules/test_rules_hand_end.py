@@ -24,7 +24,7 @@ D1 = deal("5-5 5-4 5-3 5-2 5-1 5-0 4-4",
 def test_point_bid_made_the_moment_the_bid_is_reached():
     """000 'Ending a hand early' / 002: the hand ends when the bid is met. Seat 1 bids 30 with
     every six; after 4 tricks it holds 29 points and play goes on; trick 5 brings 30: over, made."""
-    st = play(game(), D1, 0, auction("points 30", 1, 0) + ["trump 6"], record=True)
+    st = play(game(), D1, 0, auction("30", 1, 0) + ["trump 6"], record=True)
     tricks = ["6-6, 3-2, 1-0, 5-5",   # 1 + 15 -> 16
               "6-4, 4-0, 2-0, 4-4",   # 1 + 10 -> 27
               "6-5, 4-2, 2-1, 5-4",   # 28
@@ -45,7 +45,7 @@ def test_point_bid_made_the_moment_the_bid_is_reached():
 def test_point_bid_set_the_moment_defenders_pass_42_minus_bid():
     """002: the hand ends when 'the opposing team wins the points that the other team would
     require'. Seat 0 bids 30 (defenders need 13): at 12 play goes on, at 13 the bid is set."""
-    st = play(game(), D1, 3, auction("points 30", 0, 3) + ["trump 6"], record=True)
+    st = play(game(), D1, 3, auction("30", 0, 3) + ["trump 6"], record=True)
     run(st, "5-5, 6-0, 3-1, 2-0")  # seat 1 ruffs: 11 to the defenders
     assert not st.is_terminal() and st.points == [0, 11]
     run(st, "6-6, 4-0, 1-0, 4-4")  # 12 = 42 - 30: the bid can still just be made
@@ -60,7 +60,7 @@ def test_point_bid_set_the_moment_defenders_pass_42_minus_bid():
 def _points_hand(level: int, bidder: int, seed: int):
     """Seat `bidder` bids `level` on D1 with sixes trump; random legal play."""
     dealer = (bidder - 1) % 4
-    st = play(game(), D1, dealer, auction(f"points {level}", bidder, dealer) + ["trump 6"],
+    st = play(game(), D1, dealer, auction(f"{level}", bidder, dealer) + ["trump 6"],
               record=True)
     rng = random.Random(seed)
     side = bidder % 2
@@ -97,7 +97,7 @@ def test_marks_bid_set_on_the_first_trick_lost():
     """000: 'fall one trick short and the opposing team scores that many marks instead'; 001: 'If
     they lose even one trick, they are set'. Seat 0 bids 2 marks, fives trump; seat 1's 6-5 beats
     the 5-4 on trick 1 and the hand is over with 2 marks to the defenders."""
-    st = play(game(), D1, 3, auction("marks 2", 0, 3) + ["trump 5"], record=True)
+    st = play(game(), D1, 3, auction("84", 0, 3) + ["trump 5"], record=True)
     act(st, "5-4")
     act(st, "6-5")  # seat 1 must follow trump with its only five
     run(st, "4-0, 3-0")
@@ -115,7 +115,7 @@ def test_marks_bid_set_on_a_bare_later_trick():
                  "1-0 6-5 6-4 6-3 6-2 6-1 5-5",
                  "5-4 5-3 5-2 5-1 4-4 4-3 4-2",
                  "4-1 3-3 3-2 3-1 2-2 1-1 6-6")
-    st = play(game(), hands, 3, auction("marks 2", 0, 3) + ["trump 0"], record=True)
+    st = play(game(), hands, 3, auction("84", 0, 3) + ["trump 0"], record=True)
     run(st, "0-0, 1-0, 5-4, 4-1")  # trick 1 to the bidder (1 + the 4-1)
     assert not st.is_terminal() and st.points == [6, 0]
     run(st, "2-1, 6-2, 4-2, 2-2")  # the 2-2 tops the twos: a one-point trick to the defenders
@@ -127,7 +127,7 @@ def test_marks_bid_set_on_a_bare_later_trick():
 def test_marks_bid_made_needs_all_seven_tricks():
     """000: a marks bid means 'committing to win every single trick in the hand. Pull it off and
     you score that many marks'. Seat 1 bids 2 marks with every six and plays all seven tricks."""
-    st = play(game(), D1, 0, auction("marks 2", 1, 0) + ["trump 6"], record=True)
+    st = play(game(), D1, 0, auction("84", 1, 0) + ["trump 6"], record=True)
     rng = random.Random(7)
     for six in ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0"]:
         assert not st.is_terminal()
@@ -142,7 +142,7 @@ def test_marks_bid_made_needs_all_seven_tricks():
 def test_three_mark_bid_made_scores_three():
     """000: 'Pull it off and you score that many marks'. Seat 0 opens 2 marks, seat 1 raises to 3
     and takes all seven tricks with every six: 3 marks to seat 1's side."""
-    st = play(game(), D1, 3, ["bid marks 2", "bid marks 3", "pass", "pass", "trump 6"])
+    st = play(game(), D1, 3, ["bid 84", "bid 126", "pass", "pass", "trump 6"])
     assert st.current_player() == 1
     rng = random.Random(11)
     while not st.is_terminal():
@@ -153,7 +153,7 @@ def test_three_mark_bid_made_scores_three():
 def test_three_mark_bid_set_gives_three():
     """000: 'fall one trick short and the opposing team scores that many marks instead'. Seat 1
     opens 2 marks, the dealer (seat 0) raises to 3, names fives and loses trick 1 to the 6-5."""
-    st = play(game(), D1, 0, ["bid marks 2", "pass", "pass", "bid marks 3", "trump 5"])
+    st = play(game(), D1, 0, ["bid 84", "pass", "pass", "bid 126", "trump 5"])
     run(st, "5-4, 6-5, 4-0, 3-0")
     assert st.is_terminal() and st.made is False and st.score == [0, 3]
 
@@ -161,7 +161,7 @@ def test_three_mark_bid_set_gives_three():
 def test_point_bid_made_with_some_tricks_lost():
     """000: 'If the bidding team's total meets or beats their bid, they score the marks': losing
     a trick does not set a point bid. Seat 1 bids 30, loses a trick worth 1 early, still makes."""
-    st = play(game(), D1, 0, auction("points 30", 1, 0) + ["trump 6"], record=True)
+    st = play(game(), D1, 0, auction("30", 1, 0) + ["trump 6"], record=True)
     run(st, "6-6, 3-2, 1-0, 5-5")  # 16 to seat 1's side
     assert st.points == [0, 16]
     rng = random.Random(3)

@@ -56,8 +56,8 @@ def test_each_hand_marks_go_to_one_side(seed):
     for ev in events(st, "hand"):
         if ev.get("thrown_in"):
             continue
-        contract, level = ev["bid"].split()
-        worth = 1 if contract == "points" else int(level)
+        level = int(ev["bid"].split()[-1])  # "30", "84" (two marks), "nello 1"
+        worth = {"points": 1, "marks": level // 42}.get(ev["contract"], level)
         bidder_side = ev["bidder"] % 2
         winner = bidder_side if ev["made"] else 1 - bidder_side
         want = [0, 0]

@@ -216,21 +216,21 @@ def test_nello_option_off_removes_the_bids():
     assert gd.string_to_action("bid nello 1") is None
     names = legal_names(g.new_hand(N1, 3))
     assert not any(n.startswith("bid nello") for n in names)
-    assert "bid sevens 1" in names and "bid points 30" in names
+    assert "bid sevens 1" in names and "bid 30" in names
 
 
 @pytest.mark.parametrize("high", [30, 35, 41])
 def test_nello_one_mark_tops_a_point_bid(high):
     """004: Nello is 'one mark and up' and 'has to top whatever's on the table': 1 mark is above
     any point bid below 42."""
-    st = play(game(), N1, 3, [f"bid points {high}"])
+    st = play(game(), N1, 3, [f"bid {high}"])
     assert "bid nello 1" in legal_names(st)
 
 
 def test_nello_over_a_marks_bid_goes_one_mark_higher():
     """000: over a marks bid 'the only way to outbid it is to go exactly one mark higher'; 004:
     Nello is bid in marks."""
-    st = play(game(), N1, 3, ["bid marks 2"])
+    st = play(game(), N1, 3, ["bid 84"])
     names = legal_names(st)
     assert "bid nello 3" in names and "bid nello 2" not in names
     with pytest.raises(GameError):

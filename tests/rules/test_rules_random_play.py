@@ -127,7 +127,7 @@ def test_42_follow_suit_and_winners(seed, trump, bidder, marks):
     rng = random.Random(seed)
     hands = random_hands(rng)
     dealer = (bidder - 1) % 4
-    contract = "marks 2" if marks else "points 30"
+    contract = "84" if marks else "30"
     st = play(game(), hands, dealer, auction(contract, bidder, dealer) + [f"trump {trump}"],
               record=True)
 

@@ -173,9 +173,9 @@ def test_sevens_option_off_removes_the_bids():
 def test_sevens_bid_levels():
     """004: 'Sevens -- one mark and up', bid in marks: it tops a point bid, and over a marks bid
     it goes exactly one mark higher (000)."""
-    st = play(game(), S1, 3, ["bid points 35"])
+    st = play(game(), S1, 3, ["bid 35"])
     assert "bid sevens 1" in legal_names(st)
-    st = play(game(), S1, 3, ["bid marks 2"])
+    st = play(game(), S1, 3, ["bid 84"])
     names = legal_names(st)
     assert "bid sevens 3" in names and "bid sevens 2" not in names
 
@@ -212,3 +212,26 @@ def test_sevens_random_hands_follow_the_rules(seed, bidder):
     made = st.tricks[1 - side] == 0
     assert st.made is made
     assert st.score[side if made else 1 - side] == 1 and sum(st.score) == 1
+
+
+def test_sevens_ties_to_the_bidding_side_option():
+    """House rule (option sevens_ties: bidder): equally close pieces tie to the bidding side, not
+    to the first played. S2 as above: seat 0 bids and leads the 6-0; seats 1, 2, 3 each play a
+    seven; seat 2 (the bidder's partner) takes the trick, and the hand goes on."""
+    st = sevens(S2, sevens_ties="bidder")
+    run(st, "6-0, 5-2, 4-3, 6-1")
+    assert trick_events(st)[0]["winner"] == 2
+    assert not st.is_terminal() and st.tricks == [1, 0]
+
+
+def test_sevens_ties_among_the_defenders_go_to_the_first_played():
+    """With sevens_ties: bidder, a tie with no bidding-side piece at the top still goes to the
+    first played: S2 with seat 2's 4-3 and seat 3's 2-2 swapped; seat 0 bids and leads the 6-0,
+    seat 2 has no seven, and the sevens of seats 1 and 3 tie: seat 1's, played first, wins."""
+    hands = deal(S2[0], S2[1], [p if p != "4-3" else "2-2" for p in S2[2]],
+                 [p if p != "2-2" else "4-3" for p in S2[3]])
+    st = sevens(hands, sevens_ties="bidder")
+    run(st, "6-0, 5-2")
+    act(st, legal_names(st)[0])
+    act(st, "6-1")
+    assert trick_events(st)[0]["winner"] == 1

@@ -181,7 +181,7 @@ def test_play_goes_to_the_left():
 
 def test_all_seven_tricks_make_42():
     """000: '42 points total'. Seat 1 bids 42 with every six and takes all seven tricks."""
-    st = play(game(), D1, 0, auction("points 42", 1, 0) + ["trump 6"], record=True)
+    st = play(game(), D1, 0, auction("42", 1, 0) + ["trump 6"], record=True)
     sixes = ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0"]
     rng = random.Random(4)
     for six in sixes:

@@ -156,7 +156,7 @@ def test_on_agree_the_bid_is_four_marks_and_the_partner_names_trump():
 def test_on_decline_the_asker_has_passed():
     st = hand(G, fill(FOUR_DOUBLES), DEALER, "bid plunge 4", "decline")
     assert st.current_player() == 1
-    assert "bid points 30" in legal(st)  # nothing stands
+    assert "bid 30" in legal(st)  # nothing stands
     act(st, "pass", "pass", "pass")
     # all four have now passed: the forced bid
     assert st.current_player() == 0 and legal(st) == ["bid sevens 1", "bid low 1"]
@@ -165,14 +165,14 @@ def test_on_decline_the_asker_has_passed():
 def test_opponents_may_overbid_a_plunge_before_trump_is_named():
     st = hand(G, fill(FOUR_DOUBLES), DEALER, "bid plunge 4", "agree")
     assert st.current_player() == 1 and st.phase == 1
-    assert "bid marks 5" in legal(st)
-    act(st, "bid marks 5", "pass", "pass")
-    assert st.bidder == 1 and G.definition.bids[st.bid].label == "marks 5"
+    assert "bid 210" in legal(st)
+    act(st, "bid 210", "pass", "pass")
+    assert st.bidder == 1 and G.definition.bids[st.bid].label == "210"
     assert st.current_player() == 1  # the overbidder names trump
 
 
 def test_plunge_can_be_asked_over_a_standing_bid():
-    st = hand(G, fill("5-2 5-1", FOUR_DOUBLES), DEALER, "bid marks 2")
+    st = hand(G, fill("5-2 5-1", FOUR_DOUBLES), DEALER, "bid 84")
     assert st.current_player() == 1
     assert "bid plunge 4" in legal(st)
 
@@ -193,7 +193,7 @@ def test_a_plunge_must_win_every_trick():
 
 
 def test_doubles_may_be_named_trump():
-    st = hand(G, fill(seed=6), DEALER, *speeches(0, "bid points 30", DEALER))
+    st = hand(G, fill(seed=6), DEALER, *speeches(0, "bid 30", DEALER))
     assert legal(st)[:8] == ["trump 0", "trump 1", "trump 2", "trump 3", "trump 4", "trump 5",
                              "trump 6", "trump doubles"]
 
@@ -201,7 +201,7 @@ def test_doubles_may_be_named_trump():
 @pytest.mark.parametrize("last_play, winner", [("2-2", 2), ("4-4", 3), ("6-6", 3)])
 def test_doubles_trump_rank_by_face_value(last_play, winner):
     deal = fill("1-1 6-5 6-4 6-3 6-2 6-1 6-0", "0-0 5-4 5-3 5-2 5-1 5-0 4-3", "3-3 4-2 4-1 4-0 3-2 3-1 3-0")
-    st = hand(G, deal, DEALER, *speeches(0, "bid points 30", DEALER), "trump doubles", "1-1")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 30", DEALER), "trump doubles", "1-1")
     assert legal(st) == ["0-0"]  # the only double seat 1 holds
     act(st, "0-0")
     assert legal(st) == ["3-3"]
@@ -216,7 +216,7 @@ def test_doubles_trump_rank_by_face_value(last_play, winner):
 
 def test_with_doubles_trump_the_6_5_leads_sixes():
     deal = fill("6-5 1-1 6-4 6-3 6-2 6-1 6-0", "6-6 5-4 5-3 5-2 5-1 5-0 4-3")
-    st = hand(G, deal, DEALER, *speeches(0, "bid points 30", DEALER), "trump doubles", "6-5")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 30", DEALER), "trump doubles", "6-5")
     # seat 1's 6-6 is a trump, not a six: no six to follow with, so anything goes
     assert len(legal(st)) == 7
 
@@ -226,8 +226,8 @@ def test_with_doubles_trump_the_6_5_leads_sixes():
 
 def test_the_minimum_bid_is_30_and_anyone_may_pass():
     st = hand(G, fill(seed=7), DEALER)
-    assert legal(st)[:2] == ["pass", "bid points 30"]
-    assert "bid points 29" not in bids_in(G.definition)
+    assert legal(st)[:2] == ["pass", "bid 30"]
+    assert "bid 29" not in bids_in(G.definition)
 
 
 def test_no_nello_bid_but_low():

@@ -24,7 +24,7 @@ LEAD_DEAL = fill("6-4 4-1 3-3 1-1 2-2 0-0 5-5",
 
 
 def points(*levels: int) -> list[str]:
-    return [f"bid points {n}" for n in levels]
+    return [f"bid {n}" for n in levels]
 
 
 # -- "the dealer ... is restricted to raising the bid by exactly one point (or jumping straight
@@ -33,47 +33,47 @@ def points(*levels: int) -> list[str]:
 
 @pytest.mark.parametrize("standing", [30, 33, 35, 41])
 def test_dealer_may_only_raise_a_standing_point_bid_by_one_or_jump_to_marks(standing):
-    st = hand(G, fill(seed=1), DEALER, f"bid points {standing}", "pass", "pass")
+    st = hand(G, fill(seed=1), DEALER, f"bid {standing}", "pass", "pass")
     assert st.current_player() == DEALER
-    assert legal(st) == ["pass", f"bid points {standing + 1}", "bid marks 2"]
+    assert legal(st) == ["pass", f"bid {standing + 1}", "bid 84"]
 
 
 def test_dealer_over_a_42_bid_can_only_jump_to_marks():
-    st = hand(G, fill(seed=1), DEALER, "bid points 42", "pass", "pass")
-    assert legal(st) == ["pass", "bid marks 2"]
+    st = hand(G, fill(seed=1), DEALER, "bid 42", "pass", "pass")
+    assert legal(st) == ["pass", "bid 84"]
 
 
 def test_dealer_raises_the_latest_bid_not_the_first():
-    st = hand(G, fill(seed=2), DEALER, "bid points 30", "bid points 34", "pass")
-    assert legal(st) == ["pass", "bid points 35", "bid marks 2"]
+    st = hand(G, fill(seed=2), DEALER, "bid 30", "bid 34", "pass")
+    assert legal(st) == ["pass", "bid 35", "bid 84"]
 
 
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
 def test_the_dealer_restriction_follows_the_deal(dealer):
     first = (dealer + 1) % 4
-    st = hand(G, fill(seed=3), dealer, "bid points 31", "pass", "pass")
+    st = hand(G, fill(seed=3), dealer, "bid 31", "pass", "pass")
     assert st.current_player() == dealer and first != dealer
-    assert legal(st) == ["pass", "bid points 32", "bid marks 2"]
+    assert legal(st) == ["pass", "bid 32", "bid 84"]
 
 
 def test_other_seats_free_raise():
     # "... rather than free-raising like the other three seats"
-    st = hand(G, fill(seed=4), DEALER, "bid points 30")
-    assert legal(st) == ["pass"] + points(*range(31, 43)) + ["bid marks 2"]
-    act(st, "bid points 36")
-    assert legal(st) == ["pass"] + points(*range(37, 43)) + ["bid marks 2"]
+    st = hand(G, fill(seed=4), DEALER, "bid 30")
+    assert legal(st) == ["pass"] + points(*range(31, 43)) + ["bid 84"]
+    act(st, "bid 36")
+    assert legal(st) == ["pass"] + points(*range(37, 43)) + ["bid 84"]
 
 
 def test_dealer_raise_zero_lets_the_dealer_bid_like_anyone():
     g = game(NAME, dealer_raise=0)
-    st = hand(g, fill(seed=1), DEALER, "bid points 30", "pass", "pass")
-    assert legal(st) == ["pass"] + points(*range(31, 43)) + ["bid marks 2"]
+    st = hand(g, fill(seed=1), DEALER, "bid 30", "pass", "pass")
+    assert legal(st) == ["pass"] + points(*range(31, 43)) + ["bid 84"]
 
 
 def test_dealer_raise_option_sets_the_raise():
     g = game(NAME, dealer_raise=2)
-    st = hand(g, fill(seed=1), DEALER, "bid points 30", "pass", "pass")
-    assert legal(st) == ["pass", "bid points 32", "bid marks 2"]
+    st = hand(g, fill(seed=1), DEALER, "bid 30", "pass", "pass")
+    assert legal(st) == ["pass", "bid 32", "bid 84"]
 
 
 # -- "Bids run from 30 up to 42 points; a player can also bid in marks (see below), which always
@@ -82,12 +82,12 @@ def test_dealer_raise_option_sets_the_raise():
 
 def test_opening_bids_run_from_30_to_42_and_two_marks():
     st = hand(G, fill(seed=5), DEALER)
-    assert legal(st) == ["pass"] + points(*range(30, 43)) + ["bid marks 2"]
+    assert legal(st) == ["pass"] + points(*range(30, 43)) + ["bid 84"]
 
 
 def test_a_marks_bid_outranks_a_42_bid():
-    st = hand(G, fill(seed=5), DEALER, "bid points 42")
-    assert legal(st) == ["pass", "bid marks 2"]
+    st = hand(G, fill(seed=5), DEALER, "bid 42")
+    assert legal(st) == ["pass", "bid 84"]
 
 
 # -- "Any player -- not just the dealer -- can open a marks bid, and once a marks bid is on the
@@ -99,28 +99,28 @@ def test_any_seat_may_open_a_marks_bid(position):
     st = hand(G, fill(seed=6), DEALER, *(["pass"] * position))
     seat = st.current_player()
     assert seat == position  # seat 0 speaks first, the dealer (seat 3) last
-    assert "bid marks 2" in legal(st)
-    act(st, "bid marks 2", *(["pass"] * (3 - position)))
-    assert st.bidder == seat and G.definition.bids[st.bid].label == "marks 2"
+    assert "bid 84" in legal(st)
+    act(st, "bid 84", *(["pass"] * (3 - position)))
+    assert st.bidder == seat and G.definition.bids[st.bid].label == "84"
 
 
 @pytest.mark.parametrize("position", [0, 1, 2])
 def test_any_seat_may_open_marks_over_a_point_bid(position):
-    st = hand(G, fill(seed=6), DEALER, *(["pass"] * position), "bid points 35")
-    assert "bid marks 2" in legal(st)
+    st = hand(G, fill(seed=6), DEALER, *(["pass"] * position), "bid 35")
+    assert "bid 84" in legal(st)
 
 
 @pytest.mark.parametrize("standing", [2, 3, 4])
 def test_over_a_marks_bid_only_exactly_one_mark_more(standing):
-    script = ["bid marks 2"] + [f"bid marks {m}" for m in range(3, standing + 1)]
+    script = ["bid 84"] + [f"bid {42 * (m)}" for m in range(3, standing + 1)]
     st = hand(G, fill(seed=7), DEALER, *script)
-    assert legal(st) == ["pass", f"bid marks {standing + 1}"]
+    assert legal(st) == ["pass", f"bid {42 * (standing + 1)}"]
 
 
 def test_the_dealer_over_a_marks_bid_also_goes_one_mark_higher():
-    st = hand(G, fill(seed=7), DEALER, "pass", "bid marks 2", "pass")
+    st = hand(G, fill(seed=7), DEALER, "pass", "bid 84", "pass")
     assert st.current_player() == DEALER
-    assert legal(st) == ["pass", "bid marks 3"]
+    assert legal(st) == ["pass", "bid 126"]
 
 
 # -- "If the first three players all pass, the dealer is stuck with it and must bid -- the dealer
@@ -133,14 +133,14 @@ def test_first_three_pass_the_dealer_cannot_pass(dealer):
     assert st.current_player() == dealer
     assert "pass" not in legal(st)
     # the dealer is still held to the one-point rule: the minimum or a marks bid
-    assert legal(st) == ["bid points 30", "bid marks 2"]
+    assert legal(st) == ["bid 30", "bid 84"]
 
 
 def test_all_pass_stuck_holds_the_dealer_to_the_minimum():
     for min_bid in (30, 32):
         g = game(NAME, all_pass="stuck", min_bid=min_bid)
         st = hand(g, fill(seed=8), DEALER, "pass", "pass", "pass")
-        assert legal(st) == [f"bid points {min_bid}"]
+        assert legal(st) == [f"bid {min_bid}"]
 
 
 def test_all_pass_reshuffle_throws_the_hand_in():
@@ -183,7 +183,7 @@ def test_no_nello_or_sevens_bids():
 
 
 def _trump_one():
-    return hand(G, LEAD_DEAL, DEALER, *speeches(0, "bid points 30", DEALER), "trump 1")
+    return hand(G, LEAD_DEAL, DEALER, *speeches(0, "bid 30", DEALER), "trump 1")
 
 
 def test_a_non_trump_non_double_leads_its_higher_end():
@@ -220,7 +220,7 @@ def test_a_non_trump_double_leads_its_own_suit():
 def test_follow_me_leads_the_higher_end_and_nothing_is_trump():
     # "Under a No Trump contract ... every lead is just a double leading its own suit or a
     #  non-double leading its higher number"
-    st = hand(G, LEAD_DEAL, DEALER, *speeches(0, "bid points 30", DEALER), "trump followme", "4-1")
+    st = hand(G, LEAD_DEAL, DEALER, *speeches(0, "bid 30", DEALER), "trump followme", "4-1")
     assert legal(st) == ["4-0", "4-2", "4-3"]
     act(st, "4-3")
     act(st, legal(st)[0])
@@ -233,7 +233,7 @@ def test_a_trump_bone_is_trump_only():
     # "A domino that contains the trump number is trump only -- it doesn't count as belonging to
     #  its other number for follow-suit purposes."
     deal = fill("6-6 5-5 4-4 3-3 2-2 1-1 0-0", "6-4 5-3 5-2 5-1 3-2 3-1 2-1")
-    st = hand(G, deal, DEALER, *speeches(0, "bid points 30", DEALER), "trump 4", "6-6")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 30", DEALER), "trump 4", "6-6")
     # 6-4 is seat 1's only six, but it is a four (trump): seat 1 may play anything
     assert sorted(legal(st)) == sorted(["6-4", "5-3", "5-2", "5-1", "3-2", "3-1", "2-1"])
 
@@ -245,7 +245,7 @@ def test_a_trump_bone_is_trump_only():
 
 def test_a_marks_bid_is_set_by_the_first_lost_trick():
     deal = fill("6-5 5-4 4-3 3-2 2-1 1-0 6-0", "6-6 5-5 4-4 3-3 2-2 1-1 0-0")
-    st = hand(G, deal, DEALER, *speeches(0, "bid marks 2", DEALER), "trump 0", "6-5")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 84", DEALER), "trump 0", "6-5")
     act(st, "6-6")  # the double six takes the trick
     act(st, legal(st)[0])
     act(st, legal(st)[0])
@@ -256,7 +256,7 @@ def test_a_marks_bid_is_set_by_the_first_lost_trick():
 
 def test_a_made_point_bid_scores_one_mark_and_ends_early():
     deal = fill("6-6 6-5 6-4 6-3 6-2 6-1 6-0", "5-5 4-4 3-3 2-2 1-1 0-0 5-4")
-    st = hand(G, deal, DEALER, *speeches(0, "bid points 30", DEALER), "trump 6")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 30", DEALER), "trump 6")
     rng = random.Random(2)
     while not st.is_terminal():
         st.apply_action(rng.choice(st.legal_actions()))

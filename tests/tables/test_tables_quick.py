@@ -104,17 +104,17 @@ def test_all_pass_is_fixed_by_the_overlay_not_an_allowed_stuck_dealer():
 
 def test_bids_run_from_30_to_42_each_higher_than_the_last():
     st = hand(G, fill(seed=5), DEALER)
-    points = [b for b in legal(st) if b.startswith("bid points")]
-    assert points == [f"bid points {n}" for n in range(30, 43)]
-    act(st, "bid points 35")
-    assert [b for b in legal(st) if b.startswith("bid points")] == [
-        f"bid points {n}" for n in range(36, 43)]
+    points = [b for b in legal(st) if b.split()[-1].isdigit() and int(b.split()[-1]) <= 42]
+    assert points == [f"bid {n}" for n in range(30, 43)]
+    act(st, "bid 35")
+    assert [b for b in legal(st) if b.split()[-1].isdigit() and int(b.split()[-1]) <= 42] == [
+        f"bid {n}" for n in range(36, 43)]
 
 
 def test_no_nello_or_sevens():
     bids = bids_in(G.definition)
     assert not [b for b in bids if "nello" in b or "sevens" in b]
-    assert {b.split()[1] for b in bids} == {"points", "marks"}
+    assert {b.contract_name for b in G.definition.bids[1:]} == {"points", "marks"}
 
 
 # -- "If doubles are chosen as the trump, the order from highest trump to lowest is as follows:
@@ -124,7 +124,7 @@ def test_no_nello_or_sevens():
 
 def test_with_doubles_trump_the_6_5_is_the_top_six():
     deal = fill("6-5 1-0 2-0 2-1 3-0 3-1 3-2", "6-6 6-4 4-0 4-1 4-2 4-3 5-0", "6-3 5-1 5-2 5-3 5-4 1-1 0-0")
-    st = hand(G, deal, DEALER, *speeches(0, "bid points 30", DEALER), "trump doubles", "6-5")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 30", DEALER), "trump doubles", "6-5")
     assert legal(st) == ["6-4"]  # the 6-6 is a trump, not a six
     act(st, "6-4")
     assert legal(st) == ["6-3"]
@@ -140,7 +140,7 @@ def test_with_doubles_trump_the_4_4_wins_a_trick_of_fours():
     # "the first player leads with a 4-3 ... the 4-4 doesn't belong to the suit of 4's, instead
     #  since doubles are trump, it belongs to the trump suit and would win the round if played."
     deal = fill("4-3 1-0 2-0 2-1 3-0 3-1 3-2", "4-4 6-5 6-3 6-2 6-1 6-0 5-0", "6-4 5-4 5-1 5-2 5-3 1-1 0-0")
-    st = hand(G, deal, DEALER, *speeches(0, "bid points 30", DEALER), "trump doubles", "4-3")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 30", DEALER), "trump doubles", "4-3")
     assert "4-4" in legal(st) and len(legal(st)) == 7  # no four to follow with
     act(st, "4-4")
     assert legal(st) == ["5-4", "6-4"]
@@ -161,7 +161,7 @@ def test_follow_me_four_three_leads_fours(second, third, winner):
     seat1 = ["4-4", "4-2", "4-1", "1-0", "2-0", "2-1", "1-1"]
     seat2 = ["6-4", "5-4", "4-0", "6-0", "6-1", "6-2", "6-3"]
     deal = fill(["4-3", "3-0", "3-1", "3-2", "3-3", "0-0", "2-2"], seat1, seat2)
-    st = hand(G, deal, DEALER, *speeches(0, "bid points 30", DEALER), "trump followme", "4-3")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 30", DEALER), "trump followme", "4-3")
     act(st, second, third)
     act(st, legal(st)[0])  # seat 3 holds no four
     tr = last(st, "trick")
@@ -184,7 +184,7 @@ def test_fours_trump_rank_double_first_then_by_other_end(plays, winner):
                 ["4-4", "4-1", "1-1", "2-1", "3-1", "5-1", "6-1"],
                 ["6-4", "4-2", "2-2", "3-2", "5-2", "6-2", "5-5"],
                 ["5-4", "4-3", "3-3", "6-3", "5-3", "6-5", "6-6"])
-    st = hand(G, deal, DEALER, *speeches(0, "bid points 30", DEALER), "trump 4")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 30", DEALER), "trump 4")
     act(st, *plays)
     assert last(st, "trick")["winner"] == winner
 
@@ -194,7 +194,7 @@ def test_fours_trump_rank_double_first_then_by_other_end(plays, winner):
 
 
 def test_all_seven_tricks_are_worth_42_points():
-    st = hand(G, fill(SIXES), DEALER, *speeches(0, "bid marks 2", DEALER), "trump 6")
+    st = hand(G, fill(SIXES), DEALER, *speeches(0, "bid 84", DEALER), "trump 6")
     random_finish(st, random.Random(1))
     h = last(st, "hand")
     assert h["points"] == [42, 0] and h["tricks"] == [7, 0]
@@ -203,7 +203,7 @@ def test_all_seven_tricks_are_worth_42_points():
 
 def test_count_dominoes_go_to_the_trick_winner():
     deal = fill("6-6 0-0 1-0 1-1 2-0 2-1 2-2", "6-4 4-0 4-2 4-3 4-4 3-0 3-1", "6-5 5-0 5-1 5-2 5-3 5-4 5-5")
-    st = hand(G, deal, DEALER, *speeches(0, "bid points 30", DEALER), "trump 2", "6-6")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 30", DEALER), "trump 2", "6-6")
     act(st, "6-4", "6-5")
     act(st, legal(st)[0])
     tr = last(st, "trick")
@@ -217,7 +217,7 @@ def test_count_dominoes_go_to_the_trick_winner():
 
 
 def test_a_met_bid_ends_the_hand():
-    st = hand(G, fill(SIXES), DEALER, *speeches(0, "bid points 30", DEALER), "trump 6")
+    st = hand(G, fill(SIXES), DEALER, *speeches(0, "bid 30", DEALER), "trump 6")
     random_finish(st, random.Random(2))
     h = last(st, "hand")
     assert h["made"] is True and h["points"][0] >= 30 and h["ended_after_trick"] < 7
@@ -226,7 +226,7 @@ def test_a_met_bid_ends_the_hand():
 
 def test_a_42_bid_is_set_by_the_first_point_lost():
     deal = fill("6-5 5-4 4-3 3-2 2-1 1-0 6-0", "6-6 5-5 4-4 3-3 2-2 1-1 0-0")
-    st = hand(G, deal, DEALER, *speeches(0, "bid points 42", DEALER), "trump 0", "6-5", "6-6")
+    st = hand(G, deal, DEALER, *speeches(0, "bid 42", DEALER), "trump 0", "6-5", "6-6")
     act(st, legal(st)[0])
     act(st, legal(st)[0])
     assert st.is_terminal()

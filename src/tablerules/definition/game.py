@@ -85,6 +85,8 @@ class DeclareStep:
     by: Fn
     choices: tuple  # values, in the order the ruleset lists them
     actions: tuple  # action ids parallel to choices
+    when: Fn | None = None  # asked only when this holds (else the value is left as it is)
+    allow: Fn | None = None  # which choices the seat may make, over `choice` and its `hand`
     legal: tuple = field(init=False, repr=False, compare=False)  # the action ids, sorted
 
     def __post_init__(self) -> None:
@@ -124,6 +126,7 @@ class PlayDef:
     trick_points: Fn
     mode: str = "tricks"
     layout: LayoutDef | None = None
+    tie_break: Fn | None = None  # among pieces tied for the highest rank; None: the first played
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ The arguments of a call (`offered`, `asked`, `tile`, `side`) are set by the call
 from __future__ import annotations
 
 _HAND_FIELDS = ("passes", "high", "offered", "bidder", "bidder_side", "bid", "contract", "decl",
-                "asked", "tile", "led", "trick", "points", "tricks", "points_against", "tricks_against",
+                "asked", "tile", "choice", "led", "trick", "points", "tricks", "points_against", "tricks_against",
                 "tricks_played", "went_out", "blocked", "made", "side", "won", "drawn")
 
 
@@ -39,6 +39,7 @@ class Context:
         self.decl = decl
         self.asked = 0
         self.tile = 0
+        self.choice = None
         self.led = -1  # the suit led, as the ruleset names it; -1 before a lead
         self.trick: list[int] = []
         self.points = [0] * sides

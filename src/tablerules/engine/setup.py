@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import RulesetFault
 from . import events
 from .phases import DECLARE, EXCHANGE, SET_UP
 from .seats import seat_of
@@ -47,9 +48,17 @@ def next_step(st):
     while su.i < len(steps):
         step = steps[su.i]
         if step[0] == "d":
+            ds = c.declare[step[1]]
+            st.ctx.actor = seat_of(st, ds.by(st.ctx), "contracts", c.name, "declare")
+            if ds.when is not None and not ds.when(st.ctx):
+                su.i += 1  # not asked: the declaration keeps its value
+                continue
             su.declare_i = step[1]
             st.phase = DECLARE
-            st.ctx.actor = seat_of(st, c.declare[step[1]].by(st.ctx), "contracts", c.name, "declare")
+            if ds.allow is not None and not legal_declare(st):
+                raise RulesetFault(f"contract '{c.name}': 'allow' leaves seat {st.ctx.actor} no "
+                                   f"choice of '{st.game.declarations[ds.decl].name}'").at(
+                    "contracts", c.name, "declare", st.game.declarations[ds.decl].name, "allow")
             return None
         ex = c.exchange
         st.ctx.actor = seat_of(st, ex.by(st.ctx), "contracts", c.name, "exchange", "by")
@@ -65,7 +74,16 @@ def next_step(st):
 
 
 def legal_declare(st) -> tuple[int, ...]:
-    return st.game.contracts[st.ctx.contract].declare[st.setup.declare_i].legal
+    ds = st.game.contracts[st.ctx.contract].declare[st.setup.declare_i]
+    if ds.allow is None:
+        return ds.legal
+    ctx = st.ctx
+    keep = []
+    for v, a in zip(ds.choices, ds.actions):
+        ctx.choice = v
+        if ds.allow(ctx):
+            keep.append(a)
+    return tuple(sorted(keep))
 
 
 def apply_declare(st, action: int):

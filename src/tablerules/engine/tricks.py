@@ -11,7 +11,7 @@ class Tricks:
     """The hand's trick play: the seats that play, the trick so far, the tables in force."""
 
     __slots__ = ("tables", "must_follow", "follow_mask", "active", "nxt", "n_active", "leader",
-                 "led", "seats", "plays_left", "legal_fn", "over_fn", "points_fn", "chunk2")
+                 "led", "seats", "plays_left", "legal_fn", "over_fn", "points_fn", "tie_fn", "chunk2")
 
     def copy(self) -> "Tricks":
         t = Tricks.__new__(Tricks)
@@ -37,6 +37,7 @@ def start(st, c, active: tuple, nxt: tuple, left: int, leader: int) -> None:
     t.legal_fn = c.play.legal
     t.over_fn = c.over
     t.points_fn = c.play.trick_points
+    t.tie_fn = c.play.tie_break
     t.chunk2 = g.chunk_bits if len(g.chunk_bits) == 2 else None
     st.play = t
     st.ctx.actor = leader
@@ -98,6 +99,19 @@ def apply_lead(st, action: int):
     return _end_trick(st)
 
 
+def _break_tie(ctx, t, rank, best: int, best_rank: int) -> int:
+    """Among the pieces of the highest rank, the first played of the highest `play.tie_break`."""
+    trick = ctx.trick
+    top = None
+    for i in range(best, len(trick)):
+        if rank[trick[i]] == best_rank:
+            ctx.asked = t.seats[i]
+            v = t.tie_fn(ctx)
+            if top is None or v > top:
+                best, top = i, v
+    return best
+
+
 def _end_trick(st):
     g = st.game
     t = st.play
@@ -106,10 +120,15 @@ def _end_trick(st):
     trick = ctx.trick
     best = 0
     best_rank = rank[trick[0]]
+    tied = False
     for i in range(1, len(trick)):
         r = rank[trick[i]]
         if r > best_rank:
-            best, best_rank = i, r
+            best, best_rank, tied = i, r, False
+        elif r == best_rank:
+            tied = True
+    if tied and t.tie_fn is not None:
+        best = _break_tie(ctx, t, rank, best, best_rank)
     winner = t.seats[best]
     pts = t.points_fn(ctx)
     side = g.side_of[winner]

@@ -140,7 +140,8 @@ def finish(comp: Compiler, s: Setup, drafts: list, bids: list):
 def _contract_def(c: contracts.ContractDraft, action_of: dict) -> ContractDef:
     """A drafted contract with the action id of each declaration choice."""
     steps = tuple(DeclareStep(d, by, choices,
-                              tuple(action_of[(d, tables.value_key(v))] for v in choices))
-                  for d, by, choices in c.steps)
+                              tuple(action_of[(d, tables.value_key(v))] for v in choices),
+                              when, allow)
+                  for d, by, choices, when, allow in c.steps)
     return ContractDef(c.index, c.name, c.title, c.requires, c.confirm, c.exchange, steps, c.play,
                        c.over, c.made)

@@ -47,7 +47,7 @@ class ContractDraft:
     requires: Fn | None
     confirm: Fn | None
     exchange: ExchangeDef | None
-    steps: tuple[tuple[int, Fn, tuple], ...]  # (declaration, by, choices)
+    steps: tuple[tuple, ...]  # (declaration, by, choices, when, allow)
     play: PlayDef
     tricks: TrickHooks | None  # None for a layout contract
     over: Fn
@@ -179,8 +179,19 @@ def _declare_steps(comp: Compiler, scope: Scope, cp: tuple,
         if not choices:
             comp.error(dp + ("choices",), "a declaration needs at least one choice")
             continue
-        steps.append((dc.index, by, choices))
-    return tuple(steps)
+        when = allow = None
+        if comp.has(*dp, "when"):
+            when = comp.fn(dp + ("when",), scope.env("declare.*.when", where=f"{w}.when"), BOOL)
+            if when is None:
+                continue
+        if comp.has(*dp, "allow"):
+            allow = comp.fn(dp + ("allow",), scope.env("declare.*.allow", where=f"{w}.allow"),
+                            BOOL)
+            if allow is None:
+                continue
+        order = comp.const_int(dp + ("order",), scope.base, 0, "a declaration's order")
+        steps.append((order, len(steps), (dc.index, by, choices, when, allow)))
+    return tuple(s for _, _, s in sorted(steps, key=lambda s: s[:2]))
 
 
 def _exchange(comp: Compiler, scope: Scope, cp: tuple) -> ExchangeDef | None:
@@ -244,9 +255,15 @@ def _tricks(comp: Compiler, scope: Scope, pp: tuple, leader: Fn | None, sits: Fn
     trick_points = comp.fn(pp + ("trick_points",),
                            scope.env("play.trick_points", where=f"{pw}.trick_points"), INT,
                            default="1")
+    tie_break = None
+    if comp.has(*pp, "tie_break"):
+        tie_break = comp.fn(pp + ("tie_break",),
+                            scope.env("play.tie_break", where=f"{pw}.tie_break"), INT)
+        if tie_break is None:
+            return None
     if None in (leader, lead, follows, rank, must_follow, trick_points):
         return None
-    return (PlayDef(leader, sits, legal, trick_points),
+    return (PlayDef(leader, sits, legal, trick_points, tie_break=tie_break),
             TrickHooks(lead.fn, follows, rank, must_follow))
 
 

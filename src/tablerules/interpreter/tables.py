@@ -39,7 +39,10 @@ def combinations(comp: Compiler, drafts: list[ContractDraft], declarations: tupl
     for c in drafts:
         if c.tricks is None:
             continue
-        choice_lists = [list(choices) for _, _, choices in c.steps]
+        # a step asked only `when` something holds may leave the declaration at its default
+        choice_lists = [list(choices) + ([default[d]] if when is not None and not any(
+            value_key(v) == value_key(default[d]) for v in choices) else [])
+                        for d, _, choices, when, _ in c.steps]
         n = 1
         for cl in choice_lists:
             n *= len(cl)
@@ -49,7 +52,7 @@ def combinations(comp: Compiler, drafts: list[ContractDraft], declarations: tupl
                              comp.tree.span(("contracts", c.name, "declare")))
         for combo in itertools.product(*choice_lists):
             decl = list(default)
-            for (d, _, _), v in zip(c.steps, combo):
+            for (d, *_), v in zip(c.steps, combo):
                 decl[d] = v
             combos.append((c.index, tuple(decl)))
     return combos
