@@ -78,7 +78,7 @@ def test_a_trick_of_rank_zero_goes_to_the_leader(tmp_path):
                         ["4-3", "4-2", "4-1", "4-0", "3-3", "3-2", "3-1"],
                         ["3-0", "2-2", "2-1", "2-0", "1-1", "1-0", "0-0"]], dealer=0)
     gd = game.definition
-    for name in ["bid points 30", "pass", "pass", "pass", "trump 1"]:
+    for name in ["bid 30", "pass", "pass", "pass", "trump 1"]:
         st.apply_action(gd.string_to_action(name))
     leader = st.current_player()
     assert leader == 1

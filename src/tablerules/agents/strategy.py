@@ -168,7 +168,7 @@ class Vocabulary:
         bids = self.gd.bids
         return ObjType("action", {
             "kind": Attr(enum(KINDS), kinds.__getitem__, "what the action does"),
-            "name": Attr(SYM, names.__getitem__, "the action's name, e.g. 'bid points 30'"),
+            "name": Attr(SYM, names.__getitem__, "the action's name, e.g. 'bid 30'"),
             "piece": Attr(self.tile, piece, "the piece played, laid or buried"),
             "bid": Attr(self.bid, the_bid, "the bid made (the no-bid for another kind)"),
             "contract": Attr(self.bid.attrs["contract"].type,
@@ -580,7 +580,7 @@ def decide(strategy: Strategy, voc: Vocabulary, seat: int, legal: tuple, obs: di
            ) -> tuple[int, str | None]:
     """(the action, the rule that chose it); with no rule applying, the first legal action."""
     kinds = voc.kinds
-    sec = "play"  # a pass decides nothing: beside a claim (Muggins) it is play, beside bids a bid
+    sec = "play"  # a pass decides nothing: beside a claim it is play, beside bids a bid
     for a in legal:
         sec = SECTION_OF.get(kinds[a], "play") if kinds[a] != "pass" else "play"
         if sec != "play":

@@ -586,7 +586,7 @@ def _render_compare(r: dict) -> str:
              f"differ    {'; '.join(r['differences']) or 'nothing: A and B are the same'}",
              f"seed      {r['seed']}   deals {r['deals']}   games {r['games']}"
              + ("" if r["mode"] == "match" else " each"),
-             f"dealing   every deal from the same seed for A and B; the first dealer rotates over "
+             "dealing   every deal from the same seed for A and B; the first dealer rotates over "
              "the seats", ""]
     if r["mode"] == "match":
         res = r["result"]
