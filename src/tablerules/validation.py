@@ -68,6 +68,22 @@ def agent_problems(game: Game) -> list[Diagnostic]:
     return out
 
 
+def agents_ready(game: Game, names) -> list[Diagnostic]:
+    """Each agent text made once for the game: a strategy file that does not fit it (the rules
+    agent's) is a located error here, before any game is played."""
+    import random as _random
+    from .agents import make_agent
+    from .errors import TablerulesError
+    for text in dict.fromkeys(names):
+        try:
+            make_agent(text, _random.Random(0), game.definition)
+        except TablerulesError as e:
+            return list(e.diagnostics)
+        except ValueError:
+            continue  # a bad agent text: agent_problems and the command line report it
+    return []
+
+
 def check_file(ref: str, options: dict[str, Any] | None = None, *, hands: int = 200,
                seed: int = 0, agents: list[str] | None = None, seconds: float = SECONDS,
                steps: int = STEPS) -> FileResult:
@@ -81,6 +97,8 @@ def check_file(ref: str, options: dict[str, Any] | None = None, *, hands: int = 
         return res
     if res.ok and res.game is not None:
         res.diagnostics.extend(agent_problems(res.game))
+    if res.ok and res.game is not None:
+        res.diagnostics.extend(agents_ready(res.game, list(agents or res.game.definition.agents)))
     if res.ok and res.game is not None and hands > 0:
         sets = [list(agents)] if agents else [list(res.game.definition.agents)]
         if not agents and sets[0] != list(EXPLORER):
@@ -140,7 +158,7 @@ def _fault(res: FileResult, span: Span, message: str, seed: int, match: int, nam
            options: dict[str, Any], path: tuple | None = None) -> None:
     opts = "".join(f" --option {k}={value_str(v)}" for k, v in options.items())
     found = Diagnostic(
-        span, f"random play: {message} (reproduce: tablerules simulate {res.ref} "
+        span, f"seeded play: {message} (reproduce: tablerules simulate {res.ref} "
               f"--seed {seed} --games {match + 1} --agents {','.join(names)}{opts})", "game",
         path=path)
     # a fault in a base file is the user's overlay's: report it there, with a note

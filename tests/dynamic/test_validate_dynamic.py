@@ -32,7 +32,7 @@ def test_dynamic_fault_is_reported_with_its_seed(name, message):
     assert r.exit_code == 1
     assert "Traceback" not in r.output
     assert message in r.stderr
-    assert "random play:" in r.stderr
+    assert "seeded play:" in r.stderr
     command = r.stderr.split("(reproduce: tablerules ", 1)[1].split(")\n", 1)[0].split()
     assert command[:2] == ["simulate", str(Path(REL) / name)] and "--seed" in command
     again = CliRunner().invoke(app, command)  # the command validate names shows the same fault

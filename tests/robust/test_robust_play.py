@@ -14,7 +14,7 @@ from tablerules.load.ruleset import builtin_names
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = builtin_names()
-HEAD = re.compile(r"^\S.*:\d+:\d+: error: random play: .+$", re.M)
+HEAD = re.compile(r"^\S.*:\d+:\d+: error: seeded play: .+$", re.M)
 
 
 def extremes(name: str) -> list[tuple[str, str]]:
@@ -85,7 +85,7 @@ def test_a_match_over_budget_is_a_located_error_with_its_command(tmp_path, args,
                  "bounds:\n  max_hands: 1000000000\n  max_steps: 1000000000\n", encoding="utf-8")
     r = cli("validate", str(f), "--hands", "10", "--seed", "4", *args)  # was: minutes
     assert r.exit_code == 1
-    assert f"huge.yaml:5:1: error: random play: match 1 {what}; a hand or a match may never end " \
+    assert f"huge.yaml:5:1: error: seeded play: match 1 {what}; a hand or a match may never end " \
            f"(reproduce: tablerules simulate {f} --seed 4 --games 1 --agents random)" in r.stderr
 
 

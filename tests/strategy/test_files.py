@@ -109,3 +109,23 @@ def test_the_agent_needs_only_the_observation(game):
         st.apply_action(a)
         decisions += 1
     assert decisions > 20
+
+
+def test_a_house_file_extending_a_game_the_strategy_is_for_fits(tmp_path):
+    f = tmp_path / "hall.yaml"
+    f.write_text("name: our-hall\ntitle: t\nextends: texas42\nset:\n  min_bid: 32\n", encoding="utf-8")
+    r = cli("simulate", str(f), "-n", "2", "--no-progress", "--agents", "rules")
+    assert r.exit_code == 0, r.stderr
+    r = cli("validate", str(f), "--hands", "10", "--agents", "rules")
+    assert r.exit_code == 0, r.stderr
+
+
+def test_a_strategy_for_another_game_is_a_located_error_before_play(tmp_path):
+    for command in (["simulate", "allfives", "-n", "1", "--no-progress"],
+                    ["validate", "allfives", "--hands", "5"],
+                    ["compare", "allfives", "--vs", "--option", "target=100", "-n", "2",
+                     "--no-progress"]):
+        r = cli(*command, "--agents", "rules:strategy=fortytwo")
+        assert r.exit_code == 1, (command, r.output)
+        first = r.stderr.splitlines()[0]
+        assert first.startswith("rulesets/strategies/fortytwo.yaml:") and "not allfives" in first

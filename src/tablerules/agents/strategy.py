@@ -461,8 +461,10 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
             err(("flags", name), f"flag '{name}' has the name of a rule", key=True)
     fits = data.get("for") or []
     game = ruleset or gd.name
-    if fits and game not in fits:
-        err(("for",), f"this strategy is for {', '.join(fits)}, not {game}")
+    lineage = (ruleset,) if ruleset else (getattr(gd, "lineage", ()) or (gd.name,))
+    if fits and not set(lineage) & set(fits):  # a house file extending one of them fits too
+        err(("for",), f"this strategy is for {', '.join(fits)}, not {game}"
+                      + (f" (which extends {', '.join(lineage[1:])})" if len(lineage) > 1 else ""))
     on = {k: v[0] for k, v in sw.items()}
     for k, v in (settings or {}).items():
         if k not in on:

@@ -238,13 +238,18 @@ def _check_agent_count(names: list[str], game) -> None:
 def _agents_for(game, names: list[str] | None) -> list[str]:
     """The agents to play `game` with: `names`, else the ruleset's `simulate.agents`."""
     from ..validation import agent_problems
+    from ..validation import agents_ready
     gd = game.definition
     if names is None:
         problems = agent_problems(game)
         if problems:
             _fail(TablerulesError(problems[0].message, problems[0].span, diagnostics=problems))
-        return list(gd.agents)
-    _check_agent_count(names, game)
+        names = list(gd.agents)
+    else:
+        _check_agent_count(names, game)
+    problems = agents_ready(game, names)  # a strategy that does not fit: before any game
+    if problems:
+        _fail(TablerulesError(problems[0].message, problems[0].span, diagnostics=problems))
     return names
 
 

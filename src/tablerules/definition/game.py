@@ -229,6 +229,7 @@ class GameDef:
     trick_tables: dict  # (contract index, declared values) -> TrickTables, every combination
     agents: tuple[str, ...] = ("random",)  # `simulate.agents`: who plays when none are named
     strategy: str | None = None  # `simulate.strategy`: the rules agent's strategy file (a path)
+    lineage: tuple[str, ...] = ()  # its name, then the name of each ruleset it extends
     source: Any = field(default=None, repr=False, compare=False)  # the merged data, for `show`
     # derived once from the fields above
     bit: dict = field(init=False, repr=False, compare=False)  # piece id -> its mask bit

@@ -105,7 +105,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         auction=auction.with_offers(auc, bid_defs, actions), score_hand=score_hand,
         match_over=match_over, match=match_def, bounds=bnds, actions=actions,
         trick_tables=trick_tables, agents=settings.default_agents(comp),
-        strategy=strategy, source=d)
+        strategy=strategy, lineage=tuple(tree.lineage) or (name,), source=d)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:

@@ -131,8 +131,11 @@ def load_tree(ref: str) -> Tree:
 
 def _load_extends(path: Path, chain: list[Path]) -> Tree:
     tree = read_tree(path)
-    base_ref = tree.data.get("extends")
+    own_name = tree.data.get("name") if isinstance(tree.data, dict) else None
+    lineage = (own_name,) if isinstance(own_name, str) else ()
+    base_ref = tree.data.get("extends") if isinstance(tree.data, dict) else None
     if base_ref is None:
+        tree.lineage = lineage
         return tree
     span = tree.span(("extends",))
     if not isinstance(base_ref, str):
@@ -146,6 +149,7 @@ def _load_extends(path: Path, chain: list[Path]) -> Tree:
         raise LoadError(f"'extends' cycle: {base_ref} extends this file again", span)
     base = _load_extends(base_path, chain + [path])
     if "library" in base.data:  # a library part's own mark: the file extending it is a game
+        base.lineage = ()  # shared rules, not a game the file extends
         del base.data["library"]
         base.locs.pop(("library",), None)
     own = Tree({k: v for k, v in tree.data.items() if k != "extends"}, tree.locs, tree.sources)
@@ -153,6 +157,7 @@ def _load_extends(path: Path, chain: list[Path]) -> Tree:
     merged = merge(base, own)
     merged.data["extends"] = base_ref
     merged.locs[("extends",)] = tree.locs[("extends",)]
+    merged.lineage = lineage + tuple(n for n in base.lineage if n not in lineage)
     return merged
 
 

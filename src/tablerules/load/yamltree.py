@@ -62,6 +62,7 @@ class Tree:
     # ("contracts", name, ...) -> the contract a part was copied from with `like:`
     inherited: dict[Path, str] = field(default_factory=dict)
     library: bool = False  # the user's file is a library part (`library: true`), not a game
+    lineage: tuple = ()  # the `name:` of each file of the `extends` chain, the user's first
 
     def span(self, path: Path, key: bool = False) -> Span:
         """The closest known span to `path` (walking up until one is found)."""
