@@ -58,7 +58,7 @@ def check(path: Path, text: str | bytes, hands: int, what: str | None = None):
     assert "Traceback" not in r.output
     assert r.exit_code in (0, 1), (r.exit_code, r.output)
     if r.exit_code == 0:
-        assert r.stdout.endswith(" cautious)\n") and "random hands played in" in r.stdout
+        assert r.stdout.endswith(" cautious)\n") and "seeded hands played in" in r.stdout
         assert ": ok (" in r.stdout and r.stderr == ""
     else:
         assert HEAD.search(r.stderr), f"exit 1 without a located error:\n{r.stderr}"

@@ -46,9 +46,11 @@ def test_every_option_extreme_finishes(name, option):
     assert r.exit_code == 0, r.stderr
 
 
-def test_moon_names_cautious_and_simulate_uses_it():
-    r = cli("simulate", "moon", "--games", "5", "--format", "json")
+def test_shipped_rulesets_simulate_with_the_rules_agent_by_default(tmp_path):
+    r = cli("simulate", "moon", "--games", "5", "--seed", "2", "-r", str(tmp_path / "m.jsonl"))
     assert r.exit_code == 0, r.stderr
+    head = (tmp_path / "m.jsonl").read_text().splitlines()[0]
+    assert '"agents":["rules","rules","rules"]' in head
     r = cli("simulate", "moon", "--games", "5", "--agents", "random")  # still possible, and fails
     assert r.exit_code == 1 and "try --agents cautious" in r.stderr
 
@@ -56,12 +58,12 @@ def test_moon_names_cautious_and_simulate_uses_it():
 def test_validate_plays_what_simulate_plays():
     r = cli("validate", "moon", "--hands", "30")
     assert r.exit_code == 0, r.stderr
-    assert "whole matches by cautious)" in r.stdout
+    assert "whole matches by rules and cautious)" in r.stdout
     r = cli("validate", "moon", "--hands", "30", "--agents", "random")
     assert r.exit_code == 1 and HEAD.search(r.stderr)
     assert "did not end within 1000 deals" in r.stderr and "--agents random" in r.stderr
     r = cli("validate", "texas42", "--hands", "30")
-    assert "whole matches by random and cautious)" in r.stdout
+    assert "whole matches by rules and cautious)" in r.stdout
 
 
 def test_validate_plays_whole_matches(tmp_path):
@@ -69,7 +71,7 @@ def test_validate_plays_whole_matches(tmp_path):
     f = tmp_path / "endless.yaml"
     f.write_text("name: endless\nextends: texas42\nscoring:\n  match_over: \"false\"\n",
                  encoding="utf-8")
-    r = cli("validate", str(f), "--hands", "5")
+    r = cli("validate", str(f), "--hands", "5", "--agents", "random")  # quick to reach max_hands
     assert r.exit_code == 1
     assert re.search(r"the match did not end within \d+ deals \(bounds.max_hands\)", r.stderr)
     assert cli("simulate", str(f), "--games", "1").exit_code == 1
@@ -83,7 +85,8 @@ def test_a_match_over_budget_is_a_located_error_with_its_command(tmp_path, args,
     f = tmp_path / "huge.yaml"
     f.write_text("name: huge\nextends: texas42\nscoring:\n  match_over: \"false\"\n"
                  "bounds:\n  max_hands: 1000000000\n  max_steps: 1000000000\n", encoding="utf-8")
-    r = cli("validate", str(f), "--hands", "10", "--seed", "4", *args)  # was: minutes
+    r = cli("validate", str(f), "--hands", "10", "--seed", "4", "--agents", "random",
+            *args)  # was: minutes
     assert r.exit_code == 1
     assert f"huge.yaml:5:1: error: seeded play: match 1 {what}; a hand or a match may never end " \
            f"(reproduce: tablerules simulate {f} --seed 4 --games 1 --agents random)" in r.stderr

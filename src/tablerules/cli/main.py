@@ -338,7 +338,7 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
             if r.ok and r.library:
                 typer.echo(f"{r.ref}: ok (library part: {_part_summary(r.game.tree)})")
             elif r.ok:
-                played = (f", {r.hands_played} random hands played in {r.matches_played} whole "
+                played = (f", {r.hands_played} seeded hands played in {r.matches_played} whole "
                           f"matches by {' and '.join(r.agents)}") if hands else ""
                 typer.echo(f"{r.ref}: ok ({r.game.definition.canonical}{played})")
         bad = [r for r in results if not r.ok]

@@ -83,12 +83,13 @@ def option_env(decls: dict[str, OptionDecl], values: dict[str, Any]) -> Env:
 
 
 def default_agents(comp: Compiler) -> tuple[str, ...]:
-    """`simulate.agents`, the agents simulate and validate use when none are named; the schema
-    checks the shape, and the command line the names (agents sit above the compiler)."""
+    """`simulate.agents`, the agents simulate and validate use when none are named: else the
+    rule-based agent when the ruleset names a strategy, and random play when it names none. The
+    schema checks the shape, and the command line the names (agents sit above the compiler)."""
     agents = comp.get("simulate", "agents", default=None)
     if isinstance(agents, list) and agents and all(isinstance(a, str) for a in agents):
         return tuple(agents)
-    return ("random",)
+    return ("rules",) if comp.get("simulate", "strategy", default=None) else ("random",)
 
 
 def default_strategy(comp: Compiler) -> str | None:
