@@ -74,7 +74,7 @@ def test_validate_plays_whole_matches(tmp_path):
     r = cli("validate", str(f), "--hands", "5", "--agents", "random")  # quick to reach max_hands
     assert r.exit_code == 1
     assert re.search(r"the match did not end within \d+ deals \(bounds.max_hands\)", r.stderr)
-    assert cli("simulate", str(f), "--games", "1").exit_code == 1
+    assert cli("simulate", str(f), "--games", "1", "--agents", "random").exit_code == 1
 
 
 @pytest.mark.parametrize("args, what", [
