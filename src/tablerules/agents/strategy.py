@@ -93,6 +93,7 @@ class Vocabulary:
         pcs = gd.pieces
         ends = pcs.ends
         self.piece_id = {n: i for i, n in enumerate(pcs.names)}
+        self.contract_index = {c.name: c.index for c in gd.contracts}
         attrs = {"high": Attr(INT, lambda t: ends[t][0], "the higher end"),
                  "low": Attr(INT, lambda t: ends[t][1], "the lower end"),
                  "pips": Attr(INT, lambda t: ends[t][0] + ends[t][1], "both ends"),
@@ -317,8 +318,7 @@ class Vocabulary:
         s.trick_seats = tuple(x for x, _ in obs["trick"])
         s.leading = not s.trick
         if obs["contract"] is not None and gd.trick_tables:
-            ci = next(c.index for c in gd.contracts if c.name == obs["contract"])
-            s.tables = gd.trick_tables.get((ci, s.decl))
+            s.tables = gd.trick_tables.get((self.contract_index[obs["contract"]], s.decl))
         if s.tables is not None and s.trick:
             lead = s.tables.lead[s.trick[0]]
             led = lead_named if type(lead) is tuple else lead
