@@ -78,6 +78,10 @@ class SearchAgent:
         pips = sum(a + b for a, b in game.pieces.ends)
         self.scale = game.bounds.hand_points or max(1, pips // max(1, len(game.sides)))
         self.work = {"decisions": 0, "worlds": 0, "playouts": 0, "nodes": 0}
+        # the play-out agents, made once and sharing one generator reseeded per play-out
+        # (making a strategy agent costs more than a play-out; reseeding gives the same draws)
+        self._policy_rng = random.Random()
+        self._policy: list | None = None
 
     def act(self, seat: int, legal: tuple[int, ...], observe) -> int:
         if len(legal) == 1:
@@ -127,10 +131,13 @@ class SearchAgent:
         return 0.5 * math.tanh(d / self.scale)
 
     def _policy_agents(self, seed: int) -> list:
-        """The play-out policy for every seat, sharing one generator (seeding is costly)."""
-        from . import make_agent
-        rng = random.Random(seed)
-        return [make_agent(self.policy, rng, self.game) for _ in range(self.game.seat_count)]
+        """The play-out policy for every seat, sharing one generator seeded `seed`."""
+        if self._policy is None:
+            from . import make_agent
+            self._policy = [make_agent(self.policy, self._policy_rng, self.game)
+                            for _ in range(self.game.seat_count)]
+        self._policy_rng.seed(seed)
+        return self._policy
 
     def _playout(self, st, seat: int, seed: int, before: list) -> float:
         """Play `st` to the end of its hand with the policy; the outcome for `seat`."""
