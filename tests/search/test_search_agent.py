@@ -135,7 +135,7 @@ def test_same_seed_same_choices():
 def test_the_spec_names_its_parameters_and_levels_expand_to_budgets():
     assert search.SPEC.name == "search"
     assert [p.name for p in search.SPEC.params] == ["level", "worlds", "playouts", "exact",
-                                                     "policy", "objective"]
+                                                     "policy", "margin", "objective"]
     gd = games()[0].definition
     hard = search.make(random.Random(0), gd, {"level": "hard"})
     assert (hard.worlds, hard.playouts, hard.exact) == search.LEVELS["hard"]
@@ -306,3 +306,29 @@ def test_under_the_match_objective_winning_the_match_outweighs_any_hand():
             assert abs(a._value(st, seat, before)) < 0.5
             going_on += 1
     assert ended == 1 and going_on >= 1
+
+
+def test_the_auto_policy_is_the_rulesets_strategy_else_cautious(tmp_path):
+    assert agent(game("texas42")).policy == "rules"
+    bare = tmp_path / "bare.yaml"  # texas42 with no strategy named
+    bare.write_text("extends: texas42\nname: bare\nsimulate: {strategy: null}\n")
+    assert agent(load_game(str(bare))).policy == "cautious"
+
+
+def test_the_margin_keeps_the_policys_choice_unless_another_is_clearly_better():
+    """With a deterministic policy a large margin follows it almost always; no margin trusts
+    the averages and differs from it more often."""
+    from tablerules.agents import make_agent
+    g = game("texas42")
+    states = decisions(g, 3, 40)
+    agree = {0.0: 0, 10.0: 0}
+    for i, st in enumerate(states):
+        seat = st.current_player()
+        legal = tuple(st.legal_actions())
+        ref = make_agent("rules", random.Random(0), g.definition).act(
+            seat, legal, lambda: st.observation(seat))
+        for m in agree:
+            a = agent(g, i, margin=m, **SMALL).act(seat, legal, lambda: st.observation(seat))
+            agree[m] += a == ref
+    assert agree[10.0] >= 0.9 * len(states)
+    assert agree[0.0] < agree[10.0]

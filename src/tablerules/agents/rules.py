@@ -11,6 +11,7 @@ class RulesAgent:
     """Chooses by the first rule of its strategy that applies; only `observe()` is read."""
 
     name = "rules"
+    deterministic = True  # the same observation and legal actions give the same choice
 
     def __init__(self, rng: random.Random, gd, strategy: strat.Strategy):
         self.rng = rng  # unused: a strategy is deterministic given the observation

@@ -22,13 +22,16 @@ from .base import AgentSpec, Param
 
 
 # level -> (worlds, play-outs per world and action, pieces left at or below which to search
-# exactly); see docs/agents.md for what each costs
+# exactly); see docs/agents.md for what each costs. One play-out per world: the default policy
+# (a strategy) is deterministic, so a second play-out of the same world repeats the first.
 LEVELS = {
-    "easy": (8, 1, 0),
-    "normal": (16, 2, 8),
-    "hard": (48, 3, 12),
+    "easy": (4, 1, 0),
+    "normal": (8, 1, 8),
+    "hard": (24, 1, 12),
 }
-POLICIES = ("random", "cautious", "rules")  # play-out policies: registered agents (not search)
+# play-out policies: registered agents (not search); auto is the ruleset's strategy (rules) when
+# it names one, else cautious (random play-out bidders overcall every bid, so every bid looks lost)
+POLICIES = ("auto", "random", "cautious", "rules")
 NODES = 20000  # alpha-beta nodes per world and action at most; past it, play-outs decide
 
 PARAMS = (
@@ -39,9 +42,12 @@ PARAMS = (
           max=256),
     Param("exact", "int", -1, "search the rest of the hand exactly (alpha-beta) once at most "
           "this many pieces are left in play (0: never, -1: the level's)", min=-1, max=64),
-    # cautious by default: random play-out bidders overcall every bid, so every bid looks lost
-    Param("policy", "choice", "cautious", "the registered agent that plays the play-outs",
-          choices=POLICIES),
+    Param("policy", "choice", "auto", "the registered agent that plays the play-outs (auto: "
+          "rules when the ruleset names a strategy, else cautious)", choices=POLICIES),
+    Param("margin", "float", 1.0, "keep the play-out policy's own choice unless another action "
+          "beats it by more than this many standard errors over the worlds (0: always the best "
+          "average; only a policy that is deterministic, as rules is, is consulted)", min=0.0,
+          max=10.0),
     Param("objective", "choice", "match", "what to maximise: the hand's score difference for "
           "its side, or the chance of winning the match", choices=("hand", "match")),
 )
@@ -53,13 +59,15 @@ class SearchAgent:
     name = "search"
 
     def __init__(self, rng: random.Random, game: GameDef, *, level: str = "normal",
-                 worlds: int = 0, playouts: int = 0, exact: int = -1, policy: str = "cautious",
-                 objective: str = "match"):
+                 worlds: int = 0, playouts: int = 0, exact: int = -1, policy: str = "auto",
+                 margin: float = 1.0, objective: str = "match"):
         if level not in LEVELS:
             raise ValueError(f"unknown level '{level}' (levels: {', '.join(LEVELS)})")
         if objective not in ("hand", "match"):
             raise ValueError(f"unknown objective '{objective}' (objectives: hand, match)")
         from . import AGENTS
+        if policy == "auto":
+            policy = "rules" if getattr(game, "strategy", None) else "cautious"
         if policy == self.name or policy not in AGENTS:
             names = sorted(a for a in AGENTS if a != self.name)
             raise ValueError(f"the play-out policy must name an agent other than search "
@@ -71,6 +79,7 @@ class SearchAgent:
         self.playouts = playouts or p
         self.exact = e if exact < 0 else exact
         self.policy = policy
+        self.margin = margin
         self.objective = objective
         self.sign = -1 if game.match.lowest_wins else 1
         # what a hand is worth, to scale a hand's result under the match objective: the
@@ -81,7 +90,10 @@ class SearchAgent:
         # the play-out agents, made once and sharing one generator reseeded per play-out
         # (making a strategy agent costs more than a play-out; reseeding gives the same draws)
         self._policy_rng = random.Random()
-        self._policy: list | None = None
+        from . import make_agent  # made now, so a policy that cannot play this game says so first
+        self._policy = [make_agent(self.policy, self._policy_rng, game)
+                        for _ in range(game.seat_count)]
+        self._deterministic = bool(getattr(self._policy[0], "deterministic", False))
 
     def act(self, seat: int, legal: tuple[int, ...], observe) -> int:
         if len(legal) == 1:
@@ -100,7 +112,7 @@ class SearchAgent:
         left += obs["stock_size"]
         exact = self.exact > 0 and left <= self.exact and ws[0].phase in (PLAY, LEAD, LAYOUT)
         seeds = [[self.rng.getrandbits(64) for _ in range(self.playouts)] for _ in ws]
-        totals = [0.0] * len(legal)
+        values: list[list[float]] = [[] for _ in legal]  # per action, its value in each world
         for w, world_seeds in zip(ws, seeds):
             before = list(w.ctx.score)  # what the action itself scores counts too
             for i, a in enumerate(legal):
@@ -111,9 +123,25 @@ class SearchAgent:
                     v = sum(self._playout(c.clone() if k < len(world_seeds) - 1 else c, seat, sd,
                                           before)
                             for k, sd in enumerate(world_seeds)) / len(world_seeds)
-                totals[i] += v
+                values[i].append(v)
+        totals = [sum(v) for v in values]
         best = max(range(len(legal)), key=lambda i: (totals[i], -i))  # ties: the lowest id
+        if self.margin > 0 and self._deterministic:
+            mine = legal.index(self._policy[seat].act(seat, legal, observe))
+            if best != mine and not self._clearly_better(values[best], values[mine]):
+                best = mine
         return legal[best]
+
+    def _clearly_better(self, a: list[float], b: list[float]) -> bool:
+        """Whether values `a` beat `b` (paired by world) by more than `margin` standard errors:
+        with few worlds a small lead is noise, and the policy's own choice knows the game."""
+        d = [x - y for x, y in zip(a, b)]
+        n = len(d)
+        mean = sum(d) / n
+        if n < 2:
+            return mean > 0
+        var = sum((x - mean) ** 2 for x in d) / (n - 1)
+        return mean > self.margin * math.sqrt(var / n)
 
     # -- outcomes --------------------------------------------------------------------------
 
@@ -132,10 +160,6 @@ class SearchAgent:
 
     def _policy_agents(self, seed: int) -> list:
         """The play-out policy for every seat, sharing one generator seeded `seed`."""
-        if self._policy is None:
-            from . import make_agent
-            self._policy = [make_agent(self.policy, self._policy_rng, self.game)
-                            for _ in range(self.game.seat_count)]
         self._policy_rng.seed(seed)
         return self._policy
 
