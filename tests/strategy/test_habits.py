@@ -86,7 +86,8 @@ def test_open_on_count():
 
 def test_contest_thin():
     gd = game("texas42")
-    o = observation(gd, 1, ["0-0", "1-1", "4-2", "5-1", "6-0", "6-2", "6-6"], phase="auction",
+    # worth about 28: too little to open, enough to contest a 30 bid at 31
+    o = observation(gd, 1, ["6-6", "6-5", "6-4", "6-3", "5-5", "5-0", "4-4"], phase="auction",
                     contract=None, history=[(0, "bid 30")])
     assert decide(gd, o, bids(31)) == "bid 31"
     assert decide(gd, o, bids(31), contest_thin=False) == "pass"
@@ -96,8 +97,8 @@ def test_read_auction_counts_the_passes_against():
     gd = game("texas42")
     o = observation(gd, 2, ["0-0", "1-1", "3-2", "5-0", "5-3", "5-4", "5-5"], phase="auction",
                     contract=None, history=[(0, "pass"), (1, "pass")])
-    assert decide(gd, o, bids(30)) == "bid 42"
-    assert decide(gd, o, bids(30), read_auction=False) == "bid 40"
+    assert decide(gd, o, bids(30)) == "bid 32"  # one pass against: two points more
+    assert decide(gd, o, bids(30), read_auction=False) == "bid 30"
 
 
 def test_specials_when_held():
