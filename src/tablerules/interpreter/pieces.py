@@ -211,7 +211,7 @@ def _cards(comp: Compiler, base: Env) -> tuple[Pieces | None, ObjType | None]:
             why = (f"two cards are named '{c[4]}' ({seen[c[4]][1]} of {seen[c[4]][0]} and "
                    f"{c[1]} of {c[0]})" if c[4] in seen else f"a card name '{c[4]}' is empty or "
                    "has spaces at an end")
-            comp.error(("pieces", "name") if comp.has("pieces", "name") else ("pieces", "suits"),
+            comp.error(("pieces", "suits", c[0]) if c[0] in suits else ("pieces", "trumps"),
                        why + ": each card needs a name of its own (pieces.name, a suit's mark)")
             return None, None
         if c[4] in FIXED_NAMES:
