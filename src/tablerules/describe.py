@@ -242,6 +242,8 @@ def render_show(info: dict[str, Any]) -> str:
             lines.append(f"       declare {dn} by {dv['by']}: {', '.join(dv['choices'])}"
                          + _from(c, f"declare.{dn}"))
         for k, v in c["play"].items():
+            if k == "follows" and isinstance(v, list):  # tiers, tried in order
+                v = ", else ".join(str(x) for x in v) + ", else anything"
             lines.append(f"       {k}: {' '.join(str(v).split())}" + _from(c, f"play.{k}"))
         for k, v in c["outcome"].items():
             lines.append(f"       {k}: {' '.join(str(v).split())}" + _from(c, f"outcome.{k}"))

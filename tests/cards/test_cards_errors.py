@@ -61,7 +61,7 @@ def test_the_head_is_a_game(tmp_path):
     ('rank: "tile.rank"', 'rank: "1 if tile.suit == \'spdes\' else 0"', "14:",
      "'spdes' is not one of: hearts, spades"),
     ('rank: "tile.rank"', 'rank: "tile.rank"\n      legal: "tile == card(\'spades\', \'K\')"',
-     "15:", ""),
+     "15:", "there is no card K of spades"),
 ])
 def test_a_located_error(tmp_path, old, new, where, message):
     assert old in HEAD
@@ -73,3 +73,12 @@ def test_a_located_error(tmp_path, old, new, where, message):
 def test_a_name_template_with_an_unknown_field(tmp_path):
     out = check(tmp_path, HEAD.replace("pieces:\n", "pieces:\n  name: '{face}{colour}'\n"))
     assert "bad.yaml:4:" in out and "unknown field '{colour}'" in out, out
+
+
+def test_a_card_by_suit_and_face_and_its_holder(tmp_path):
+    p = tmp_path / "ok.yaml"
+    p.write_text(HEAD.replace('leader: "0"', 'leader: "holder(card(\'hearts\', \'A\'))"')
+                 .replace('rank: "tile.rank"', 'rank: "tile.rank"\n      follows: '
+                          '["tile.suit == led", "tile.suit == \'spades\'"]'), encoding="utf-8")
+    r = cli("validate", str(p))
+    assert r.exit_code == 0, r.output

@@ -73,6 +73,7 @@ def test_show_lists_each_suit_in_its_order():
     assert "hearts, lowest first: 4♥ 3♥ 2♥ A♥ J♥ R♥ Q♥ K♥" in r.output
     assert "spades, lowest first: 7♠ 8♠ 9♠ 10♠ J♠ R♠ Q♠ K♠" in r.output
     assert "tarok (trumps), lowest first: I II III" in r.output and "XXI Skyz" in r.output
+    assert "follows: tile.suit == led, else tile.trump, else anything" in r.output
     r = cli("show", TAROT4, "--format", "json")
     info = json.loads(r.output)
     assert info["pieces"]["kind"] == "cards" and info["pieces"]["trumps"] == "tarok"
