@@ -26,6 +26,19 @@ def list_builtins() -> list[dict[str, str]]:
     return out
 
 
+def _set_of(gd, src: dict) -> dict:
+    """The set itself: a domino set's top pip, or each suit's cards of a pack in rank order."""
+    pcs = gd.pieces
+    if pcs.kind != "cards":
+        return {"max_pip": src["max_pip"]}
+    suits: dict = {}
+    for i in sorted(range(len(pcs)), key=lambda i: pcs.attrs["rank"][i]):
+        suits.setdefault(pcs.attrs["suit"][i], []).append(pcs.names[i])
+    order = list(dict.fromkeys(pcs.attrs["suit"]))
+    trumps = next((pcs.attrs["suit"][i] for i in range(len(pcs)) if pcs.attrs["trump"][i]), None)
+    return {"kind": "cards", "suits": {s: suits[s] for s in order}, "trumps": trumps}
+
+
 def describe(game: Game) -> dict[str, Any]:
     """A structured account of the ruleset, for `show` (text or JSON)."""
     gd = game.definition
@@ -69,7 +82,7 @@ def describe(game: Game) -> dict[str, Any]:
         "options": [{"name": d.name, "type": d.type, "value": gd.options[d.name],
                      "default": d.default, "allowed": d.allowed(), "description": d.description}
                     for d in gd.option_decls.values()],
-        "pieces": {"count": len(gd.pieces), "max_pip": src["pieces"]["max_pip"],
+        "pieces": {"count": len(gd.pieces), **_set_of(gd, src["pieces"]),
                    "filter": src["pieces"].get("filter"),
                    "attributes": {k: v.get("value") for k, v in
                                   (src["pieces"].get("attributes") or {}).items()}},
@@ -167,8 +180,15 @@ def render_show(info: dict[str, Any]) -> str:
         lines.append(f"  {'':<{w}}  {o['description']}")
     p = info["pieces"]
     lines.append("")
-    lines.append(f"Pieces: {p['count']} (double-{p['max_pip']} set"
-                 + (f", filter: {p['filter']})" if p["filter"] else ")"))
+    if "suits" in p:  # a pack of cards: each suit's cards, lowest first
+        lines.append(f"Pieces: {p['count']} cards"
+                     + (f" (filter: {p['filter']})" if p["filter"] else ""))
+        for suit, cards in p["suits"].items():
+            lines.append(f"  {suit}{' (trumps)' if suit == p.get('trumps') else ''}, lowest "
+                         f"first: {' '.join(cards)}")
+    else:
+        lines.append(f"Pieces: {p['count']} (double-{p['max_pip']} set"
+                     + (f", filter: {p['filter']})" if p["filter"] else ")"))
     for k, v in p["attributes"].items():
         lines.append(f"  {k}: {v}")
     s = info["seats"]
@@ -222,6 +242,8 @@ def render_show(info: dict[str, Any]) -> str:
             lines.append(f"       declare {dn} by {dv['by']}: {', '.join(dv['choices'])}"
                          + _from(c, f"declare.{dn}"))
         for k, v in c["play"].items():
+            if k == "follows" and isinstance(v, list):  # tiers, tried in order
+                v = ", else ".join(str(x) for x in v) + ", else anything"
             lines.append(f"       {k}: {' '.join(str(v).split())}" + _from(c, f"play.{k}"))
         for k, v in c["outcome"].items():
             lines.append(f"       {k}: {' '.join(str(v).split())}" + _from(c, f"outcome.{k}"))

@@ -84,7 +84,8 @@ class SearchAgent:
         self.sign = -1 if game.match.lowest_wins else 1
         # what a hand is worth, to scale a hand's result under the match objective: the
         # ruleset's hand_points, else the pips of the set shared among the sides
-        pips = sum(a + b for a, b in game.pieces.ends)
+        # (a pack of cards has no pips: a card a point)
+        pips = sum(a + b for a, b in game.pieces.ends) if game.pieces.ends else len(game.pieces)
         self.scale = game.bounds.hand_points or max(1, pips // max(1, len(game.sides)))
         self.work = {"decisions": 0, "worlds": 0, "playouts": 0, "nodes": 0}
         # the play-out agents, made once and sharing one generator reseeded per play-out

@@ -97,7 +97,8 @@ class Vocabulary:
         attrs = {"high": Attr(INT, lambda t: ends[t][0], "the higher end"),
                  "low": Attr(INT, lambda t: ends[t][1], "the lower end"),
                  "pips": Attr(INT, lambda t: ends[t][0] + ends[t][1], "both ends"),
-                 "double": Attr(BOOL, lambda t: ends[t][0] == ends[t][1], "a double")}
+                 "double": Attr(BOOL, lambda t: ends[t][0] == ends[t][1], "a double")
+                 } if pcs.kind != "cards" else {}  # a card's built-ins are among its attrs
         for name, table in pcs.attrs.items():
             if name not in attrs and table:
                 t = BOOL if type(table[0]) is bool else INT if type(table[0]) is int else SCALAR
@@ -189,7 +190,8 @@ class Vocabulary:
         tile, c = self.tile, vocab.const
         n = len(gd.pieces)
         v = env.vars
-        v["max_pip"] = c(INT, max(h for h, _ in gd.pieces.ends), "the highest pip")
+        if gd.pieces.kind != "cards":
+            v["max_pip"] = c(INT, max(h for h, _ in gd.pieces.ends), "the highest pip")
         v["pieces"] = c(ListType(tile), tuple(range(n)), "every piece in play")
         v["hand_size"] = c(INT, gd.hand_size, "pieces dealt to each seat")
         v["seat_count"] = c(INT, gd.seat_count, "number of seats")

@@ -35,14 +35,17 @@ def chunk_tables(count: int) -> tuple:
 class Pieces:
     """The pieces in play as small ints, with per-piece attribute tables."""
 
-    names: tuple[str, ...]  # "6-4"
-    ends: tuple[tuple[int, int], ...]  # (high, low)
+    names: tuple[str, ...]  # "6-4", "K♥"
+    ends: tuple[tuple[int, int], ...]  # (high, low); empty for cards
     attrs: dict[str, tuple]  # attribute name -> value per piece
-    by_ends: dict = field(init=False, repr=False, compare=False)  # (high, low) or id -> id
+    kind: str = "dominoes"  # or "cards": suit, face, rank, trump and name in attrs
+    by_ends: dict = field(init=False, repr=False, compare=False)  # (high, low), name or id -> id
 
     def __post_init__(self) -> None:
         d: dict = {e: i for i, e in enumerate(self.ends)}
-        d.update({i: i for i in range(len(self.ends))})  # ids stand for themselves
+        if self.kind == "cards":
+            d.update({n: i for i, n in enumerate(self.names)})
+        d.update({i: i for i in range(len(self.names))})  # ids stand for themselves
         object.__setattr__(self, "by_ends", d)
 
     def __len__(self) -> int:
@@ -161,6 +164,29 @@ class TrickTables:
     rank: tuple  # suit index -> tuple of rank per piece
     must_follow: bool
     lead_actions: tuple = ()  # suit index -> action id for a lead choice
+    tiers: tuple = ()  # suit index -> masks of the further follow tiers, in order (none: ())
+
+    def follow_of(self, led: int, hand: int) -> int:
+        """The pieces of `hand` the rule to follow `led` allows: the first tier the hand
+        holds any of, or the whole hand."""
+        f = hand & self.follow_mask[led]
+        if f or not self.tiers:
+            return f or hand
+        for m in self.tiers[led]:
+            f = hand & m
+            if f:
+                return f
+        return hand
+
+    def void_of(self, led: int, piece: int) -> int:
+        """The pieces a seat that played `piece` to `led` cannot have held: every tier before
+        the first that holds the piece (each tier if none does)."""
+        void = 0
+        for m in (self.follow_mask[led],) + (self.tiers[led] if self.tiers else ()):
+            if m >> piece & 1:
+                return void
+            void |= m
+        return void
 
 
 @dataclass(frozen=True)

@@ -49,9 +49,12 @@ def legal(st) -> tuple[int, ...]:
     m = st.hands[st.ctx.actor]
     led = t.led
     if led >= 0 and t.must_follow:
-        f = m & t.follow_mask[led]
-        if f:
-            m = f
+        if t.tables.tiers:
+            m = t.tables.follow_of(led, m)
+        else:
+            f = m & t.follow_mask[led]
+            if f:
+                m = f
     tb = t.chunk2
     legal = tb[0][m & CHUNK_MASK] + tb[1][m >> CHUNK] if tb is not None else st.game.mask_pieces(m)
     if t.legal_fn is not None:

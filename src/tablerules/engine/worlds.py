@@ -125,7 +125,9 @@ def _walk(g: GameDef, obs: dict, f: _Facts) -> None:
             led = -1 if type(lead) is tuple else lead
         elif led >= 0 and tables.must_follow and not tables.follow_mask[led] >> a & 1 \
                 and player != seat:
-            f.voids.append((time, player, tables.follow_mask[led]))
+            # off the first tier: the seat held nothing of it nor of any tier before its piece's
+            f.voids.append((time, player, tables.void_of(led, a) if tables.tiers
+                            else tables.follow_mask[led]))
         trick.append(a)
         if len(trick) == n_active:
             trick, led = [], -1

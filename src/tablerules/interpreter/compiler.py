@@ -39,10 +39,10 @@ def setup(comp: Compiler, decls: dict, values: dict) -> Setup:
     pcs, tile = pieces.pieces(comp, base)
     if pcs is None:
         comp.raise_if_errors()
-    base.vars.update({
-        "max_pip": vocab.const(INT, comp.get("pieces", "max_pip", default=0), "highest pip"),
-        "pieces": vocab.const(ListType(tile), tuple(range(len(pcs))), "every piece in play"),
-    })
+    if pcs.kind == "dominoes":
+        base.vars["max_pip"] = vocab.const(INT, comp.get("pieces", "max_pip", default=0),
+                                           "highest pip")
+    base.vars["pieces"] = vocab.const(ListType(tile), tuple(range(len(pcs))), "every piece in play")
     found = seats.seats(comp, base)
     if found is None:
         comp.raise_if_errors()
@@ -63,7 +63,8 @@ def setup(comp: Compiler, decls: dict, values: dict) -> Setup:
     types = {"int": INT, "bool": BOOL, "scalar": SCALAR, "tile": tile, "bid": bid,
              "end": vocab.end_type()}
     user_funcs, lazy = declarations.functions(comp, base, decl_vars, tile, types)
-    scope = vocab.Scope(base, types, decl_vars, vocab.group_funcs(user_funcs, tile), lazy)
+    scope = vocab.Scope(base, types, decl_vars, vocab.group_funcs(user_funcs, tile), lazy,
+                        cards=pcs.kind == "cards")
     return Setup(pcs, seat_count, seat_names, sides, hand_size, stock, consts, decl_list, scope,
                  bid_tables)
 

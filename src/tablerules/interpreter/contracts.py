@@ -35,6 +35,7 @@ class TrickHooks:
     follows: Fn
     rank: Fn
     must_follow: Fn
+    tiers: tuple = ()  # further `play.follows` tiers, tried in order when the first has nothing
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,10 @@ def _play(comp: Compiler, scope: Scope, cp: tuple) -> tuple[PlayDef, TrickHooks 
     if comp.has(*pp, "legal"):
         legal = comp.fn(pp + ("legal",), scope.env("play.legal", where=f"{comp.where(pp)}.legal"),
                         BOOL)
+    if mode == "layout" and scope.cards:
+        comp.error(pp + ("mode",), "layout play lays pieces end to end by their pips: it needs "
+                                   "a domino set, and this ruleset's pieces are a pack of cards")
+        return None
     if mode == "layout":
         layout = _layout(comp, scope, pp)
         if None in (leader, layout):
@@ -241,13 +246,12 @@ def _tricks(comp: Compiler, scope: Scope, pp: tuple, leader: Fn | None, sits: Fn
     """Play by tricks: what a piece leads and follows, how it ranks, who must follow."""
     pw = comp.where(pp)
     lead = comp.expr(pp + ("lead",), scope.env("play.lead", where=f"{pw}.lead"),
-                     default="tile.high")
+                     default="tile.suit" if scope.cards else "tile.high")
     if lead is not None and not (SCALAR.accepts(lead.type) or (
             isinstance(lead.type, ListType) and SCALAR.accepts(lead.type.elem))):
         comp.error(pp + ("lead",), f"'lead' gives a suit or a list of suits, got {lead.type}")
         lead = None
-    follows = comp.fn(pp + ("follows",), scope.env("play.follows", where=f"{pw}.follows"), BOOL,
-                      default="has(tile, led)")
+    tiers = _follows(comp, scope, pp)
     rank = comp.fn(pp + ("rank",), scope.env("play.rank", where=f"{pw}.rank"), INT)
     must_follow = comp.fn(pp + ("must_follow",),
                           scope.env("play.must_follow", where=f"{pw}.must_follow"), BOOL,
@@ -261,10 +265,27 @@ def _tricks(comp: Compiler, scope: Scope, pp: tuple, leader: Fn | None, sits: Fn
                             scope.env("play.tie_break", where=f"{pw}.tie_break"), INT)
         if tie_break is None:
             return None
-    if None in (leader, lead, follows, rank, must_follow, trick_points):
+    if None in (leader, lead, tiers, rank, must_follow, trick_points):
         return None
     return (PlayDef(leader, sits, legal, trick_points, tie_break=tie_break),
-            TrickHooks(lead.fn, follows, rank, must_follow))
+            TrickHooks(lead.fn, tiers[0], rank, must_follow, tiers[1:]))
+
+
+def _follows(comp: Compiler, scope: Scope, pp: tuple) -> tuple | None:
+    """`play.follows`: one condition, or a list of them tried in order (the first tier the hand
+    can satisfy is the rule), e.g. follow suit, else play a trump."""
+    pw = comp.where(pp)
+    env = scope.env("play.follows", where=f"{pw}.follows")
+    raw = comp.tree.get(pp + ("follows",))
+    if not isinstance(raw, list):
+        f = comp.fn(pp + ("follows",), env, BOOL,
+                    default="tile.suit == led" if scope.cards else "has(tile, led)")
+        return None if f is None else (f,)
+    if not raw:
+        comp.error(pp + ("follows",), f"{pw}.follows lists no tier: give at least one condition")
+        return None
+    fns = [comp.fn(pp + ("follows", i), env, BOOL) for i in range(len(raw))]
+    return None if None in fns else tuple(fns)
 
 
 def _layout(comp: Compiler, scope: Scope, pp: tuple) -> LayoutDef | None:

@@ -30,7 +30,13 @@ STAND_IN = {
 
 def as_part(tree: Tree) -> Tree:
     """A library part's tree over the stand-in game (positions stay the part's own)."""
-    part = merge(Tree(copy.deepcopy(STAND_IN)), tree)
+    stand_in = copy.deepcopy(STAND_IN)
+    own = tree.data.get("pieces")
+    if isinstance(own, dict) and "suits" in own:  # a pack of cards: no pips to rank by
+        del stand_in["pieces"]
+        stand_in["deal"]["hand_size"] = 1
+        stand_in["contracts"]["part"]["play"]["rank"] = "tile.rank"
+    part = merge(Tree(stand_in), tree)
     part.origin, part.library, part.inherited = tree.origin, True, tree.inherited
     part.deleted = tree.deleted
     return part

@@ -90,8 +90,8 @@ def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile,
     here but at each place that calls it, with the names that place reads (`vocab.Lazy`).
     """
     env = base.extended(vars=decl_vars)
-    types = {"tile": tile, "int": INT, "bool": BOOL, "symbol": SYM, "scalar": SCALAR,
-             "end": vocab.end_type()}
+    types = {"tile": tile, **({"card": tile} if tile.name == "card" else {}), "int": INT,
+             "bool": BOOL, "symbol": SYM, "scalar": SCALAR, "end": vocab.end_type()}
     out: dict[str, Func] = {}
     found: dict[str, tuple] = {}  # name -> (path, params, body text)
     for sig, body in (comp.get("functions", default={}) or {}).items():

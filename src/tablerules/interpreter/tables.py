@@ -94,16 +94,23 @@ def tables(draft: ContractDraft, decl: tuple, lead: list, pieces: Pieces, suit_v
     ctx = TableCtx(decl)
     masks = []
     ranks = []
+    tiers = []
     for v in suit_values:
         ctx.led = v
         m = 0
         r = []
+        more = [0] * len(hooks.tiers)
         for t in range(len(pieces)):
             ctx.tile = t
             if hooks.follows(ctx):
                 m |= 1 << t
+            for k, tier in enumerate(hooks.tiers):
+                if tier(ctx):
+                    more[k] |= 1 << t
             r.append(hooks.rank(ctx))
         masks.append(m)
         ranks.append(tuple(r))
+        tiers.append(tuple(more))
     return TrickTables(tuple(lead), tuple(suit_values), tuple(masks), tuple(ranks),
-                       bool(hooks.must_follow(ctx)), lead_actions)
+                       bool(hooks.must_follow(ctx)), lead_actions,
+                       tuple(tiers) if hooks.tiers else ())

@@ -21,8 +21,33 @@ def const(type_: Type, value: Any, doc: str) -> Var:
     return Var(type_, const=value, doc=doc)
 
 
+DOMINO_ONLY = "it is for dominoes, and this ruleset's pieces are a pack of cards"
+
+
+def card_funcs(pieces, card: ObjType) -> dict[str, Func]:
+    """Functions over cards that every place may use; the domino ones say they do not apply."""
+    by_face = {(s, f): i for i, (s, f) in enumerate(zip(pieces.attrs["suit"],
+                                                         pieces.attrs["face"]))}
+
+    def card_of(suit: Any, face: Any) -> int:
+        t = by_face.get((str(suit), str(face)))
+        if t is None:
+            raise GameError(f"there is no card {face} of {suit} in this pack")
+        return t
+
+    return {
+        "card": Func([SCALAR, SCALAR], card, card_of, doc="the card of a suit (or the trump "
+                     "series) with a face", example="card('hearts', 'K')"),
+        **{name: Func(params, ret, None, unavailable=DOMINO_ONLY)
+           for name, params, ret in (("piece", [INT, INT], card), ("has", [card, SCALAR], BOOL),
+                                     ("other", [card, SCALAR], INT))},
+    }
+
+
 def piece_funcs(pieces, tile: ObjType) -> dict[str, Func]:
     """Functions over pieces that every place may use."""
+    if pieces.kind == "cards":
+        return card_funcs(pieces, tile)
     ends = pieces.ends
     by_ends = pieces.by_ends
 
@@ -105,8 +130,15 @@ def _pips_left(c, side: int) -> int:
     return c.pips_left(side)
 
 
-def state_funcs() -> dict[str, Func]:
+def state_funcs(cards: bool = False) -> dict[str, Func]:
     """The `totals` group: functions that read running totals of the hand and match."""
+    funcs = _state_funcs()
+    if cards:  # pips are a domino's: a located error, not a missing table at play
+        funcs["pips_left"] = Func([INT], INT, None, unavailable=DOMINO_ONLY)
+    return funcs
+
+
+def _state_funcs() -> dict[str, Func]:
     return {
         "points": Func([INT], INT, _reader("points"), needs_ctx=True,
                        pure=False, doc="points a side has taken this hand",
@@ -130,7 +162,7 @@ def holder_func(tile: ObjType) -> Func:
 
 def group_funcs(user_funcs: dict[str, Func], tile: ObjType) -> dict[str, dict[str, Func]]:
     """The functions of each group of places.py; `declarations` brings the ruleset's own."""
-    totals = state_funcs()
+    totals = state_funcs(tile.name == "card")
     return {"declarations": dict(user_funcs), "totals": totals, "score": {"score": totals["score"]},
             "holder": {"holder": holder_func(tile)}}
 
@@ -146,6 +178,11 @@ def end_type() -> ObjType:
 
 def tile_type(attrs: dict) -> ObjType:
     return ObjType("tile", attrs, doc="a piece")
+
+
+def card_type(attrs: dict) -> ObjType:
+    """A piece of a pack of cards: `tile` in every place, a card by its name in messages."""
+    return ObjType("card", attrs, doc="a card")
 
 
 def bid_type(attrs: dict) -> ObjType:
@@ -226,7 +263,7 @@ def state_env(base: Env, types: dict[str, Type]) -> Env:
     is checked once at its definition (each name has one type at every place)."""
     vars = {n.name: Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc)
             for p in places.PLACES for n in p.names}
-    funcs = {**state_funcs(), "holder": holder_func(types["tile"])}
+    funcs = {**state_funcs(types["tile"].name == "card"), "holder": holder_func(types["tile"])}
     return base.extended(vars=vars, funcs=funcs)
 
 
@@ -239,6 +276,7 @@ class Scope:
     declaration_vars: dict[str, Var]
     funcs_by_group: dict[str, dict[str, Func]]
     lazy: dict = field(default_factory=dict)  # name -> declarations.Lazy: functions reading state
+    cards: bool = False  # the pieces are a pack of cards (the defaults of lead and follows differ)
     _lazy_by_key: dict = field(default_factory=dict)
 
     def env(self, key: str, where: str | None = None) -> Env:

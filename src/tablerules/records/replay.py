@@ -594,6 +594,10 @@ def explain_illegal(st: State, action: int) -> str:
         if not st.hands[st.current_player()] >> action & 1:
             return f"{seat} cannot play {name}: {seat} does not hold it"
         t = st.tables
+        if st.led >= 0 and t.must_follow and t.tiers \
+                and not st.hands[st.current_player()] & t.follow_mask[st.led]:
+            return (f"{seat} cannot play {name}: {value_str(t.suits[st.led])} was led, {seat} "
+                    f"holds none of it, and the next rule to follow allows only {offered}")
         if st.led >= 0 and t.must_follow and not t.follow_mask[st.led] >> action & 1:
             own = t.lead[action]
             own_suits = own if isinstance(own, tuple) else (own,)
