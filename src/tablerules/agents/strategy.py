@@ -198,7 +198,7 @@ class Vocabulary:
             if type(val) in (int, bool) and k not in v:
                 v[k] = c(BOOL if type(val) is bool else INT, val, "a ruleset constant")
         env.funcs.update(vocab.piece_funcs(gd.pieces, tile))
-        env.funcs.update(vocab.seat_funcs(gd.seat_count, gd.sides))
+        env.funcs.update(vocab.seat_funcs(gd.seat_count, gd.sides, gd.seat_step))
         g = attrgetter
         L = ListType
         for name, t, get, doc in (

@@ -56,8 +56,9 @@ def piece_funcs(pieces, tile: ObjType) -> dict[str, Func]:
     }
 
 
-def seat_funcs(seat_count: int, sides: tuple[tuple[int, ...], ...]) -> dict[str, Func]:
-    """Functions over seats and sides (seats are ints counted to the left from 0)."""
+def seat_funcs(seat_count: int, sides: tuple[tuple[int, ...], ...], step: int = 1) -> dict[str, Func]:
+    """Functions over seats and sides (seats are ints counted to the left from 0; play goes
+    `step` seats at a time: 1 clockwise, -1 counter-clockwise)."""
     side_of = {s: i for i, side in enumerate(sides) for s in side}
 
     def check(seat: int) -> int:
@@ -66,14 +67,28 @@ def seat_funcs(seat_count: int, sides: tuple[tuple[int, ...], ...]) -> dict[str,
         return seat
 
     def nxt(seat: int) -> int:
-        return (check(seat) + 1) % seat_count
+        return (check(seat) + step) % seat_count
+
+    def prev(seat: int) -> int:
+        return (check(seat) - step) % seat_count
 
     def partner(seat: int) -> int:
         mates = sides[side_of[check(seat)]]
         return mates[(mates.index(seat) + len(mates) // 2) % len(mates)]
 
     return {
-        "next": Func([INT], INT, nxt, doc="the seat to the left", example="next(dealer)"),
+        "next": Func([INT], INT, nxt, doc="the seat after in playing order (to the left; to the "
+                                          "right with seats.order: counterclockwise)",
+                     example="next(dealer)"),
+        "prev": Func([INT], INT, prev, doc="the seat before in playing order (to the right; to "
+                                           "the left with seats.order: counterclockwise)",
+                     example="prev(dealer)"),
+        "left_of": Func([INT], INT, lambda s: (check(s) + 1) % seat_count,
+                        doc="the left-hand neighbour (seat + 1), whichever way play goes",
+                        example="left_of(dealer)"),
+        "right_of": Func([INT], INT, lambda s: (check(s) - 1) % seat_count,
+                         doc="the right-hand neighbour (seat - 1), whichever way play goes",
+                         example="right_of(dealer)"),
         "partner": Func([INT], INT, partner, doc="the seat across in the same side (itself alone)",
                         example="partner(bidder)"),
         "side_of": Func([INT], INT, lambda s: side_of[check(s)], doc="the side a seat belongs to",
