@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "tablerules"
-VARIANT = re.compile(r"\b(nello|sevens|plunge|splash|moon|muggins|all ?fives|texas|forty.?two)\b",
+VARIANT = re.compile(r"\b(nello|sevens|plunge|splash|moon|muggins|all ?fives|texas|forty.?two|"
+                     r"taroky?|sk[yý]z|pag[aá]t|prever|povinnost)\b",
                      re.IGNORECASE)
 # "42" as the name of a game (not a number in general): "42 game", "game of 42", "texas 42", "42's"
 GAME_42 = re.compile(r"(\b(game|play(ing)?|of|texas)\s+42\b)|(\b42\s*(game|rules?|'s)\b)|"

@@ -770,6 +770,14 @@ def _render_summary(r: dict) -> str:
     lines.append("side   wins   rate")
     for k, v in r["wins_by_side"].items():
         lines.append(f"{k:<5} {v:>5}  {r['win_rate_by_side'][k]:>6.1%}")
+    if r.get("chips_by_seat"):
+        lines.append("")
+        lines.append("seat   chips at the end: mean      min     max   below 0")
+        for k, v in r["chips_by_seat"].items():
+            lines.append(f"{k:<5} {v['mean']:>24.2f} {v['min']:>8} {v['max']:>7} "
+                         f"{v['below_zero']:>9}")
+        lines.append(f"(chips paid {r['avg_chips_paid_per_hand']:.3f} per hand played, every "
+                     "payment together; the winners of a match are the sides with the most chips)")
     if r.get("record"):
         lines.append("")
         lines.append(f"record written to {r['record']}")

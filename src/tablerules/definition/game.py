@@ -186,6 +186,8 @@ class MatchDef:
     lowest_wins: bool = False
     during_hand: bool = True  # match_over is also checked after every play that scores
     returns: Fn | None = None  # per side, over side/won/drawn; None: 1 win, 0 draw, -1 loss
+    stake: int | None = None  # `scoring.chips`: chips each seat starts with; None: no chips
+    pays: tuple = ()  # (name, hook over payer/payee): chips one seat pays another for a hand
 
 
 @dataclass(frozen=True)

@@ -120,6 +120,13 @@ def _pips_left(c, side: int) -> int:
     return c.pips_left(side)
 
 
+def _chips(c, seat: int) -> int:
+    chips = c.chips
+    if 0 <= seat < len(chips):
+        return chips[seat]
+    raise GameError(f"there is no seat {seat} (seats are 0..{len(chips) - 1})")
+
+
 def state_funcs() -> dict[str, Func]:
     """The `totals` group: functions that read running totals of the hand and match."""
     return {
@@ -135,6 +142,9 @@ def state_funcs() -> dict[str, Func]:
         "score": Func([INT], INT, _reader("score"), needs_ctx=True, pure=False,
                       doc="a side's match score before this hand is added",
                       example="score(side) >= marks_to_win"),
+        "chips": Func([INT], INT, _chips, needs_ctx=True, pure=False,
+                      doc="a seat's chips before this hand's payments (0 without scoring.chips)",
+                      example="chips(seat) < 0"),
     }
 
 
@@ -146,7 +156,7 @@ def holder_func(tile: ObjType) -> Func:
 def group_funcs(user_funcs: dict[str, Func], tile: ObjType) -> dict[str, dict[str, Func]]:
     """The functions of each group of places.py; `declarations` brings the ruleset's own."""
     totals = state_funcs()
-    return {"declarations": dict(user_funcs), "totals": totals, "score": {"score": totals["score"]},
+    return {"declarations": dict(user_funcs), "totals": totals, "score": {"score": totals["score"], "chips": totals["chips"]},
             "holder": {"holder": holder_func(tile)}}
 
 
