@@ -178,3 +178,19 @@ def test_a_negative_payment_is_a_located_error(tmp_path):
     assert r.exit_code != 0
     assert re.search(r"bad\.yaml:8:\d+: error: scoring\.chips\.pays\.back gave -1 chips for "
                      r"\w+ to pay \w+: a payment is 0 or more", r.output), r.output
+
+
+def test_simulate_and_compare_report_chips(tmp_path):
+    """simulate gives each seat's chips at the end; compare (A playing B) the chips each side won
+    net per hand, and the wins go by the chips."""
+    r = cli("simulate", MOON, "--games", "6", "--agents", "cautious", "--format", "json",
+            "--no-progress")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert set(d["chips_by_seat"]) == {"0", "1", "2"}
+    assert abs(sum(v["mean"] for v in d["chips_by_seat"].values()) - 150) < 0.1
+    r = cli("compare", CHIPS42, "--agents", "random", "--vs", "--agents", "cautious", "--games",
+            "4", "--no-progress")
+    assert r.exit_code == 0, r.output
+    nets = re.findall(r"won (-?\d+\.\d+) chips net per hand by its side", r.stdout)
+    assert len(nets) == 2 and float(nets[0]) == -float(nets[1])

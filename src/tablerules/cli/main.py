@@ -612,8 +612,10 @@ def _render_compare(r: dict) -> str:
     per = "by its side" if r["mode"] == "match" else "per side"
     for k, st in (("A", r["a_stats"]), ("B", r["b_stats"])):
         m = st["make_rate"]
+        chips = (f", won {st['chips_per_hand']:.3f} chips net per hand {per} (the match goes by "
+                 "the chips)") if "chips_per_hand" in st and r["mode"] == "match" else ""
         lines.append(f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per "
-                     f"hand {per}")
+                     f"hand {per}{chips}")
         if not m["hands"]:
             lines.append("   no hand won in an auction" if st["hands"] else "   no hands")
             continue
