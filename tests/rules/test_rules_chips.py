@@ -71,22 +71,32 @@ def _owed(ev) -> int:
     return max(1, ((21 - losers + 10) * 2 + 5) // 10)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_each_loser_pays_one_winner_and_the_others_pay_a_bonus(seed):
+def test_each_loser_pays_one_winner_and_the_others_pay_a_bonus():
     """The k-th seat (in seat order) of the side that lost the hand pays the k-th seat of the
-    side that won it the formula's chips; a made marks bid is paid a chip a mark by each of the
-    other three seats, partner included."""
-    _, _, events = _match(CHIPS42, seed)
-    for ev in _hands(events):
-        won = [s for s in range(4) if ev["made"] == (s % 2 == ev["bidder"] % 2)]
-        lost = [s for s in range(4) if s not in won]
-        want = [{"from": a, "to": b, "chips": _owed(ev), "for": "hand"}
-                for a, b in zip(lost, won)]
-        want.sort(key=lambda p: p["from"])
-        if ev["made"] and ev["contract"] == "marks":
-            want += [{"from": s, "to": ev["bidder"], "chips": int(ev["bid"]) // 42,
-                      "for": "marks_bonus"} for s in range(4) if s != ev["bidder"]]
-        assert ev["paid"] == want
+    side that won it the formula's chips; a Nello bidder, alone, is paid by each of the other
+    three (or pays each) three times that, as a Taroky prever settles; a made marks bid is paid
+    a chip a mark by each of the other three seats, partner included."""
+    nello = 0
+    for seed in range(8):
+        _, _, events = _match(CHIPS42, seed)
+        for ev in _hands(events):
+            nello += ev["contract"] == "nello"
+            won = [s for s in range(4) if ev["made"] == (s % 2 == ev["bidder"] % 2)]
+            lost = [s for s in range(4) if s not in won]
+            b = ev["bidder"]
+            if ev["contract"] == "nello":  # alone against three: settles with each, trebled
+                pairs = [(s, b) if ev["made"] else (b, s) for s in range(4) if s != b]
+                want = [{"from": x, "to": y, "chips": 3 * _owed(ev), "for": "hand"}
+                        for x, y in pairs]
+            else:
+                want = [{"from": x, "to": y, "chips": _owed(ev), "for": "hand"}
+                        for x, y in zip(lost, won)]
+            want.sort(key=lambda p: p["from"])
+            if ev["made"] and ev["contract"] == "marks":
+                want += [{"from": s, "to": ev["bidder"], "chips": int(ev["bid"]) // 42,
+                          "for": "marks_bonus"} for s in range(4) if s != ev["bidder"]]
+            assert ev["paid"] == want
+    assert nello > 0
 
 
 def test_the_formula_at_a_glance():
