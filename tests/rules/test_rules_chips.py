@@ -204,3 +204,17 @@ def test_simulate_and_compare_report_chips(tmp_path):
     assert r.exit_code == 0, r.output
     nets = re.findall(r"won (-?\d+\.\d+) chips net per hand by its side", r.stdout)
     assert len(nets) == 2 and float(nets[0]) == -float(nets[1])
+
+
+def test_mistakes_in_chips_and_seat_order_are_located(tmp_path):
+    f = tmp_path / "bad.yaml"
+    f.write_text("name: bad\ntitle: bad\nextends: texas42\nseats: {order: anticlockwise}\n"
+                 "scoring:\n  chips:\n    stake: 10\n    pays: {x: \"payr + 1\"}\n")
+    r = cli("validate", str(f))
+    assert r.exit_code == 1
+    assert "bad.yaml:4:16: error: seats.order: expected one of 'clockwise', " in r.output
+    f.write_text("name: bad\ntitle: bad\nextends: texas42\n"
+                 "scoring:\n  chips:\n    stake: 10\n    pays: {x: \"payr + 1\"}\n")
+    r = cli("validate", str(f))
+    assert "bad.yaml:7:16: error: unknown name 'payr' in scoring.chips.pays.x (did you mean " \
+           "'payer'?)" in r.output
