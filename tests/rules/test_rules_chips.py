@@ -75,11 +75,17 @@ def test_each_loser_pays_one_winner_and_the_others_pay_a_bonus():
     """The k-th seat (in seat order) of the side that lost the hand pays the k-th seat of the
     side that won it the formula's chips; a Nello bidder, alone, is paid by each of the other
     three (or pays each) three times that, as a Taroky prever settles; a made marks bid is paid
-    a chip a mark by each of the other three seats, partner included."""
-    nello = 0
+    a chip a mark by each of the other three seats, partner included; and a seat dealt four
+    doubles or more is paid two chips by each of the other three (an announced holding)."""
+    nello = announced = 0
     for seed in range(8):
         _, _, events = _match(CHIPS42, seed)
-        for ev in _hands(events):
+        dealt = None
+        for ev in events:
+            if ev["type"] == "deal":
+                dealt = ev["dealt"]
+            if ev["type"] != "hand":
+                continue
             nello += ev["contract"] == "nello"
             won = [s for s in range(4) if ev["made"] == (s % 2 == ev["bidder"] % 2)]
             lost = [s for s in range(4) if s not in won]
@@ -95,8 +101,13 @@ def test_each_loser_pays_one_winner_and_the_others_pay_a_bonus():
             if ev["made"] and ev["contract"] == "marks":
                 want += [{"from": s, "to": ev["bidder"], "chips": int(ev["bid"]) // 42,
                           "for": "marks_bonus"} for s in range(4) if s != ev["bidder"]]
+            doubles = [s for s in range(4)
+                       if sum(1 for t in dealt[s] if t.split("-")[0] == t.split("-")[1]) >= 4]
+            announced += len(doubles)
+            want += [{"from": s, "to": d, "chips": 2, "for": "doubles"}
+                     for s in range(4) for d in doubles if s != d]
             assert ev["paid"] == want
-    assert nello > 0
+    assert nello > 0 and announced > 0
 
 
 def test_the_formula_at_a_glance():

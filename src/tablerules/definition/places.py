@@ -80,6 +80,7 @@ CONTEXT = {
     "payee": "the seat that would be paid (an argument of the call)",
     "pips_left": "a method: pips on the pieces a side holds",
     "holder": "a method: the seat holding a piece, or -1",
+    "dealt_hands": "the pieces dealt to each seat this hand",
 }
 
 _dealer = Name("dealer", "int", "dealer", "the dealer")
@@ -172,7 +173,8 @@ PLACES: tuple[Place, ...] = (
     Place(("scoring.chips.pays.*",), _outcome + (
         Name("payer", "int", "payer", "the seat that would pay"),
         Name("payee", "int", "payee", "the seat that would be paid (never the payer)"),
-        Name("made", "bool", "made", "whether the contract was made")), ("declarations", "totals"),
+        Name("made", "bool", "made", "whether the contract was made")),
+          ("declarations", "totals", "dealt"),
           note="evaluated for every pair of seats at the end of a hand that is played"),
     Place(("scoring.match_over",), (Name("hands_played", "int", "hands_played",
                                          "hands completed this match"),), ("score",)),
@@ -188,6 +190,7 @@ PLACES: tuple[Place, ...] = (
 GROUP_DOCS = {
     "declarations": "declarations",
     "holder": "`holder(t: tile)` (the seat holding a piece, or -1)",
+    "dealt": "`dealt_to(seat)` (the pieces dealt to a seat this hand)",
     "totals": "`points(side)`, `tricks(side)`, `score(side)`, `pips_left(side)`, `chips(seat)`",
     "score": "`score(side)`, `chips(seat)`",
 }
@@ -201,7 +204,7 @@ def place(key: str) -> Place:
 
 
 GROUP_FUNCS = {"totals": ("points", "tricks", "pips_left", "score", "chips"), "score": ("score", "chips"),
-               "holder": ("holder",)}
+               "holder": ("holder",), "dealt": ("dealt_to",)}
 
 
 def state_names() -> set[str]:
@@ -214,7 +217,7 @@ def state_names() -> set[str]:
 def context_fields() -> set[str]:
     """Every context field a play-stage place reads, with the methods its groups call."""
     fields = {n.field for p in PLACES if p.stage == "play" for n in p.names}
-    fields |= {"decl", "points", "tricks", "score", "pips_left", "holder", "chips"}
+    fields |= {"decl", "points", "tricks", "score", "pips_left", "holder", "chips", "dealt_hands"}
     return fields
 
 

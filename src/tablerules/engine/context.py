@@ -17,7 +17,7 @@ class Context:
 
     # no reference back to the state: a state stays free of cycles and is freed at once
     __slots__ = ("game", "hands", "actor", "layout", "dealer", "score", "hands_played",
-                 "chips") + _HAND_FIELDS
+                 "chips", "dealt_hands") + _HAND_FIELDS
 
     def __init__(self, game, hands: list, dealer: int, sides: int):
         self.game = game
@@ -29,6 +29,7 @@ class Context:
         self.hands_played = 0
         stake = game.match.stake
         self.chips = [stake or 0] * game.seat_count  # changed only between hands
+        self.dealt_hands: tuple = ()  # piece ids per seat as dealt, set by the deal
 
     def new_hand(self, decl: tuple, sides: int) -> None:
         self.layout = None

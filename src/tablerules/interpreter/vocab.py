@@ -153,11 +153,22 @@ def holder_func(tile: ObjType) -> Func:
                 doc="the seat holding a piece, or -1", example="holder(piece(6, 6))")
 
 
+def dealt_to_func(tile: ObjType) -> Func:
+    def dealt_to(c, seat: int):
+        hands = c.dealt_hands
+        if 0 <= seat < len(hands):
+            return hands[seat]
+        raise GameError(f"there is no seat {seat} (seats are 0..{len(hands) - 1})")
+    return Func([INT], ListType(tile), dealt_to, needs_ctx=True, pure=False,
+                doc="the pieces dealt to a seat this hand (before any exchange)",
+                example="count(t in dealt_to(payee) if t.double)")
+
+
 def group_funcs(user_funcs: dict[str, Func], tile: ObjType) -> dict[str, dict[str, Func]]:
     """The functions of each group of places.py; `declarations` brings the ruleset's own."""
     totals = state_funcs()
     return {"declarations": dict(user_funcs), "totals": totals, "score": {"score": totals["score"], "chips": totals["chips"]},
-            "holder": {"holder": holder_func(tile)}}
+            "holder": {"holder": holder_func(tile)}, "dealt": {"dealt_to": dealt_to_func(tile)}}
 
 
 def end_type() -> ObjType:
@@ -251,7 +262,8 @@ def state_env(base: Env, types: dict[str, Type]) -> Env:
     is checked once at its definition (each name has one type at every place)."""
     vars = {n.name: Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc)
             for p in places.PLACES for n in p.names}
-    funcs = {**state_funcs(), "holder": holder_func(types["tile"])}
+    funcs = {**state_funcs(), "holder": holder_func(types["tile"]),
+             "dealt_to": dealt_to_func(types["tile"])}
     return base.extended(vars=vars, funcs=funcs)
 
 
