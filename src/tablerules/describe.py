@@ -87,7 +87,8 @@ def describe(game: Game) -> dict[str, Any]:
                    "attributes": {k: v.get("value") for k, v in
                                   (src["pieces"].get("attributes") or {}).items()}},
         "seats": {"count": gd.seat_count, "names": list(gd.seat_names),
-                  "sides": [list(s) for s in gd.sides]},
+                  "sides": [list(s) for s in gd.sides],
+                  **({"order": "counterclockwise"} if gd.seat_step < 0 else {})},
         "constants": dict(gd.constants),
         "phases": {
             "deal": {"hand_size": gd.hand_size, "stock": gd.stock,
@@ -193,7 +194,8 @@ def render_show(info: dict[str, Any]) -> str:
         lines.append(f"  {k}: {v}")
     s = info["seats"]
     lines.append(f"Seats: {s['count']} ({', '.join(s['names'])}); sides: "
-                 + ", ".join("+".join(s["names"][i] for i in side) for side in s["sides"]))
+                 + ", ".join("+".join(s["names"][i] for i in side) for side in s["sides"])
+                 + ("; play goes counter-clockwise" if s.get("order") == "counterclockwise" else ""))
     if info["constants"]:
         lines.append("Constants: " + ", ".join(f"{k} = {value_str(v)}"
                                                for k, v in info["constants"].items()))
@@ -251,5 +253,11 @@ def render_show(info: dict[str, Any]) -> str:
         lines.append(f"     disabled by options: {', '.join(ph['disabled_contracts'])}")
     sc = ph["scoring"]
     lines.append(f"  4. score each side: {_flat(sc.get('hand'))}")
+    chips = sc.get("chips")
+    if chips:
+        lines.append(f"  5. settle in chips (each seat starts with {_flat(chips.get('stake'))}; "
+                     "the most chips win): what payer pays payee")
+        for k, v in (chips.get("pays") or {}).items():
+            lines.append(f"     {k}: {_flat(v)}")
     lines.append(f"Match ends when: {_flat(sc.get('match_over'))}")
     return "\n".join(lines)

@@ -55,8 +55,8 @@ def test_each_name_reads_the_field_places_py_gives_it(key):
 
 
 def test_groups_bring_their_functions():
-    assert set(_env("outcome.over").funcs) == {"points", "tricks", "score", "pips_left"}
-    assert set(_env("scoring.match_over").funcs) == {"score"}
+    assert set(_env("outcome.over").funcs) == {"points", "tricks", "score", "pips_left", "chips"}
+    assert set(_env("scoring.match_over").funcs) == {"score", "chips"}
     assert set(_env("play.sits_out").funcs) == {"holder"}
     assert _env("auction.beats").funcs == {}
 

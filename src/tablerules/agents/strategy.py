@@ -58,6 +58,7 @@ class Seen:
     dealer: int = 0
     bidder: int = -1
     my_side: int = 0
+    chips: tuple = ()  # every seat's chips, with scoring.chips
     hand: tuple = ()
     bid: int = 0
     contract: str = "none"
@@ -200,7 +201,7 @@ class Vocabulary:
             if type(val) in (int, bool) and k not in v:
                 v[k] = c(BOOL if type(val) is bool else INT, val, "a ruleset constant")
         env.funcs.update(vocab.piece_funcs(gd.pieces, tile))
-        env.funcs.update(vocab.seat_funcs(gd.seat_count, gd.sides))
+        env.funcs.update(vocab.seat_funcs(gd.seat_count, gd.sides, gd.seat_step))
         g = attrgetter
         L = ListType
         for name, t, get, doc in (
@@ -247,6 +248,8 @@ class Vocabulary:
                            "tricks a side has taken this hand"),
             "score": Func([INT], INT, lambda s, x: side(s.score, x), True, False,
                           "a side's match score"),
+            "chips": Func([INT], INT, lambda s, x: s.chips[seat_check(x)] if s.chips else 0, True,
+                          False, "a seat's chips (0 without scoring.chips)"),
             "held": Func([INT], INT, lambda s, x: s.held[seat_check(x)], True, False,
                          "how many pieces a seat holds"),
             "played_by": Func([tile], INT, lambda s, t: s.played_by.get(t, -1), True, False,
@@ -280,6 +283,7 @@ class Vocabulary:
         s.hand = tuple(pid[n] for n in obs["hand"])
         s.points, s.tricks, s.score = tuple(obs["points"]), tuple(obs["tricks"]), tuple(obs["score"])
         s.held = tuple(obs["hand_sizes"])
+        s.chips = tuple(obs.get("chips", ()))
         s.stock_size = obs["stock_size"]
         decls = obs["declarations"]
         s.decl = tuple(decls[d.name] for d in gd.declarations)

@@ -612,8 +612,10 @@ def _render_compare(r: dict) -> str:
     per = "by its side" if r["mode"] == "match" else "per side"
     for k, st in (("A", r["a_stats"]), ("B", r["b_stats"])):
         m = st["make_rate"]
+        chips = (f", won {st['chips_per_hand']:.3f} chips net per hand {per} (the match goes by "
+                 "the chips)") if "chips_per_hand" in st and r["mode"] == "match" else ""
         lines.append(f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per "
-                     f"hand {per}")
+                     f"hand {per}{chips}")
         if not m["hands"]:
             lines.append("   no hand won in an auction" if st["hands"] else "   no hands")
             continue
@@ -770,6 +772,14 @@ def _render_summary(r: dict) -> str:
     lines.append("side   wins   rate")
     for k, v in r["wins_by_side"].items():
         lines.append(f"{k:<5} {v:>5}  {r['win_rate_by_side'][k]:>6.1%}")
+    if r.get("chips_by_seat"):
+        lines.append("")
+        lines.append("seat   chips at the end: mean      min     max   below 0")
+        for k, v in r["chips_by_seat"].items():
+            lines.append(f"{k:<5} {v['mean']:>24.2f} {v['min']:>8} {v['max']:>7} "
+                         f"{v['below_zero']:>9}")
+        lines.append(f"(chips paid {r['avg_chips_paid_per_hand']:.3f} per hand played, every "
+                     "payment together; the winners of a match are the sides with the most chips)")
     if r.get("record"):
         lines.append("")
         lines.append(f"record written to {r['record']}")

@@ -212,6 +212,8 @@ class MatchDef:
     lowest_wins: bool = False
     during_hand: bool = True  # match_over is also checked after every play that scores
     returns: Fn | None = None  # per side, over side/won/drawn; None: 1 win, 0 draw, -1 loss
+    stake: int | None = None  # `scoring.chips`: chips each seat starts with; None: no chips
+    pays: tuple = ()  # (name, hook over payer/payee): chips one seat pays another for a hand
 
 
 @dataclass(frozen=True)
@@ -256,6 +258,7 @@ class GameDef:
     agents: tuple[str, ...] = ("random",)  # `simulate.agents`: who plays when none are named
     strategy: str | None = None  # `simulate.strategy`: the rules agent's strategy file (a path)
     lineage: tuple[str, ...] = ()  # its name, then the name of each ruleset it extends
+    seat_step: int = 1  # `seats.order`: 1 clockwise (next is seat + 1), -1 counter-clockwise
     source: Any = field(default=None, repr=False, compare=False)  # the merged data, for `show`
     # derived once from the fields above
     bit: dict = field(init=False, repr=False, compare=False)  # piece id -> its mask bit
@@ -273,11 +276,13 @@ class GameDef:
         put(self, "bit", {i: 1 << i for i in range(len(self.pieces))})
         put(self, "default_decl", tuple(d.default for d in self.declarations))
         put(self, "all_seats", tuple(range(n)))
-        put(self, "default_nxt", tuple((s + 1) % n for s in range(n)))
+        step = self.seat_step
+        put(self, "default_nxt", tuple((s + step) % n for s in range(n)))
         top = max((h for h, _ in self.pieces.ends), default=0)
         put(self, "number_mask", tuple(sum(1 << i for i, e in enumerate(self.pieces.ends) if v in e)
                                        for v in range(top + 1)))  # pieces showing each number
-        put(self, "speaker_orders", tuple(tuple((f + i) % n for i in range(n)) for f in range(n)))
+        put(self, "speaker_orders", tuple(tuple((f + step * i) % n for i in range(n))
+                                          for f in range(n)))
         put(self, "chunk_bits", chunk_tables(len(self.pieces)))
         put(self, "all_pieces", (1 << len(self.pieces)) - 1)
 

@@ -75,8 +75,12 @@ CONTEXT = {
     "spinner_open": "whether the spinner is still an end of the line",
     "spinner_pips": "the spinner's number (0 if none)",
     "hands_played": "hands completed this match",
+    "chips": "chips per seat, before this hand's payments (with scoring.chips)",
+    "payer": "the seat that would pay (an argument of the call)",
+    "payee": "the seat that would be paid (an argument of the call)",
     "pips_left": "a method: pips on the pieces a side holds",
     "holder": "a method: the seat holding a piece, or -1",
+    "dealt_hands": "the pieces dealt to each seat this hand",
 }
 
 _dealer = Name("dealer", "int", "dealer", "the dealer")
@@ -166,9 +170,15 @@ PLACES: tuple[Place, ...] = (
     Place(("scoring.hand",), _outcome + (
         Name("side", "int", "side", "the side being scored"),
         Name("made", "bool", "made", "whether the contract was made")), ("declarations", "totals")),
+    Place(("scoring.chips.pays.*",), _outcome + (
+        Name("payer", "int", "payer", "the seat that would pay"),
+        Name("payee", "int", "payee", "the seat that would be paid (never the payer)"),
+        Name("made", "bool", "made", "whether the contract was made")),
+          ("declarations", "totals", "dealt"),
+          note="evaluated for every pair of seats at the end of a hand that is played"),
     Place(("scoring.match_over",), (Name("hands_played", "int", "hands_played",
                                          "hands completed this match"),), ("score",)),
-    Place(("scoring.during_hand",), stage="compile", note="nothing more (fixed before the game "
+    Place(("scoring.during_hand", "scoring.chips.stake"), stage="compile", note="nothing more (fixed before the game "
                                                           "starts)"),
     Place(("scoring.returns",), (Name("side", "int", "side", "the side of the seat"),
                                  Name("won", "bool", "won", "whether that side won the match"),
@@ -180,8 +190,9 @@ PLACES: tuple[Place, ...] = (
 GROUP_DOCS = {
     "declarations": "declarations",
     "holder": "`holder(t: tile)` (the seat holding a piece, or -1)",
-    "totals": "`points(side)`, `tricks(side)`, `score(side)`, `pips_left(side)`",
-    "score": "`score(side)`",
+    "dealt": "`dealt_to(seat)` (the pieces dealt to a seat this hand)",
+    "totals": "`points(side)`, `tricks(side)`, `score(side)`, `pips_left(side)`, `chips(seat)`",
+    "score": "`score(side)`, `chips(seat)`",
 }
 
 _BY_KEY = {k: p for p in PLACES for k in p.keys}
@@ -192,8 +203,8 @@ def place(key: str) -> Place:
     return _BY_KEY[key]
 
 
-GROUP_FUNCS = {"totals": ("points", "tricks", "pips_left", "score"), "score": ("score",),
-               "holder": ("holder",)}
+GROUP_FUNCS = {"totals": ("points", "tricks", "pips_left", "score", "chips"), "score": ("score", "chips"),
+               "holder": ("holder",), "dealt": ("dealt_to",)}
 
 
 def state_names() -> set[str]:
@@ -206,7 +217,7 @@ def state_names() -> set[str]:
 def context_fields() -> set[str]:
     """Every context field a play-stage place reads, with the methods its groups call."""
     fields = {n.field for p in PLACES if p.stage == "play" for n in p.names}
-    fields |= {"decl", "points", "tricks", "score", "pips_left", "holder"}
+    fields |= {"decl", "points", "tricks", "score", "pips_left", "holder", "chips", "dealt_hands"}
     return fields
 
 

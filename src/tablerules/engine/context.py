@@ -9,14 +9,15 @@ from __future__ import annotations
 
 _HAND_FIELDS = ("passes", "high", "offered", "bidder", "bidder_side", "bid", "contract", "decl",
                 "asked", "tile", "choice", "led", "trick", "points", "tricks", "points_against", "tricks_against",
-                "tricks_played", "went_out", "blocked", "made", "side", "won", "drawn")
+                "tricks_played", "went_out", "blocked", "made", "side", "won", "drawn", "payer", "payee")
 
 
 class Context:
     """One per state; the engine writes the hand's public facts here as they happen."""
 
     # no reference back to the state: a state stays free of cycles and is freed at once
-    __slots__ = ("game", "hands", "actor", "layout", "dealer", "score", "hands_played") + _HAND_FIELDS
+    __slots__ = ("game", "hands", "actor", "layout", "dealer", "score", "hands_played",
+                 "chips", "dealt_hands") + _HAND_FIELDS
 
     def __init__(self, game, hands: list, dealer: int, sides: int):
         self.game = game
@@ -26,6 +27,9 @@ class Context:
         self.dealer = dealer
         self.score = [0] * sides
         self.hands_played = 0
+        stake = game.match.stake
+        self.chips = [stake or 0] * game.seat_count  # changed only between hands
+        self.dealt_hands: tuple = ()  # piece ids per seat as dealt, set by the deal
 
     def new_hand(self, decl: tuple, sides: int) -> None:
         self.layout = None
@@ -53,6 +57,8 @@ class Context:
         self.side = 0
         self.won = False
         self.drawn = False
+        self.payer = 0
+        self.payee = 0
 
     def copy(self, hands: list, layout) -> "Context":
         c = Context.__new__(Context)
@@ -61,6 +67,7 @@ class Context:
         c.hands = hands
         c.layout = layout
         c.score = list(self.score)
+        c.chips = list(self.chips)
         c.trick = list(self.trick)
         c.points = list(self.points)
         c.tricks = list(self.tricks)

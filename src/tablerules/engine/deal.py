@@ -125,6 +125,7 @@ def _dealt(st):
     st.step_cap = len(st.history) + st.max_steps
     st.deals += 1
     st.start_score = tuple(st.ctx.score)
+    st.ctx.dealt_hands = st.dealt_hands
     if st.events is not None:
         st.events.append(events.deal(st))
     return DEALT

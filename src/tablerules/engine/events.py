@@ -85,7 +85,8 @@ def claim(st, seat: int, scored: int, passed: list) -> dict:
             "score": list(st.ctx.score)}
 
 
-def hand(st, thrown_in: bool, awarded: list, layout_play: bool, cut_short: bool = False) -> dict:
+def hand(st, thrown_in: bool, awarded: list, layout_play: bool, cut_short: bool = False,
+         paid: list = ()) -> dict:
     """The end of a hand; `hand` is its number, the same as on its deal line."""
     g = st.game
     c = st.ctx
@@ -107,9 +108,15 @@ def hand(st, thrown_in: bool, awarded: list, layout_play: bool, cut_short: bool 
         if cut_short:
             ev["cut_short"] = True
     ev["score"] = list(c.score)
+    if g.match.stake is not None:  # who paid whom, and every seat's chips after it
+        ev["paid"] = [{"from": a, "to": b, "chips": x, "for": name} for a, b, x, name in paid]
+        ev["chips"] = list(c.chips)
     return ev
 
 
 def match(st) -> dict:
-    return {"type": "match", "score": list(st.ctx.score), "winner": st.winner_sides,
-            "hands_scored": st.ctx.hands_played, "deals": st.deals}
+    ev = {"type": "match", "score": list(st.ctx.score), "winner": st.winner_sides,
+          "hands_scored": st.ctx.hands_played, "deals": st.deals}
+    if st.game.match.stake is not None:
+        ev["chips"] = list(st.ctx.chips)
+    return ev

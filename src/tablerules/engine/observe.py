@@ -50,7 +50,7 @@ def observation(st, seat: int) -> dict[str, Any]:
     ctx = st.ctx
     su = st.setup
     hist = visible_actions(st, seat)
-    return {
+    obs = {
         "seat": seat,
         "phase": PHASE_NAMES[st.phase],
         "to_move": st.current_player(),
@@ -84,6 +84,9 @@ def observation(st, seat: int) -> dict[str, Any]:
         "score_at_deal": list(st.start_score),
         "single_hand": st.single_hand,
     }
+    if g.match.stake is not None:
+        obs["chips"] = list(ctx.chips)  # public; they change only between hands
+    return obs
 
 
 def _own_draws(st, seat: int) -> list[str]:

@@ -25,7 +25,7 @@ def start(st) -> None:
                 "contracts", c.name, "play", "sits_out")
         ring = [0] * n
         for i, s in enumerate(active):
-            ring[s] = active[(i + 1) % len(active)]
+            ring[s] = active[(i + g.seat_step) % len(active)]
         nxt = tuple(ring)
     if st.events is not None:
         st.events.append(events.contract(st, active))

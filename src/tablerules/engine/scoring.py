@@ -16,6 +16,7 @@ def end_hand(st, how: int) -> None:
     ctx = st.ctx
     sides = len(g.sides)
     awarded = [0] * sides
+    paid: list = []
     layout_play = False
     if not thrown_in:
         c = g.contracts[ctx.contract]
@@ -25,18 +26,21 @@ def end_hand(st, how: int) -> None:
             for s in range(sides):
                 ctx.side = s
                 awarded[s] = g.score_hand(ctx)
+            if g.match.pays:
+                paid = _settle(st)
         for s in range(sides):
             ctx.score[s] += awarded[s]
         ctx.hands_played += 1
         _check_points(st, layout_play)
     if st.events is not None:
-        st.events.append(events.hand(st, thrown_in, awarded, layout_play, interrupted))
+        st.events.append(events.hand(st, thrown_in, awarded, layout_play, interrupted, paid))
     if st.single_hand:
         st.phase = DONE
         return
     if not thrown_in and g.match_over(ctx):
-        best = min(ctx.score) if g.match.lowest_wins else max(ctx.score)
-        st.winner_sides = [s for s, v in enumerate(ctx.score) if v == best]
+        result = side_chips(st) if g.match.stake is not None else ctx.score
+        best = min(result) if g.match.lowest_wins and g.match.stake is None else max(result)
+        st.winner_sides = [s for s, v in enumerate(result) if v == best]
         st.phase = DONE
         if st.events is not None:
             st.events.append(events.match(st))
@@ -47,6 +51,41 @@ def end_hand(st, how: int) -> None:
     dealer = seat_of(st, g.next_dealer(ctx), "deal", "next_dealer")
     st.reset_hand()
     ctx.dealer = dealer
+
+
+def _settle(st) -> list:
+    """The hand's payments, each (payer, payee, chips, name), made at once after every one is
+    evaluated (so each reads the chips as they were before the hand)."""
+    g = st.game
+    ctx = st.ctx
+    n = g.seat_count
+    out = []
+    for name, fn in g.match.pays:
+        for payer in range(n):
+            ctx.payer = payer
+            for payee in range(n):
+                if payee == payer:
+                    continue
+                ctx.payee = payee
+                amount = fn(ctx)
+                if amount < 0:
+                    raise RulesetFault(
+                        f"scoring.chips.pays.{name} gave {amount} chips for {g.seat_names[payer]} "
+                        f"to pay {g.seat_names[payee]}: a payment is 0 or more (the other seat "
+                        "pays the other way)").at("scoring", "chips", "pays", name)
+                if amount:
+                    out.append((payer, payee, amount, name))
+    chips = ctx.chips
+    for payer, payee, amount, _ in out:
+        chips[payer] -= amount
+        chips[payee] += amount
+    return out
+
+
+def side_chips(st) -> list[int]:
+    """The chips of each side: the sum of its seats'."""
+    chips = st.ctx.chips
+    return [sum(chips[s] for s in side) for side in st.game.sides]
 
 
 def _check_points(st, layout_play: bool) -> None:

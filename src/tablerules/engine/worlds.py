@@ -304,6 +304,8 @@ def _build(g: GameDef, obs: dict, f: _Facts, assignment: dict, later: dict,
     st = State(g, single_hand=obs["single_hand"], first_dealer=obs["dealer"])  # no draw by lot
     st.ctx.score = list(obs["score_at_deal"])
     st.ctx.hands_played = obs["hands_played"]
+    if "chips" in obs:
+        st.ctx.chips = list(obs["chips"])
     st.deals = obs["deals"] - 1
     try:
         st.apply_deal(dealt if g.stock else dealt[:n])

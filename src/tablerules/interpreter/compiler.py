@@ -31,6 +31,7 @@ class Setup:
     declarations: tuple[Declaration, ...]
     scope: vocab.Scope
     bid_tables: dict[str, list]
+    seat_step: int  # 1: play goes clockwise (seat + 1), -1: counter-clockwise
 
 
 def setup(comp: Compiler, decls: dict, values: dict) -> Setup:
@@ -53,8 +54,9 @@ def setup(comp: Compiler, decls: dict, values: dict) -> Setup:
         "sides": vocab.const(ListType(INT), tuple(range(len(sides))), "every side's index"),
     })
     hand_size, stock = deal.sizes(comp, base, seat_count, len(pcs))
+    step = seats.order(comp)
     base.funcs.update(vocab.piece_funcs(pcs, tile))
-    base.funcs.update(vocab.seat_funcs(seat_count, sides))
+    base.funcs.update(vocab.seat_funcs(seat_count, sides, step))
     consts = declarations.constants(comp, base)
     decl_list = declarations.declarations(comp, base)
     decl_vars = declarations.declaration_vars(decl_list)
@@ -66,7 +68,7 @@ def setup(comp: Compiler, decls: dict, values: dict) -> Setup:
     scope = vocab.Scope(base, types, decl_vars, vocab.group_funcs(user_funcs, tile), lazy,
                         cards=pcs.kind == "cards")
     return Setup(pcs, seat_count, seat_names, sides, hand_size, stock, consts, decl_list, scope,
-                 bid_tables)
+                 bid_tables, step)
 
 
 def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameDef:
@@ -106,7 +108,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         auction=auction.with_offers(auc, bid_defs, actions), score_hand=score_hand,
         match_over=match_over, match=match_def, bounds=bnds, actions=actions,
         trick_tables=trick_tables, agents=settings.default_agents(comp),
-        strategy=strategy, lineage=tuple(tree.lineage) or (name,), source=d)
+        strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:

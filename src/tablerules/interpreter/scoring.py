@@ -28,4 +28,19 @@ def match(comp: Compiler, scope: Scope) -> MatchDef:
     returns = None
     if comp.has("scoring", "returns"):
         returns = comp.fn(("scoring", "returns"), scope.env("scoring.returns"), INT)
-    return MatchDef(winner == "lowest", during, returns)
+    stake, pays = chips(comp, scope)
+    return MatchDef(winner == "lowest", during, returns, stake, pays)
+
+
+def chips(comp: Compiler, scope: Scope) -> tuple:
+    """(stake, payments) of `scoring.chips`, or (None, ()) without chips."""
+    if not comp.has("scoring", "chips"):
+        return None, ()
+    stake = comp.const_int(("scoring", "chips", "stake"), scope.base, 0, "the chips each seat "
+                                                                        "starts with")
+    pays = []
+    for name in comp.get("scoring", "chips", "pays", default={}) or {}:
+        fn = comp.fn(("scoring", "chips", "pays", name), scope.env("scoring.chips.pays.*",
+                     where=f"scoring.chips.pays.{name}"), INT)
+        pays.append((name, fn))
+    return stake, tuple(pays)

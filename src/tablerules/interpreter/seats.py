@@ -36,6 +36,11 @@ def seats(comp: Compiler, base: Env) -> tuple[int, tuple[str, ...], tuple] | Non
     return (count, tuple(str(n) for n in names[:count]), sides) if sides is not None else None
 
 
+def order(comp: Compiler) -> int:
+    """The step from a seat to the next in playing order: 1 clockwise (the default), -1 counter."""
+    return -1 if comp.get("seats", "order", default="clockwise") == "counterclockwise" else 1
+
+
 def _sides(comp: Compiler, sides_raw, count: int) -> tuple | None:
     """The sides as tuples of seats, each seat in exactly one; None after an error."""
     seen: list[int] = []

@@ -81,8 +81,9 @@ def piece_funcs(pieces, tile: ObjType) -> dict[str, Func]:
     }
 
 
-def seat_funcs(seat_count: int, sides: tuple[tuple[int, ...], ...]) -> dict[str, Func]:
-    """Functions over seats and sides (seats are ints counted to the left from 0)."""
+def seat_funcs(seat_count: int, sides: tuple[tuple[int, ...], ...], step: int = 1) -> dict[str, Func]:
+    """Functions over seats and sides (seats are ints counted to the left from 0; play goes
+    `step` seats at a time: 1 clockwise, -1 counter-clockwise)."""
     side_of = {s: i for i, side in enumerate(sides) for s in side}
 
     def check(seat: int) -> int:
@@ -91,14 +92,28 @@ def seat_funcs(seat_count: int, sides: tuple[tuple[int, ...], ...]) -> dict[str,
         return seat
 
     def nxt(seat: int) -> int:
-        return (check(seat) + 1) % seat_count
+        return (check(seat) + step) % seat_count
+
+    def prev(seat: int) -> int:
+        return (check(seat) - step) % seat_count
 
     def partner(seat: int) -> int:
         mates = sides[side_of[check(seat)]]
         return mates[(mates.index(seat) + len(mates) // 2) % len(mates)]
 
     return {
-        "next": Func([INT], INT, nxt, doc="the seat to the left", example="next(dealer)"),
+        "next": Func([INT], INT, nxt, doc="the seat after in playing order (to the left; to the "
+                                          "right with seats.order: counterclockwise)",
+                     example="next(dealer)"),
+        "prev": Func([INT], INT, prev, doc="the seat before in playing order (to the right; to "
+                                           "the left with seats.order: counterclockwise)",
+                     example="prev(dealer)"),
+        "left_of": Func([INT], INT, lambda s: (check(s) + 1) % seat_count,
+                        doc="the left-hand neighbour (seat + 1), whichever way play goes",
+                        example="left_of(dealer)"),
+        "right_of": Func([INT], INT, lambda s: (check(s) - 1) % seat_count,
+                         doc="the right-hand neighbour (seat - 1), whichever way play goes",
+                         example="right_of(dealer)"),
         "partner": Func([INT], INT, partner, doc="the seat across in the same side (itself alone)",
                         example="partner(bidder)"),
         "side_of": Func([INT], INT, lambda s: side_of[check(s)], doc="the side a seat belongs to",
@@ -130,6 +145,13 @@ def _pips_left(c, side: int) -> int:
     return c.pips_left(side)
 
 
+def _chips(c, seat: int) -> int:
+    chips = c.chips
+    if 0 <= seat < len(chips):
+        return chips[seat]
+    raise GameError(f"there is no seat {seat} (seats are 0..{len(chips) - 1})")
+
+
 def state_funcs(cards: bool = False) -> dict[str, Func]:
     """The `totals` group: functions that read running totals of the hand and match."""
     funcs = _state_funcs()
@@ -152,6 +174,9 @@ def _state_funcs() -> dict[str, Func]:
         "score": Func([INT], INT, _reader("score"), needs_ctx=True, pure=False,
                       doc="a side's match score before this hand is added",
                       example="score(side) >= marks_to_win"),
+        "chips": Func([INT], INT, _chips, needs_ctx=True, pure=False,
+                      doc="a seat's chips before this hand's payments (0 without scoring.chips)",
+                      example="chips(seat) < 0"),
     }
 
 
@@ -160,11 +185,23 @@ def holder_func(tile: ObjType) -> Func:
                 doc="the seat holding a piece, or -1", example="holder(piece(6, 6))")
 
 
+def dealt_to_func(tile: ObjType) -> Func:
+    def dealt_to(c, seat: int):
+        hands = c.dealt_hands
+        if 0 <= seat < len(hands):
+            return hands[seat]
+        raise GameError(f"there is no seat {seat} (seats are 0..{len(hands) - 1})")
+    return Func([INT], ListType(tile), dealt_to, needs_ctx=True, pure=False,
+                doc="the pieces dealt to a seat this hand (before any exchange)",
+                example="count(t in dealt_to(payee) if t.double)")
+
+
 def group_funcs(user_funcs: dict[str, Func], tile: ObjType) -> dict[str, dict[str, Func]]:
     """The functions of each group of places.py; `declarations` brings the ruleset's own."""
     totals = state_funcs(tile.name == "card")
-    return {"declarations": dict(user_funcs), "totals": totals, "score": {"score": totals["score"]},
-            "holder": {"holder": holder_func(tile)}}
+    return {"declarations": dict(user_funcs), "totals": totals,
+            "score": {"score": totals["score"], "chips": totals["chips"]},
+            "holder": {"holder": holder_func(tile)}, "dealt": {"dealt_to": dealt_to_func(tile)}}
 
 
 def end_type() -> ObjType:
@@ -263,7 +300,8 @@ def state_env(base: Env, types: dict[str, Type]) -> Env:
     is checked once at its definition (each name has one type at every place)."""
     vars = {n.name: Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc)
             for p in places.PLACES for n in p.names}
-    funcs = {**state_funcs(types["tile"].name == "card"), "holder": holder_func(types["tile"])}
+    funcs = {**state_funcs(types["tile"].name == "card"), "holder": holder_func(types["tile"]),
+             "dealt_to": dealt_to_func(types["tile"])}
     return base.extended(vars=vars, funcs=funcs)
 
 

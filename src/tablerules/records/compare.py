@@ -46,6 +46,7 @@ class Tally:
     side_hands: int = 0  # hands times the sides it held
     bids: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # label -> [made, n]
     contracts: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    chips: int | None = None  # with scoring.chips: chips its seats won less what they paid
 
     def add_hand(self, ev: dict, seats: set[int], sides: list[int]) -> None:
         if ev.get("thrown_in"):
@@ -54,6 +55,9 @@ class Tally:
         self.hands += 1
         self.scored += sum(ev["scored"][s] for s in sides)
         self.side_hands += len(sides)
+        if "paid" in ev:
+            self.chips = (self.chips or 0) + sum(
+                p["chips"] * ((p["to"] in seats) - (p["from"] in seats)) for p in ev["paid"])
         if ev["bid"] != NO_BID and ev["bidder"] in seats:
             for table, key in ((self.bids, ev["bid"]), (self.contracts, ev["contract"])):
                 t = table[key]
@@ -61,6 +65,12 @@ class Tally:
                 t[0] += 1 if ev["made"] else 0
 
     def as_dict(self) -> dict:
+        d = self._as_dict()
+        if self.chips is not None:  # per hand, over the sides it held
+            d["chips_per_hand"] = round(self.chips / self.side_hands, 4) if self.side_hands else 0.0
+        return d
+
+    def _as_dict(self) -> dict:
         made = sum(v[0] for v in self.bids.values())
         n = sum(v[1] for v in self.bids.values())
         return {"hands": self.hands, "thrown_in": self.thrown_in,

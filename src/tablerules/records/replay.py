@@ -522,6 +522,8 @@ class _Verifier:
                 self._say(f"  {'made' if ev['made'] else 'set'} after trick "
                           f"{ev['ended_after_trick']}: points {by_side(gd, ev['points'])}")
                 self._say(f"  scored {by_side(gd, scored)}; score {by_side(gd, ev['score'])}")
+            if "chips" in ev:
+                self._paid(ev)
         elif t == "exchange":
             if "took" in ev:
                 self._say(f"  {self._seat(ev['seat'])} takes the stock: {' '.join(ev['took'])}")
@@ -554,8 +556,19 @@ class _Verifier:
             self.out.score = ev["score"]
             self.out.winner = ev["winner"]
             won = " and ".join(side_name(gd, s) for s in ev["winner"])
-            self._say(f"Game over: score {by_side(gd, ev['score'])}; {won} "
-                      f"win{'s' if len(ev['winner']) == 1 else ''}")
+            result = f"chips {self.chips_text(ev['chips'])}" if "chips" in ev \
+                else f"score {by_side(gd, ev['score'])}"
+            self._say(f"Game over: {result}; {won} win{'s' if len(ev['winner']) == 1 else ''}")
+
+    def _paid(self, ev: dict) -> None:
+        """Who paid whom for what in a hand, then every seat's chips."""
+        for p in ev["paid"]:
+            self._say(f"  {self._seat(p['from'])} pays {self._seat(p['to'])} {p['chips']} "
+                      f"chip{'' if p['chips'] == 1 else 's'} ({p['for']})")
+        self._say(f"  chips {self.chips_text(ev['chips'])}")
+
+    def chips_text(self, chips: list) -> str:
+        return ", ".join(f"{self._seat(s)} {c}" for s, c in enumerate(chips))
 
     def _claims(self) -> bool:
         """Whether the contract in play scores a lay's count only when claimed."""

@@ -67,6 +67,8 @@ class Summary:
     sides: int = 0
     first_dealer: int | str = 0  # the seat that dealt first, or "lot" (deal.first_dealer)
     interrupted: bool = False
+    chips: list = field(default_factory=list)  # with scoring.chips: each match's final chips
+    chips_moved: int = 0  # chips paid over every hand played
 
     def add_hand(self, ev: dict) -> None:
         if ev.get("thrown_in"):
@@ -82,8 +84,23 @@ class Summary:
             c[1] += 1
             c[0] += 1 if ev["made"] else 0
         self.scored_total += sum(ev["scored"])
+        self.chips_moved += sum(p["chips"] for p in ev.get("paid", ()))
 
     def as_dict(self) -> dict:
+        d = self._as_dict()
+        if self.chips:  # a chips match: what each seat ended with
+            seats = range(len(self.chips[0]))
+            d["chips_by_seat"] = {str(s): {"mean": round(sum(c[s] for c in self.chips)
+                                                         / len(self.chips), 2),
+                                           "min": min(c[s] for c in self.chips),
+                                           "max": max(c[s] for c in self.chips),
+                                           "below_zero": sum(1 for c in self.chips if c[s] < 0)}
+                                  for s in seats}
+            d["avg_chips_paid_per_hand"] = round(self.chips_moved / self.hands, 4) \
+                if self.hands else 0.0
+        return d
+
+    def _as_dict(self) -> dict:
         return {
             "games": self.games,
             "first_dealer": self.first_dealer,
@@ -239,6 +256,8 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
                     t = ev["type"]
                     if t == "hand":
                         summary.add_hand(ev)
+                    elif t == "match" and "chips" in ev:
+                        summary.chips.append(ev["chips"])
                     elif t == "decision":
                         summary.decisions += 1
                 summary.games += 1
