@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..definition import Pieces
 from ..definition.actions import FIXED_NAMES
 from ..expr.env import Env
-from ..expr.types import BOOL, INT, SYM, Attr, ListType, ObjType, SymType, Type, enum
+from ..expr.types import BOOL, INT, SYM, Attr, ListType, ObjType, Type, enum
 from . import vocab
 
 if TYPE_CHECKING:
