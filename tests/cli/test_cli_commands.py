@@ -195,18 +195,18 @@ def test_validate_texas42():
 
 def test_validate_texas42_default_hands_and_options():
     r = run("validate", "texas42")
-    assert r.exit_code == 0 and r.stdout == ("texas42: ok (texas42, 209 seeded hands played in 19 "
+    assert r.exit_code == 0 and r.stdout == ("texas42: ok (texas42, 210 seeded hands played in 19 "
                                              "whole matches by rules and cautious)\n")
     r = run("validate", "texas42", "-o", "min_bid=32", "-o", "all_pass=reshuffle", "--hands", "30")
     assert r.exit_code == 0, r.stderr
-    assert "ok (texas42(" in r.stdout and "33 seeded hands played in 3 whole matches" in r.stdout
+    assert "ok (texas42(" in r.stdout and "35 seeded hands played in 3 whole matches" in r.stdout
 
 
 def test_validate_json():
     r = run("validate", "texas42", "--hands", "5", "--format", "json")
     assert r.exit_code == 0
     assert json.loads(r.stdout) == {"ok": True, "files": [
-        {"file": "texas42", "ok": True, "hands_played": 21, "matches_played": 2,
+        {"file": "texas42", "ok": True, "hands_played": 23, "matches_played": 2,
          "agents": ["rules", "cautious"], "diagnostics": []}]}
 
 
@@ -216,7 +216,7 @@ def test_validate_an_overlay_that_is_fine(tmp_path):
                  "set:\n  min_bid: 32\n  all_pass: reshuffle\n  nello_doubles: low\n", encoding="utf-8")
     r = run("validate", str(f), "--hands", "20")
     assert r.exit_code == 0, r.stderr
-    assert r.stdout == (f"{f}: ok (our-hall, 24 seeded hands played in 2 whole matches by rules "
+    assert r.stdout == (f"{f}: ok (our-hall, 23 seeded hands played in 2 whole matches by rules "
                         f"and cautious)\n")
 
 

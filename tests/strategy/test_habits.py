@@ -80,8 +80,8 @@ def test_open_on_count():
     gd = game("texas42")
     o = observation(gd, 0, ["2-1", "3-1", "4-2", "5-0", "5-5", "6-3", "6-4"], phase="auction",
                     contract=None)
-    assert decide(gd, o, bids(30)) == "bid 30"
-    assert decide(gd, o, bids(30), open_on_count=False) == "pass"
+    assert decide(gd, o, bids(30), open_on_count=True) == "bid 30"
+    assert decide(gd, o, bids(30)) == "pass"  # off unless asked: measured to make no difference
 
 
 def test_contest_thin():

@@ -766,6 +766,9 @@ def _render_summary(r: dict) -> str:
                          f"{_ci(v):<16} {1 - v['rate']:>6.1%}")
         lines.append(f"(set {1 - m['rate']:.1%} of every bid; rates of the hands won in the "
                      "auction, with 95% Wilson intervals)")
+        if any(k.endswith(" (forced)") for k in r["make_rate_by_bid"]):
+            lines.append("(forced: the bid of a seat that could not pass, auction.forced or "
+                         "all_pass; not a choice, so not among the bids chosen)")
     else:
         lines.append("bids      none: every hand is played without an auction")
     lines.append("")

@@ -9,7 +9,7 @@ from .seats import seat_of
 class Auction:
     """Who speaks when, who holds the high bid, and a bid waiting for a partner's answer."""
 
-    __slots__ = ("speakers", "i", "high_seat", "pending", "all_passed")
+    __slots__ = ("speakers", "i", "high_seat", "pending", "all_passed", "high_forced")
 
     def __init__(self, speakers: tuple):
         self.speakers = speakers
@@ -17,10 +17,12 @@ class Auction:
         self.high_seat = -1
         self.pending = None  # (asking seat, bid) while a partner is asked to agree
         self.all_passed = False
+        self.high_forced = False  # the high bid was made under auction.forced or all_pass
 
     def copy(self) -> "Auction":
         a = Auction(self.speakers)
         a.i, a.high_seat, a.pending, a.all_passed = self.i, self.high_seat, self.pending, self.all_passed
+        a.high_forced = self.high_forced
         return a
 
 
@@ -88,6 +90,7 @@ def apply(st, action: int):
         b_state.pending = None
         if action == acts.agree_action:
             ctx.high, b_state.high_seat = b, asker
+            b_state.high_forced = False
         else:
             ctx.passes += 1
         return _next_speaker(st)
@@ -100,6 +103,9 @@ def apply(st, action: int):
             b_state.pending = (st.ctx.actor, b)
             st.ctx.actor = seat_of(st, c.confirm(ctx), "contracts", c.name, "bid", "confirm")
             return None
+        a = g.auction
+        b_state.high_forced = b_state.all_passed or (
+            a.forced_when is not None and bool(a.forced_when(ctx)))
         ctx.high = b
         b_state.high_seat = st.ctx.actor
     return _next_speaker(st)

@@ -36,9 +36,18 @@ def _declared(st, every: bool) -> dict:
 def contract(st, active: tuple) -> dict:
     g = st.game
     c = st.ctx
-    return {"type": "contract", "contract": g.contracts[c.contract].name,
-            "bid": g.bids[c.bid].label, "bidder": c.bidder,
-            "declarations": _declared(st, False), "playing": list(active)}
+    ev = {"type": "contract", "contract": g.contracts[c.contract].name,
+          "bid": g.bids[c.bid].label, "bidder": c.bidder}
+    if forced(st):
+        ev["forced"] = True
+    ev.update({"declarations": _declared(st, False), "playing": list(active)})
+    return ev
+
+
+def forced(st) -> bool:
+    """Whether the hand's bid was made under `auction.forced` or `auction.all_pass` (a seat
+    that could not pass), not chosen in the auction."""
+    return st.bidding is not None and st.bidding.high_forced
 
 
 def took(st, seat: int, pieces: tuple) -> dict:
@@ -96,8 +105,10 @@ def hand(st, thrown_in: bool, awarded: list, layout_play: bool, cut_short: bool 
         ev["thrown_in"] = True
     else:
         ev.update({"contract": g.contracts[c.contract].name, "bid": g.bids[c.bid].label,
-                   "bidder": c.bidder, "declarations": _declared(st, True),
-                   "points": list(c.points)})
+                   "bidder": c.bidder})
+        if forced(st):
+            ev["forced"] = True
+        ev.update({"declarations": _declared(st, True), "points": list(c.points)})
         if layout_play:
             ev.update({"made": c.made, "scored": awarded, "went_out": c.went_out,
                        "blocked": c.blocked,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..game import Game
-from .runner import NO_BID, _bid_key, play_game, rate, wilson
+from .runner import NO_BID, _bid_key, bid_row, play_game, rate, wilson
 
 INTERVAL = "Wilson score, 95%"
 
@@ -59,7 +59,7 @@ class Tally:
             self.chips = (self.chips or 0) + sum(
                 p["chips"] * ((p["to"] in seats) - (p["from"] in seats)) for p in ev["paid"])
         if ev["bid"] != NO_BID and ev["bidder"] in seats:
-            for table, key in ((self.bids, ev["bid"]), (self.contracts, ev["contract"])):
+            for table, key in ((self.bids, bid_row(ev)), (self.contracts, ev["contract"])):
                 t = table[key]
                 t[1] += 1
                 t[0] += 1 if ev["made"] else 0

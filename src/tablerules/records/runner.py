@@ -76,7 +76,7 @@ class Summary:
             return
         self.hands += 1
         self.contracts[ev["contract"]] += 1
-        b = self.bids[ev["bid"]]
+        b = self.bids[bid_row(ev)]
         b[1] += 1
         b[0] += 1 if ev["made"] else 0
         if ev["bid"] != NO_BID:
@@ -129,9 +129,20 @@ class Summary:
 NO_BID = "none"  # the label of "no bid": the hands of a game without an auction
 
 
+FORCED = " (forced)"  # a bid row's suffix when a seat that could not pass made it
+
+
+def bid_row(ev: dict) -> str:
+    """The row of a hand's bid in the make-rate tables: a forced bid (the record's `forced`) is
+    not a choice, so it has its own row."""
+    return ev["bid"] + FORCED if ev.get("forced") else ev["bid"]
+
+
 def _bid_key(label: str):
-    name, _, level = label.rpartition(" ")
-    return (name, int(level)) if level.lstrip("-").isdigit() else (label, 0)
+    forced = label.endswith(FORCED)
+    base = label[:-len(FORCED)] if forced else label
+    name, _, level = base.rpartition(" ")
+    return (forced, (name, int(level)) if level.lstrip("-").isdigit() else (base, 0))
 
 
 def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
