@@ -43,8 +43,8 @@ def test_hold_trumps_on_defence():
     o = observation(gd, 1, ["6-2", "3-1", "5-0"], declarations=TRUMP_6, bidder=0,
                     trick=[(0, "4-2")])
     legal = ["3-1", "5-0", "6-2"]
-    assert decide(gd, o, legal) == "3-1"
-    assert decide(gd, o, legal, hold_trumps=False) == "6-2"
+    assert decide(gd, o, legal, hold_trumps=True) == "3-1"
+    assert decide(gd, o, legal) == "6-2"  # off unless asked: measured to lose
 
 
 def test_draw_trumps_as_the_bidder():
