@@ -66,6 +66,19 @@ def _env(base: Env, tile: ObjType, key: str, where: str | None = None) -> Env:
     return vocab.place_env(key, base, {"tile": tile}, where=where)
 
 
+def _filtered(comp: Compiler, base: Env, items: list, build) -> tuple[list, _Attrs, ObjType]:
+    """The pieces `pieces.filter` keeps, and their attribute table and type (`build(items)`)."""
+    table, tile = build(items)
+    if comp.has("pieces", "filter"):
+        f = comp.expr(("pieces", "filter"), _env(base, tile, "pieces.filter"), BOOL)
+        if f is not None:
+            kept = [x for i, x in enumerate(items) if f.fn(TileCtx(i))]
+            if len(kept) < len(items):
+                items = kept
+                table, tile = build(items)
+    return items, table, tile
+
+
 def pieces(comp: Compiler, base: Env) -> tuple[Pieces | None, ObjType | None]:
     """The pieces in play that pass `filter`, with their attributes."""
     if comp.has("pieces", "suits"):
@@ -89,15 +102,10 @@ def pieces(comp: Compiler, base: Env) -> tuple[Pieces | None, ObjType | None]:
         return None, None
     base = base.extended(vars={"max_pip": vocab.const(INT, max_pip, "highest pip")}, where="pieces")
     ends = [(h, lo) for h in range(max_pip + 1) for lo in range(h + 1)]  # 0-0, 1-0, 1-1, ...
-    table = _Attrs()
-    tile = table.built_in(ends)
-    if comp.has("pieces", "filter"):
-        f = comp.expr(("pieces", "filter"), _env(base, tile, "pieces.filter"), BOOL)
-        if f is not None:
-            kept = [e for i, e in enumerate(ends) if f.fn(TileCtx(i))]
-            if len(kept) < len(ends):
-                ends = kept
-                tile = table.built_in(ends)
+    def dominoes(items):
+        t = _Attrs()
+        return t, t.built_in(items)
+    ends, table, tile = _filtered(comp, base, ends, dominoes)
     tile = _attributes(comp, base, table, tile, len(ends))
     names = tuple(f"{h}-{lo}" for h, lo in ends)
     return Pieces(names, tuple(ends), table.tables), tile
@@ -194,16 +202,10 @@ def _cards(comp: Compiler, base: Env) -> tuple[Pieces | None, ObjType | None]:
             name = TEMPLATE_FIELD.sub(lambda m: fields[m.group(1)], template)
             cards.append((suit, face, i, trump, name))
     comp.raise_if_errors()
-    table = _Attrs(cards=True)
-    tile = table.built_in_cards(cards)
-    if comp.has("pieces", "filter"):
-        f = comp.expr(("pieces", "filter"), _env(base, tile, "pieces.filter"), BOOL)
-        if f is not None:
-            kept = [c for i, c in enumerate(cards) if f.fn(TileCtx(i))]
-            if len(kept) < len(cards):
-                cards = kept
-                table = _Attrs(cards=True)
-                tile = table.built_in_cards(cards)
+    def pack(items):
+        t = _Attrs(cards=True)
+        return t, t.built_in_cards(items)
+    cards, table, tile = _filtered(comp, base, cards, pack)
     names = [c[4] for c in cards]
     seen: dict[str, tuple] = {}
     for c in cards:
