@@ -259,6 +259,7 @@ class GameDef:
     strategy: str | None = None  # `simulate.strategy`: the rules agent's strategy file (a path)
     lineage: tuple[str, ...] = ()  # its name, then the name of each ruleset it extends
     seat_step: int = 1  # `seats.order`: 1 clockwise (next is seat + 1), -1 counter-clockwise
+    turn: Fn | None = None  # `deal.turn`: the seat whose turn it is, evaluated after each deal
     source: Any = field(default=None, repr=False, compare=False)  # the merged data, for `show`
     # derived once from the fields above
     bit: dict = field(init=False, repr=False, compare=False)  # piece id -> its mask bit

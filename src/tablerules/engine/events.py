@@ -15,6 +15,8 @@ def deal(st) -> dict:
     names = st.game.pieces.names
     ev = {"type": "deal", "hand": st.ctx.hands_played + 1, "dealer": st.ctx.dealer,
           "dealt": [[names[t] for t in h] for h in st.dealt_hands]}
+    if st.game.turn is not None:
+        ev = {**dict(list(ev.items())[:3]), "turn": st.ctx.turn, "dealt": ev["dealt"]}
     if st.stock:
         ev["stock"] = [names[t] for t in st.stock]
     return ev

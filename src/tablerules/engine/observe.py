@@ -86,6 +86,9 @@ def observation(st, seat: int) -> dict[str, Any]:
     }
     if g.match.stake is not None:
         obs["chips"] = list(ctx.chips)  # public; they change only between hands
+    if g.turn is not None:  # public: everybody knows whose turn it is
+        obs["turn"] = ctx.turn
+        obs["turn_before"] = ctx.turn_before
     return obs
 
 

@@ -72,6 +72,7 @@ def apply(st, action: int):
     trick = ctx.trick
     trick.append(action)
     t.seats.append(actor)
+    ctx.plays[action] = actor
     if len(trick) == 1:
         lead = t.tables.lead[action]
         if type(lead) is tuple:

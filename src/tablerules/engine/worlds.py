@@ -306,9 +306,13 @@ def _build(g: GameDef, obs: dict, f: _Facts, assignment: dict, later: dict,
     st.ctx.hands_played = obs["hands_played"]
     if "chips" in obs:
         st.ctx.chips = list(obs["chips"])
+    if "turn_before" in obs:  # deal.turn reads the turn before; the deal recomputes this one
+        st.ctx.turn = obs["turn_before"]
     st.deals = obs["deals"] - 1
     try:
         st.apply_deal(dealt if g.stock else dealt[:n])
+        if "turn" in obs and st.ctx.turn != obs["turn"]:
+            return None  # the turn is public (it may say who holds a card)
         for time, (player, a) in enumerate(obs["hand_actions"]):
             if player == CHANCE:
                 continue

@@ -88,6 +88,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
     values, house_defaults = settings.option_values(comp, decls)
     s = setup(comp, decls, values)
     first_dealer, next_dealer = deal.dealers(comp, s.scope, s.seat_count)
+    turn = deal.turn(comp, s.scope)
     drafts, bids = contracts.contracts(comp, s.scope, s.declarations)
     contracts.fill_bid_tables(s.bid_tables, bids)
     auc = auction.auction(comp, s.scope, bids, drafts)
@@ -108,7 +109,8 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         auction=auction.with_offers(auc, bid_defs, actions), score_hand=score_hand,
         match_over=match_over, match=match_def, bounds=bnds, actions=actions,
         trick_tables=trick_tables, agents=settings.default_agents(comp),
-        strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d)
+        strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d,
+        turn=turn)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:
