@@ -117,6 +117,9 @@ class ExchangeDef:
     bury: int
     optional: bool  # the seat may leave the stock where it is
     first: bool  # before the declarations (else after them)
+    take: Fn | None = None  # how many pieces of the stock (None: all that is left)
+    start: Fn | None = None  # `from`: where in the stock the take starts (None: 0)
+    legal: Fn | None = None  # which pieces the seat may bury (None: any)
 
 
 @dataclass(frozen=True)
@@ -144,14 +147,20 @@ class ContractDef:
     play: PlayDef
     over: Fn
     made: Fn
-    # the setup steps after the auction, in order: ("x",) the exchange, ("d", i) declaration i
+    # the exchanges after the first, in order (a list of exchanges in the ruleset)
+    more_exchanges: tuple = ()
+    # the setup steps after the auction, in order: ("x", k) exchange k, ("d", i) declaration i
     setup_steps: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         steps: list = [("d", i) for i in range(len(self.declare))]
         if self.exchange is not None:
-            steps.insert(0 if self.exchange.first else len(steps), ("x",))
+            at = 0 if self.exchange.first else len(steps)
+            steps[at:at] = [("x", k) for k in range(1 + len(self.more_exchanges))]
         object.__setattr__(self, "setup_steps", tuple(steps))
+
+    def exchange_at(self, k: int) -> ExchangeDef:
+        return self.exchange if k == 0 else self.more_exchanges[k - 1]
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,7 @@ CONTEXT = {
     "turn": "the seat whose turn it is this hand (deal.turn; -1 without it)",
     "played_by": "a method: the seat that played a piece this hand, or -1",
     "stock": "the pieces left in the stock, in drawing order",
+    "laid_away": "a method: the pieces a seat buried (laid away) this hand",
 }
 
 _dealer = Name("dealer", "int", "dealer", "the dealer")
@@ -135,7 +136,11 @@ PLACES: tuple[Place, ...] = (
           stage="compile"),
     Place(("bid.requires",), (_speaker[0], _dealer, _turn, _speaker[4])),
     Place(("bid.confirm",), (Name("seat", "int", "actor", "the seat bidding"), _dealer, _turn)),
-    Place(("declare.*.by", "play.leader", "exchange.by"), _sit, ("declarations", "holder")),
+    Place(("declare.*.by", "play.leader", "exchange.by", "exchange.take", "exchange.from"), _sit,
+          ("declarations", "holder")),
+    Place(("exchange.legal",), (_tile, Name("hand", "list[tile]", "hand", "the pieces of the seat "
+                                                                         "burying")) + _sit,
+          ("declarations",), note="a seat may bury only the pieces for which it holds"),
     Place(("declare.*.when",), _sit + (Name("bid", "bid", "bid", "the winning bid"),
                                         Name("hand", "list[tile]", "hand",
                                              "the pieces of the seat that would declare")),
@@ -168,7 +173,7 @@ PLACES: tuple[Place, ...] = (
           note="read only for pieces that tie for the highest rank"),
     Place(("play.trick_points",), (Name("trick", "list[tile]", "trick", "the pieces of the trick"),),
           ("declarations", "totals")),
-    Place(("outcome.over", "outcome.made"), _outcome, ("declarations", "totals", "dealt", "plays", "stock")),
+    Place(("outcome.over", "outcome.made"), _outcome, ("declarations", "totals", "dealt", "plays", "stock", "laid")),
     Place(("play.scores",), (
         Name("ends", "list[end]", "ends", "each open end that counts, after the play"),
         Name("spinner_open", "bool", "spinner_open", "the spinner is still an end of the line"),
@@ -178,12 +183,12 @@ PLACES: tuple[Place, ...] = (
     Place(("scoring.hand",), _outcome + (
         Name("side", "int", "side", "the side being scored"),
         Name("made", "bool", "made", "whether the contract was made")),
-          ("declarations", "totals", "dealt", "plays", "stock")),
+          ("declarations", "totals", "dealt", "plays", "stock", "laid")),
     Place(("scoring.chips.pays.*",), _outcome + (
         Name("payer", "int", "payer", "the seat that would pay"),
         Name("payee", "int", "payee", "the seat that would be paid (never the payer)"),
         Name("made", "bool", "made", "whether the contract was made")),
-          ("declarations", "totals", "dealt", "plays", "stock"),
+          ("declarations", "totals", "dealt", "plays", "stock", "laid"),
           note="evaluated for every pair of seats at the end of a hand that is played"),
     Place(("scoring.match_over",), (Name("hands_played", "int", "hands_played",
                                          "hands completed this match"),), ("score",)),
@@ -204,6 +209,7 @@ GROUP_DOCS = {
     "score": "`score(side)`, `chips(seat)`",
     "plays": "`played_by(t: tile)` (the seat that played a piece this hand, or -1)",
     "stock": "`stock_left()` (the pieces left in the stock)",
+    "laid": "`laid_away(seat)` (the pieces a seat buried this hand)",
 }
 
 _BY_KEY = {k: p for p in PLACES for k in p.keys}
@@ -216,7 +222,7 @@ def place(key: str) -> Place:
 
 GROUP_FUNCS = {"totals": ("points", "tricks", "pips_left", "score", "chips"), "score": ("score", "chips"),
                "holder": ("holder",), "dealt": ("dealt_to",), "plays": ("played_by",),
-               "stock": ("stock_left",)}
+               "stock": ("stock_left",), "laid": ("laid_away",)}
 
 
 def state_names() -> set[str]:
@@ -230,7 +236,7 @@ def context_fields() -> set[str]:
     """Every context field a play-stage place reads, with the methods its groups call."""
     fields = {n.field for p in PLACES if p.stage == "play" for n in p.names}
     fields |= {"decl", "points", "tricks", "score", "pips_left", "holder", "chips", "dealt_hands",
-               "played_by", "stock"}
+               "played_by", "stock", "laid_away"}
     return fields
 
 

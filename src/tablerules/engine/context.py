@@ -10,7 +10,7 @@ from __future__ import annotations
 _HAND_FIELDS = ("passes", "high", "offered", "bidder", "bidder_side", "bid", "contract", "decl",
                 "asked", "tile", "choice", "led", "trick", "points", "tricks", "points_against", "tricks_against",
                 "tricks_played", "went_out", "blocked", "made", "side", "won", "drawn", "payer", "payee",
-                "plays")
+                "plays", "laid")
 
 
 class Context:
@@ -64,6 +64,7 @@ class Context:
         self.payer = 0
         self.payee = 0
         self.plays: dict = {}  # piece -> the seat that played it this hand
+        self.laid: list = []  # (piece, seat) for each piece buried (laid away) this hand
 
     def copy(self, hands: list, layout) -> "Context":
         c = Context.__new__(Context)
@@ -77,6 +78,7 @@ class Context:
         c.points = list(self.points)
         c.tricks = list(self.tricks)
         c.plays = dict(self.plays)
+        c.laid = list(self.laid)
         return c
 
     # -- derived fields ------------------------------------------------------------------------
@@ -135,6 +137,9 @@ class Context:
 
     def played_by(self, t: int) -> int:
         return self.plays.get(t, -1)
+
+    def laid_away(self, seat: int) -> tuple[int, ...]:
+        return tuple(t for t, s in self.laid if s == seat)
 
     def holder(self, t: int) -> int:
         for s, h in enumerate(self.hands):

@@ -56,7 +56,14 @@ def facts(g: GameDef, obs: dict) -> _Facts:
         pos += 1
     stock0 = n * k
     took = [names[x] for x in obs.get("took", [])]
-    if obs.get("took_by", -1) >= 0:
+    if "takes" in obs:  # the stock shared out: each place to the seat that took it
+        mine = iter(took)
+        for s, at, ps in obs["takes"]:
+            for p in ps:
+                f.holder[stock0 + p] = (s, at)
+                if s == seat:
+                    f.known[stock0 + p] = next(mine)
+    elif obs.get("took_by", -1) >= 0:
         for i in range(g.stock):
             f.holder[stock0 + i] = (obs["took_by"], obs["took_at"])
         for i, t in enumerate(took):

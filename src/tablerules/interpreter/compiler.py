@@ -148,5 +148,6 @@ def _contract_def(c: contracts.ContractDraft, action_of: dict) -> ContractDef:
                               tuple(action_of[(d, tables.value_key(v))] for v in choices),
                               when, allow)
                   for d, by, choices, when, allow in c.steps)
-    return ContractDef(c.index, c.name, c.title, c.requires, c.confirm, c.exchange, steps, c.play,
-                       c.over, c.made)
+    ex = c.exchange or (None,)
+    return ContractDef(c.index, c.name, c.title, c.requires, c.confirm, ex[0], steps, c.play,
+                       c.over, c.made, more_exchanges=tuple(ex[1:]))

@@ -47,7 +47,7 @@ class ContractDraft:
     title: str
     requires: Fn | None
     confirm: Fn | None
-    exchange: ExchangeDef | None
+    exchange: tuple[ExchangeDef, ...] | None  # one or more, in order
     steps: tuple[tuple, ...]  # (declaration, by, choices, when, allow)
     play: PlayDef
     tricks: TrickHooks | None  # None for a layout contract
@@ -195,19 +195,37 @@ def _declare_steps(comp: Compiler, scope: Scope, cp: tuple,
     return tuple(s for _, _, s in sorted(steps, key=lambda s: s[:2]))
 
 
-def _exchange(comp: Compiler, scope: Scope, cp: tuple) -> ExchangeDef | None:
-    """A contract's `exchange`: a seat takes the stock into hand, then buries pieces."""
+def _exchange(comp: Compiler, scope: Scope, cp: tuple) -> tuple[ExchangeDef, ...] | None:
+    """A contract's `exchange`: a seat takes the stock (or a part of it) into hand, then buries
+    pieces; a list is one exchange after another, by seat."""
     ep = cp + ("exchange",)
     if not comp.has(*ep):
         return None
-    by = comp.fn(ep + ("by",), scope.env("exchange.by", where=f"{comp.where(ep)}.by"), INT,
-                 default="bidder")
+    raw = comp.tree.get(ep)
+    if isinstance(raw, list):
+        out = [_one_exchange(comp, scope, ep + (i,)) for i in range(len(raw))]
+        return None if None in out else tuple(out)
+    one = _one_exchange(comp, scope, ep)
+    return None if one is None else (one,)
+
+
+def _one_exchange(comp: Compiler, scope: Scope, ep: tuple) -> ExchangeDef | None:
+    w = comp.where(ep)
+    by = comp.fn(ep + ("by",), scope.env("exchange.by", where=f"{w}.by"), INT, default="bidder")
     bury = comp.const_int(ep + ("bury",), scope.base, 0, "pieces to bury")
     optional = comp.const_bool(ep + ("optional",), scope.base, False)
     first = comp.const_bool(ep + ("first",), scope.base, True)
-    if by is None:
+    take = start = legal = None
+    if comp.has(*ep, "take"):
+        take = comp.fn(ep + ("take",), scope.env("exchange.take", where=f"{w}.take"), INT)
+    if comp.has(*ep, "from"):
+        start = comp.fn(ep + ("from",), scope.env("exchange.from", where=f"{w}.from"), INT)
+    if comp.has(*ep, "legal"):
+        legal = comp.fn(ep + ("legal",), scope.env("exchange.legal", where=f"{w}.legal"), BOOL)
+    if by is None or (take is None and comp.has(*ep, "take")) or (
+            start is None and comp.has(*ep, "from")) or (legal is None and comp.has(*ep, "legal")):
         return None
-    return ExchangeDef(by, bury, optional, first)
+    return ExchangeDef(by, bury, optional, first, take, start, legal)
 
 
 def _play(comp: Compiler, scope: Scope, cp: tuple) -> tuple[PlayDef, TrickHooks | None] | None:

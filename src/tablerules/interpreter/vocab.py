@@ -208,6 +208,16 @@ def stock_left_func(tile: ObjType) -> Func:
                 example="sum(t.count for t in stock_left())")
 
 
+def laid_away_func(tile: ObjType) -> Func:
+    def laid_away(c, seat: int):
+        if 0 <= seat < len(c.hands):
+            return c.laid_away(seat)
+        raise GameError(f"there is no seat {seat} (seats are 0..{len(c.hands) - 1})")
+    return Func([INT], ListType(tile), laid_away, needs_ctx=True, pure=False,
+                doc="the pieces a seat buried (laid away) this hand",
+                example="sum(t.count for t in laid_away(bidder))")
+
+
 def group_funcs(user_funcs: dict[str, Func], tile: ObjType) -> dict[str, dict[str, Func]]:
     """The functions of each group of places.py; `declarations` brings the ruleset's own."""
     totals = state_funcs(tile.name == "card")
@@ -215,7 +225,8 @@ def group_funcs(user_funcs: dict[str, Func], tile: ObjType) -> dict[str, dict[st
             "score": {"score": totals["score"], "chips": totals["chips"]},
             "holder": {"holder": holder_func(tile)}, "dealt": {"dealt_to": dealt_to_func(tile)},
             "plays": {"played_by": played_by_func(tile)},
-            "stock": {"stock_left": stock_left_func(tile)}}
+            "stock": {"stock_left": stock_left_func(tile)},
+            "laid": {"laid_away": laid_away_func(tile)}}
 
 
 def end_type() -> ObjType:
@@ -316,7 +327,8 @@ def state_env(base: Env, types: dict[str, Type]) -> Env:
             for p in places.PLACES for n in p.names}
     funcs = {**state_funcs(types["tile"].name == "card"), "holder": holder_func(types["tile"]),
              "dealt_to": dealt_to_func(types["tile"]), "played_by": played_by_func(types["tile"]),
-             "stock_left": stock_left_func(types["tile"])}
+             "stock_left": stock_left_func(types["tile"]),
+             "laid_away": laid_away_func(types["tile"])}
     return base.extended(vars=vars, funcs=funcs)
 
 
