@@ -45,6 +45,11 @@ def deal(g, seats: dict[int, list[str]], stock: list[str] = ()) -> list[list[str
     return hands + [talon]
 
 
+def ids(g, dealt) -> list[tuple[int, ...]]:
+    names = g.definition.pieces.names
+    return [tuple(names.index(n) for n in part) for part in dealt]
+
+
 def new_hand(g, dealt, dealer: int = NORTH):
     return g.new_hand([list(p) for p in dealt], dealer)
 
@@ -146,3 +151,26 @@ def expected_payments(lines: list[dict], prever_treble="won_and_lost",
     else:  # one alone settles with each of the three
         pairs = [(a, b) for a in losers for b in winners]
     return sorted((a, b, chips) for a, b in pairs)
+
+
+def to_play(st, *, prever: int | None = None, call: str | None = None, half: str | None = None,
+            keep=()) -> None:
+    """Through the auction and the talon to the first lead: every seat good (or `prever` says
+    prever), the call or half given, each bury the first legal one not in `keep`."""
+    g = st.game
+    for _ in range(60):
+        ph = st.observation(max(st.current_player(), 0))["phase"]
+        if ph in ("play", "lead") or st.is_terminal():
+            return
+        legal_names = legal(st)
+        if ph == "auction":
+            pick = "bid prever" if st.current_player() == prever and "bid prever" in legal_names \
+                else ("pass" if "pass" in legal_names else legal_names[0])
+        elif ph == "declare":
+            want = f"call {call}" if call else f"half {half}" if half else None
+            pick = want if want in legal_names else legal_names[0]
+        else:
+            pick = next((n for n in legal_names if n.split(" ", 1)[1] not in keep), None)
+            assert pick is not None, f"seat {st.current_player()} can bury only {legal_names}"
+        do(st, pick)
+    raise AssertionError("no first lead")
