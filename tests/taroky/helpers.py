@@ -102,29 +102,37 @@ def hands_of(events) -> list[list[dict]]:
     return out
 
 
-def count(lines: list[dict]) -> dict:
+def count(lines: list[dict], counting: str = "texas", short_group: str = "nearest") -> dict:
     """What the rule text's count says of a hand: the sides, what each counted, who won."""
     deal_ev = lines[0]
     hand = lines[-1]
     decl = hand["declarations"]
     bidder = hand["bidder"]
     played_by = {name: s for ev in lines if ev["type"] == "trick" for s, name in ev["plays"]}
-    laid = [0] * 4
+    laid = [[] for _ in range(4)]
     taken_from_talon = []
     for ev in lines:
         if ev["type"] == "exchange" and "buried" in ev:
-            laid[ev["seat"]] += points(ev["buried"])
+            laid[ev["seat"]].append(ev["buried"])
         if ev["type"] == "exchange" and "took" in ev:
             taken_from_talon += ev["took"]
     left = [n for n in deal_ev["stock"] if n not in taken_from_talon]
     team = {bidder}
-    if hand["contract"] == "game" and decl["call"] != "alone" and decl["call"] in played_by:
+    if hand["contract"] == "game" and decl["call"] in played_by:
         team.add(played_by[decl["call"]])
-    counted = [hand["points"][s] + laid[s] for s in range(4)]
+    counted = [hand["points"][s] + sum(map(points, laid[s])) for s in range(4)]
+    cards = [hand["tricks"][s] * 4 + len(laid[s]) for s in range(4)]
     mine = sum(counted[s] for s in team)
     theirs = sum(counted[s] for s in range(4) if s not in team) + sum(map(points, left))
-    return {"team": team, "contract": mine, "against": theirs, "won": mine >= 54,
-            "left": left, "decl": decl, "kind": hand["contract"], "bidder": bidder}
+    n = sum(cards[s] for s in team)
+    if counting == "czech":  # in threes: two off each group of three cards
+        def off(k):
+            return 2 * (k // 3) + (0 if k % 3 == 0 else 1 if short_group == "nearest" else 2)
+        mine, theirs = mine - off(n), theirs - off(54 - n)
+    won = mine >= (36 if counting == "czech" else 54)
+    return {"team": team, "contract": mine, "against": theirs, "won": won, "left": left,
+            "decl": decl, "kind": hand["contract"], "bidder": bidder, "played_by": played_by,
+            "tricks": [ev for ev in lines if ev["type"] == "trick"]}
 
 
 def tournament_chips(losers_points: int, trebled: bool = False) -> int:
@@ -134,14 +142,23 @@ def tournament_chips(losers_points: int, trebled: bool = False) -> int:
     return (x + 5) // 10
 
 
-def expected_payments(lines: list[dict], prever_treble="won_and_lost",
-                      second_half="on_loss") -> list[tuple[int, int, int]]:
-    c = count(lines)
+def game_payments(lines: list[dict], counting="texas", prever_treble="won_and_lost",
+                  second_half="by_counting") -> list[tuple[int, int, int]]:
+    c = count(lines, counting)
     won = c["won"]
     prever = c["kind"] == "prever"
-    losers_points = c["against"] if won else c["contract"]
-    chips = tournament_chips(losers_points, prever and (prever_treble == "won_and_lost" or not won))
-    if prever and c["decl"]["half"] == "second" and (second_half == "always" or not won):
+    trebled = prever and (prever_treble == "won_and_lost" or not won)
+    if counting == "czech":  # the winners' margin over 35, a chip a point
+        chips = ((c["contract"] if won else c["against"]) - 35) * (3 if trebled else 1)
+    else:
+        chips = tournament_chips(c["against"] if won else c["contract"], trebled)
+    always = second_half == "always" or (second_half == "by_counting" and counting == "czech")
+    if prever and c["decl"]["half"] == "second" and (always or not won):
+        chips *= 2
+    d = c["decl"]
+    if d["recontra"] == "recontra":
+        chips *= 4
+    elif "contra" in (d["contra"], d["contra_2"], d["contra_3"]):
         chips *= 2
     team = sorted(c["team"])
     others = [s for s in range(4) if s not in c["team"]]
@@ -150,7 +167,49 @@ def expected_payments(lines: list[dict], prever_treble="won_and_lost",
         pairs = list(zip(losers, winners))
     else:  # one alone settles with each of the three
         pairs = [(a, b) for a in losers for b in winners]
-    return sorted((a, b, chips) for a, b in pairs)
+    return sorted((a, b, chips) for a, b in pairs if chips)  # a margin of 0 pays nothing
+
+
+TEXAS_HOLDINGS = {"big_ones": 4, "little_ones": 2, "bita": 2, "trul": 4, "kings": 4, "honery": 2}
+CZECH_HOLDINGS = {"taroky": 4, "tarocky": 2, "barvy": 2, "barvicky": 2, "trul": 4,
+                  "honery": 2, "kralovske_honery": 4}
+
+
+def holdings(cards: list[str], counting: str = "texas") -> dict[str, int]:
+    """The holdings of a hand as the rule text names them, with their chips."""
+    taroky = sum(1 for n in cards if n in TAROKY)
+    five = sum(1 for n in cards if points(n) == 5)
+    has = {"trul": {"I", "XXI", "Skyz"} <= set(cards),
+           "honery": five >= 4}
+    kings = sum(1 for n in cards if n.startswith("K")) == 4
+    if counting == "texas":
+        has.update(big_ones=taroky >= 10, little_ones=8 <= taroky <= 9, bita=taroky <= 2,
+                   kings=kings)
+        table = TEXAS_HOLDINGS
+    else:
+        has.update(taroky=taroky >= 10, tarocky=8 <= taroky <= 9, barvy=taroky == 0,
+                   barvicky=1 <= taroky <= 2, kralovske_honery=kings)
+        table = CZECH_HOLDINGS
+    return {k: table[k] for k, v in has.items() if v}
+
+
+def expected_payments(lines: list[dict], counting="texas", **options) -> list[tuple]:
+    """Every payment of a hand by the rule text: the game, the holdings, Pagat to the back."""
+    out = [(a, b, x, "game") for a, b, x in game_payments(lines, counting, **options)]
+    c = count(lines, counting)
+    for s in range(4):
+        held = [n for n, p in c["played_by"].items() if p == s]  # the hand at the first lead
+        for name, chips in holdings(held, counting).items():
+            out += [(o, s, chips, name) for o in range(4) if o != s]
+    d = c["decl"]
+    if "back" in (d["pagat"], d["pagat_2"], d["pagat_3"], d["pagat_4"]):
+        holder = c["played_by"]["I"]
+        last = c["tricks"][-1]
+        home = any(name == "I" for _, name in last["plays"]) and last["winner"] == holder
+        chips = 20 if counting == "czech" else 4
+        out += [(o, holder, chips, "pagat") if home else (holder, o, chips, "pagat")
+                for o in range(4) if o != holder]
+    return sorted(out)
 
 
 def to_play(st, *, prever: int | None = None, call: str | None = None, half: str | None = None,
@@ -167,8 +226,10 @@ def to_play(st, *, prever: int | None = None, call: str | None = None, half: str
             pick = "bid prever" if st.current_player() == prever and "bid prever" in legal_names \
                 else ("pass" if "pass" in legal_names else legal_names[0])
         elif ph == "declare":
-            want = f"call {call}" if call else f"half {half}" if half else None
-            pick = want if want in legal_names else legal_names[0]
+            want = [f"call {call}" if call else "", f"half {half}" if half else "",
+                    "contra no", "contra_2 no", "contra_3 no", "recontra no", "pagat silent",
+                    "pagat_2 silent", "pagat_3 silent", "pagat_4 silent"]
+            pick = next((w for w in want if w in legal_names), legal_names[0])
         else:
             pick = next((n for n in legal_names if n.split(" ", 1)[1] not in keep), None)
             assert pick is not None, f"seat {st.current_player()} can bury only {legal_names}"

@@ -49,15 +49,21 @@ def test_chips_are_conserved(matches):
             assert hand["chips"] == chips and sum(chips) == 400
 
 
-def test_every_payment_is_the_rule_texts(matches):
-    kinds = set()
-    for _, events in matches:
+@pytest.mark.parametrize("counting", ["texas", "czech"])
+def test_every_payment_is_the_rule_texts(counting, matches):
+    kinds, names = set(), set()
+    runs = matches if counting == "texas" else [random_match(s, counting="czech") for s in SEEDS]
+    for _, events in runs:
         for lines in hands_of(events):
             hand = lines[-1]
-            got = sorted((p["from"], p["to"], p["chips"]) for p in hand["paid"] if p["for"] == "game")
-            assert got == expected_payments(lines), lines[-1]
-            c = count(lines)
+            got = sorted((p["from"], p["to"], p["chips"], p["for"]) for p in hand["paid"])
+            assert got == expected_payments(lines, counting), lines[-1]
+            c = count(lines, counting)
             assert hand["made"] == c["won"]
+            assert c["contract"] + c["against"] == (70 if counting == "czech" else 106)
             kinds.add((c["kind"], len(c["team"]), c["decl"].get("half")))
+            names |= {p["for"] for p in hand["paid"]}
     # the random hands reach every kind of side: with a partner, alone, prever by either half
-    assert {("game", 2, "first"), ("prever", 1, "first"), ("prever", 1, "second")} <= kinds
+    assert {("game", 2, "first"), ("game", 1, "first"), ("prever", 1, "first"),
+            ("prever", 1, "second")} <= kinds
+    assert {"game", "pagat", "trul"} <= names

@@ -9,7 +9,7 @@ import pytest
 
 from tablerules.engine.worlds import worlds
 
-from .helpers import (EAST, NORTH, SOUTH, WEST, count, deal, do, expected_payments, first_legal,
+from .helpers import (EAST, NORTH, SOUTH, WEST, count, deal, do, game_payments, first_legal,
                       game, hands_of, ids, legal, new_hand, random_match, to_play,
                       tournament_chips)
 
@@ -110,14 +110,14 @@ def test_a_povinnost_holding_the_nineteen_calls_the_next_one_down_not_held_or_pl
     g = game()
     st = new_hand(g, deal(g, {SOUTH: ["II", "XIX", "XVIII"], EAST: ["XVII"]}))
     do(st, "pass", "pass", "pass", "bid game")
-    assert legal(st) == ["call XVII", "call alone"]
+    assert legal(st) == ["call XIX", "call XVII"]  # the XIX, held: alone, and only it knows
     st = _record_hand(g, deal(g, {SOUTH: ["II", "XIX", "XVIII"], EAST: ["XVII"]}))
     to_play(st, call="XVII")
     first_legal(st, lambda s: s.is_terminal())
     lines = _hand_lines(st)
     assert count(lines)["team"] == {SOUTH, EAST}
     st = _record_hand(g, deal(g, {SOUTH: ["II", "XIX", "XVIII"], EAST: ["XVII"]}))
-    to_play(st, call="alone")
+    to_play(st, call="XIX")
     first_legal(st, lambda s: s.is_terminal())
     assert count(_hand_lines(st))["team"] == {SOUTH}
 
@@ -160,13 +160,13 @@ def test_never_lay_away_a_king_nor_the_trul_and_a_one_point_tarok_only_when_noth
     g = game()
     south = ["K♥", "K♦", "K♠", "K♣", "I", "XXI", "Skyz", "II", "III", "IV", "V", "Q♥"]
     st = new_hand(g, deal(g, {SOUTH: south}, stock=["VI", "VII", "VIII", "IX", "7♣", "8♣"]))
-    do(st, "pass", "pass", "pass", "bid game")
+    do(st, "pass", "pass", "pass", "bid game", "call XIX")
     assert legal(st) == ["bury Q♥"]  # the one card that is neither barred nor a one-point tarok
     do(st, "bury Q♥")
     assert legal(st) == [f"bury {n}" for n in ["II", "III", "IV", "V", "VI", "VII", "VIII", "IX"]]
     g = game(lay_away_trul=True)
     st = new_hand(g, deal(g, {SOUTH: south}, stock=["VI", "VII", "VIII", "IX", "7♣", "8♣"]))
-    do(st, "pass", "pass", "pass", "bid game")
+    do(st, "pass", "pass", "pass", "bid game", "call XIX")
     assert legal(st) == ["bury Q♥", "bury I", "bury XXI", "bury Skyz"]
 
 
@@ -224,7 +224,10 @@ def test_thirty_six_points_lost_is_five_chips():
             c = count(lines)
             losers = c["against"] if c["won"] else c["contract"]
             if losers == 36 and len(c["team"]) == 2:
-                paid = [p["chips"] for p in lines[-1]["paid"]]
+                d = c["decl"]
+                if "contra" in (d["contra"], d["contra_2"], d["contra_3"]):
+                    continue
+                paid = [p["chips"] for p in lines[-1]["paid"] if p["for"] == "game"]
                 assert paid == [5, 5]  # each loser pays one winner
                 return
     pytest.fail("no hand lost with 36 points")
@@ -237,9 +240,10 @@ def test_a_dead_even_count_goes_against_the_bidder():
             c = count(lines)
             if c["contract"] == 53:
                 assert lines[-1]["made"] is False
-                assert sorted((p["from"], p["to"], p["chips"]) for p in lines[-1]["paid"]) == \
-                    expected_payments(lines)
-                assert all(p["from"] in c["team"] for p in lines[-1]["paid"])
+                game = [p for p in lines[-1]["paid"] if p["for"] == "game"]
+                assert sorted((p["from"], p["to"], p["chips"]) for p in game) == \
+                    game_payments(lines)
+                assert all(p["from"] in c["team"] for p in game)
                 return
     pytest.fail("no dead-even hand")
 
@@ -260,7 +264,10 @@ def test_a_prever_settles_with_each_of_the_three_trebled(option):
             c = count(lines)
             if c["kind"] != "prever":
                 continue
-            paid = lines[-1]["paid"]
+            d = c["decl"]
+            if "contra" in (d["contra"], d["contra_2"], d["contra_3"]):
+                continue
+            paid = [p for p in lines[-1]["paid"] if p["for"] == "game"]
             assert len(paid) == 3 and len({p["chips"] for p in paid}) == 1
             losers = c["against"] if c["won"] else c["contract"]
             base = tournament_chips(losers)

@@ -149,13 +149,15 @@ class ContractDef:
     made: Fn
     # the exchanges after the first, in order (a list of exchanges in the ruleset)
     more_exchanges: tuple = ()
+    exchange_pos: int = -1  # how many declarations come before the exchange (-1: by `first`)
     # the setup steps after the auction, in order: ("x", k) exchange k, ("d", i) declaration i
     setup_steps: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         steps: list = [("d", i) for i in range(len(self.declare))]
         if self.exchange is not None:
-            at = 0 if self.exchange.first else len(steps)
+            at = self.exchange_pos if self.exchange_pos >= 0 else (
+                0 if self.exchange.first else len(steps))
             steps[at:at] = [("x", k) for k in range(1 + len(self.more_exchanges))]
         object.__setattr__(self, "setup_steps", tuple(steps))
 

@@ -83,6 +83,8 @@ CONTEXT = {
     "dealt_hands": "the pieces dealt to each seat this hand",
     "turn": "the seat whose turn it is this hand (deal.turn; -1 without it)",
     "played_by": "a method: the seat that played a piece this hand, or -1",
+    "taken_by": "a method: the seat that took the trick a piece was played to, or -1",
+    "trick_of": "a method: the number of the trick a piece was played to (1 first), or 0",
     "stock": "the pieces left in the stock, in drawing order",
     "laid_away": "a method: the pieces a seat buried (laid away) this hand",
 }
@@ -153,7 +155,7 @@ PLACES: tuple[Place, ...] = (
           ("declarations", "holder")),
     Place(("play.sits_out",), (Name("seat", "int", "asked", "the seat in question"),) + _sit,
           ("declarations", "holder")),
-    Place(("declare.*.choices", "declare.*.order", "exchange.bury", "exchange.optional",
+    Place(("declare.*.choices", "declare.*.order", "exchange.bury", "exchange.optional", "exchange.order",
            "exchange.first", "play.spinner", "play.must_draw", "play.may_draw", "play.claim"),
           stage="compile",
           note="nothing more (fixed before the game starts)"),
@@ -207,7 +209,9 @@ GROUP_DOCS = {
     "dealt": "`dealt_to(seat)` (the pieces dealt to a seat this hand)",
     "totals": "`points(side)`, `tricks(side)`, `score(side)`, `pips_left(side)`, `chips(seat)`",
     "score": "`score(side)`, `chips(seat)`",
-    "plays": "`played_by(t: tile)` (the seat that played a piece this hand, or -1)",
+    "plays": "`played_by(t: tile)` (the seat that played a piece this hand, or -1), "
+             "`taken_by(t: tile)` (the seat that took its trick, or -1), `trick_of(t: tile)` "
+             "(the number of its trick, 1 first, or 0)",
     "stock": "`stock_left()` (the pieces left in the stock)",
     "laid": "`laid_away(seat)` (the pieces a seat buried this hand)",
 }
@@ -221,7 +225,7 @@ def place(key: str) -> Place:
 
 
 GROUP_FUNCS = {"totals": ("points", "tricks", "pips_left", "score", "chips"), "score": ("score", "chips"),
-               "holder": ("holder",), "dealt": ("dealt_to",), "plays": ("played_by",),
+               "holder": ("holder",), "dealt": ("dealt_to",), "plays": ("played_by", "taken_by", "trick_of"),
                "stock": ("stock_left",), "laid": ("laid_away",)}
 
 
@@ -236,7 +240,7 @@ def context_fields() -> set[str]:
     """Every context field a play-stage place reads, with the methods its groups call."""
     fields = {n.field for p in PLACES if p.stage == "play" for n in p.names}
     fields |= {"decl", "points", "tricks", "score", "pips_left", "holder", "chips", "dealt_hands",
-               "played_by", "stock", "laid_away"}
+               "played_by", "taken_by", "trick_of", "stock", "laid_away"}
     return fields
 
 

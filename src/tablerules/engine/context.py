@@ -10,7 +10,7 @@ from __future__ import annotations
 _HAND_FIELDS = ("passes", "high", "offered", "bidder", "bidder_side", "bid", "contract", "decl",
                 "asked", "tile", "choice", "led", "trick", "points", "tricks", "points_against", "tricks_against",
                 "tricks_played", "went_out", "blocked", "made", "side", "won", "drawn", "payer", "payee",
-                "plays", "laid")
+                "plays", "laid", "taken")
 
 
 class Context:
@@ -65,6 +65,7 @@ class Context:
         self.payee = 0
         self.plays: dict = {}  # piece -> the seat that played it this hand
         self.laid: list = []  # (piece, seat) for each piece buried (laid away) this hand
+        self.taken: dict = {}  # piece -> (number of its trick, the seat that took the trick)
 
     def copy(self, hands: list, layout) -> "Context":
         c = Context.__new__(Context)
@@ -79,6 +80,7 @@ class Context:
         c.tricks = list(self.tricks)
         c.plays = dict(self.plays)
         c.laid = list(self.laid)
+        c.taken = dict(self.taken)
         return c
 
     # -- derived fields ------------------------------------------------------------------------
@@ -137,6 +139,12 @@ class Context:
 
     def played_by(self, t: int) -> int:
         return self.plays.get(t, -1)
+
+    def taken_by(self, t: int) -> int:
+        return self.taken.get(t, (0, -1))[1]
+
+    def trick_of(self, t: int) -> int:
+        return self.taken.get(t, (0, -1))[0]
 
     def laid_away(self, seat: int) -> tuple[int, ...]:
         return tuple(t for t, s in self.laid if s == seat)

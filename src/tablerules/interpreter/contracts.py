@@ -53,6 +53,7 @@ class ContractDraft:
     tricks: TrickHooks | None  # None for a layout contract
     over: Fn
     made: Fn
+    exchange_pos: int = -1  # how many declarations come before the exchange (-1: by `first`)
 
 
 def bid_type(contract_names: list[str]) -> tuple[ObjType, dict[str, list]]:
@@ -90,8 +91,15 @@ def contracts(comp: Compiler, scope: Scope, declarations: tuple[Declaration, ...
         idx = len(drafts)
         title = str(spec.get("title") or name)
         confirm, requires = _bids(comp, scope, cp, spec, idx, bids, labels)
-        steps = _declare_steps(comp, scope, cp, decl_by_name)
+        steps, orders = _declare_steps(comp, scope, cp, decl_by_name)
         exchange = _exchange(comp, scope, cp)
+        at = -1  # where the exchange goes among the declarations (-1: by exchange.first)
+        first_ex = (cp + ("exchange", 0)) if isinstance(comp.tree.get(cp + ("exchange",)), list) \
+            else cp + ("exchange",)
+        if exchange and comp.has(*first_ex, "order"):
+            k = comp.const_int(first_ex + ("order",), scope.base, 0, "the exchange's order")
+            # like one more declaration of that order, first or last among those of equal order
+            at = sum(1 for o in orders if o < k or (o == k and not exchange[0].first))
         play = _play(comp, scope, cp)
         if play is None:
             continue
@@ -99,7 +107,7 @@ def contracts(comp: Compiler, scope: Scope, declarations: tuple[Declaration, ...
         if None in (over, made):
             continue
         drafts.append(ContractDraft(idx, name, title, requires, confirm, exchange, steps, *play,
-                                    over, made))
+                                    over, made, at))
     if len(bids) == 1 and not comp.diags and not comp.has("auction", "contract"):
         comp.error(("contracts",), "no contract can be bid: every one is disabled or has no levels")
     return drafts, bids
@@ -192,7 +200,8 @@ def _declare_steps(comp: Compiler, scope: Scope, cp: tuple,
                 continue
         order = comp.const_int(dp + ("order",), scope.base, 0, "a declaration's order")
         steps.append((order, len(steps), (dc.index, by, choices, when, allow)))
-    return tuple(s for _, _, s in sorted(steps, key=lambda s: s[:2]))
+    ranked = sorted(steps, key=lambda s: s[:2])
+    return tuple(s for _, _, s in ranked), tuple(o for o, _, _ in ranked)
 
 
 def _exchange(comp: Compiler, scope: Scope, cp: tuple) -> tuple[ExchangeDef, ...] | None:
