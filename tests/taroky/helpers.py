@@ -143,13 +143,13 @@ def tournament_chips(losers_points: int, trebled: bool = False) -> int:
 
 
 def game_payments(lines: list[dict], counting="texas", prever_treble="won_and_lost",
-                  second_half="by_counting") -> list[tuple[int, int, int]]:
-    c = count(lines, counting)
+                  second_half="by_counting", short_group="nearest") -> list[tuple[int, int, int]]:
+    c = count(lines, counting, short_group)
     won = c["won"]
     prever = c["kind"] == "prever"
     trebled = prever and (prever_treble == "won_and_lost" or not won)
     if counting == "czech":  # the winners' margin over 35, a chip a point
-        chips = ((c["contract"] if won else c["against"]) - 35) * (3 if trebled else 1)
+        chips = max(0, (c["contract"] if won else c["against"]) - 35) * (3 if trebled else 1)
     else:
         chips = tournament_chips(c["against"] if won else c["contract"], trebled)
     always = second_half == "always" or (second_half == "by_counting" and counting == "czech")
