@@ -225,6 +225,8 @@ class MatchDef:
     returns: Fn | None = None  # per side, over side/won/drawn; None: 1 win, 0 draw, -1 loss
     stake: int | None = None  # `scoring.chips`: chips each seat starts with; None: no chips
     pays: tuple = ()  # (name, hook over payer/payee): chips one seat pays another for a hand
+    with_bidder: Fn | None = None  # `scoring.with_bidder`: over a seat, its side this hand
+    report: tuple = ()  # `scoring.report`: (name, hook) figures of a hand, for records
 
 
 @dataclass(frozen=True)

@@ -192,6 +192,14 @@ PLACES: tuple[Place, ...] = (
         Name("made", "bool", "made", "whether the contract was made")),
           ("declarations", "totals", "dealt", "plays", "stock", "laid"),
           note="evaluated for every pair of seats at the end of a hand that is played"),
+    Place(("scoring.with_bidder",), (Name("seat", "int", "asked", "the seat in question"),)
+          + _outcome + (Name("made", "bool", "made", "whether the contract was made"),),
+          ("declarations", "totals", "dealt", "plays", "stock", "laid"),
+          note="evaluated for each seat at the end of a hand that is played"),
+    Place(("scoring.report.*",), _outcome + (
+        Name("made", "bool", "made", "whether the contract was made"),),
+          ("declarations", "totals", "dealt", "plays", "stock", "laid"),
+          note="evaluated at the end of a hand that is played"),
     Place(("scoring.match_over",), (Name("hands_played", "int", "hands_played",
                                          "hands completed this match"),), ("score",)),
     Place(("scoring.during_hand", "scoring.chips.stake"), stage="compile", note="nothing more (fixed before the game "
