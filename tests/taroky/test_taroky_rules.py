@@ -279,3 +279,15 @@ def test_a_prever_settles_with_each_of_the_three_trebled(option):
         if seen == {True, False}:
             return
     pytest.fail("no prever both won and lost")
+
+
+def test_the_search_agent_plays_from_worlds_that_keep_the_partner_hidden():
+    from tablerules.agents import make_agent
+    g = game()
+    gd = g.definition
+    st = _record_hand(g, deal(g, {SOUTH: ["II"], WEST: ["XIX"]}))
+    to_play(st)
+    seat = st.current_player()
+    agent = make_agent("search:worlds=4:playouts=1", random.Random(0), gd)
+    a = agent.act(seat, st.legal_actions(), lambda: st.observation(seat))
+    assert a in st.legal_actions() and agent.work["worlds"] > 0

@@ -222,9 +222,9 @@ def stock_left_func(tile: ObjType) -> Func:
 
 def laid_away_func(tile: ObjType) -> Func:
     def laid_away(c, seat: int):
-        if 0 <= seat < len(c.hands):
+        if 0 <= seat < len(c.chips):
             return c.laid_away(seat)
-        raise GameError(f"there is no seat {seat} (seats are 0..{len(c.hands) - 1})")
+        raise GameError(f"there is no seat {seat} (seats are 0..{len(c.chips) - 1})")
     return Func([INT], ListType(tile), laid_away, needs_ctx=True, pure=False,
                 doc="the pieces a seat buried (laid away) this hand",
                 example="sum(t.count for t in laid_away(bidder))")
