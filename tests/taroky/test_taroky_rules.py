@@ -291,3 +291,16 @@ def test_the_search_agent_plays_from_worlds_that_keep_the_partner_hidden():
     agent = make_agent("search:worlds=4:playouts=1", random.Random(0), gd)
     a = agent.act(seat, st.legal_actions(), lambda: st.observation(seat))
     assert a in st.legal_actions() and agent.work["worlds"] > 0
+
+
+def test_with_the_two_in_the_talon_the_first_hand_may_be_thrown_in():
+    g = game(two_in_talon="redeal")
+    st = g.new_match(first_dealer=NORTH, record=True)
+    st.apply_deal(ids(g, deal(g, {}, stock=["II"])))
+    for _ in range(4):
+        assert legal(st) == ["pass"]
+        do(st, "pass")
+    assert st.is_chance_node() and st.hands_played == 0  # thrown in: deal again
+    assert [e for e in st.events if e["type"] == "hand"][-1].get("thrown_in")
+    st.apply_deal(ids(g, deal(g, {WEST: ["II"]})))
+    assert st.observation(0)["turn"] == WEST  # the II again decides

@@ -111,6 +111,7 @@ _outcome = (
     Name("blocked", "bool", "blocked", "whether every seat knocked in a row"),
 )
 _tile = Name("tile", "tile", "tile", "the piece in question")
+_played = Name("hands_played", "int", "hands_played", "hands completed this match")
 _led = Name("led", "scalar", "led", "the suit led")
 
 PLACES: tuple[Place, ...] = (
@@ -130,13 +131,13 @@ PLACES: tuple[Place, ...] = (
     Place(("auction.first",), (_dealer, _turn)),
     Place(("auction.beats",), (_offered, _high) + _speaker,
           note="tabulated once for every pair of bids when it reads nothing of the speaker"),
-    Place(("auction.forced.when",), _speaker + (_high,)),
+    Place(("auction.forced.when",), _speaker + (_high, _played), ("holder",)),
     Place(("auction.forced.bids", "auction.all_pass.bids"), (_offered,), stage="compile"),
     Place(("auction.all_pass.seat",), (_dealer, _turn)),
     Place(("contracts.*.enabled", "bid.levels"), stage="compile", note="nothing more"),
     Place(("bid.rank", "bid.marks", "bid.label"), (Name("level", "int", "level", "the bid's level"),),
           stage="compile"),
-    Place(("bid.requires",), (_speaker[0], _dealer, _turn, _speaker[4])),
+    Place(("bid.requires",), (_speaker[0], _dealer, _turn, _speaker[4], _played), ("holder",)),
     Place(("bid.confirm",), (Name("seat", "int", "actor", "the seat bidding"), _dealer, _turn)),
     Place(("declare.*.by", "play.leader", "exchange.by", "exchange.take", "exchange.from"), _sit,
           ("declarations", "holder")),
