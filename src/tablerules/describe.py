@@ -59,9 +59,7 @@ def describe(game: Game) -> dict[str, Any]:
             "declare": {gd.declarations[s.decl].name: {
                 "by": (spec.get("declare") or {}).get(gd.declarations[s.decl].name, {}).get("by", "bidder"),
                 "choices": [value_str(v) for v in s.choices]} for s in c.declare},
-            "exchange": {"by": (spec.get("exchange") or {}).get("by", "bidder"),
-                         "bury": c.exchange.bury, "optional": c.exchange.optional,
-                         "first": c.exchange.first} if c.exchange else {},
+            "exchange": _exchange(c, spec.get("exchange"), [d.name for d in gd.declarations]),
             "play": {k: play[k] for k in ("mode", "leader", "sits_out", "lead", "follows",
                                           "must_follow", "legal", "rank", "tie_break", "trick_points",
                                           "spinner", "must_draw", "may_draw", "scores")
@@ -93,7 +91,9 @@ def describe(game: Game) -> dict[str, Any]:
         "phases": {
             "deal": {"hand_size": gd.hand_size, "stock": gd.stock,
                      "first_dealer": gd.first_dealer,
-                     "next_dealer": (src.get("deal") or {}).get("next_dealer", "next(dealer)")},
+                     "next_dealer": (src.get("deal") or {}).get("next_dealer", "next(dealer)"),
+                     **({"turn": src["deal"]["turn"]} if (src.get("deal") or {}).get("turn")
+                        else {})},
             "auction": {k: v for k, v in (src.get("auction") or {}).items()},
             "contracts": contracts,
             "disabled_contracts": disabled,
@@ -102,6 +102,26 @@ def describe(game: Game) -> dict[str, Any]:
         },
         "actions": gd.actions.num_actions,
     }
+
+
+def _exchange(c, raw, names) -> dict | list:
+    """A contract's exchange as written (a list: one exchange after another, by seat)."""
+    if not c.exchange:
+        return {}
+    specs = raw if isinstance(raw, list) else [raw or {}]
+    out = []
+    for k, spec in enumerate(specs):
+        ex = c.exchange_at(k)
+        one = {"by": spec.get("by", "bidder"), "bury": ex.bury, "optional": ex.optional,
+               "first": ex.first}
+        if k == 0 and c.exchange_pos >= 0:  # placed among the declarations by its order
+            at = c.setup_steps.index(("x", 0))
+            one["after"] = [names[c.declare[step[1]].decl] for step in c.setup_steps[:at]]
+        for key in ("take", "from", "legal"):
+            if spec.get(key) is not None:
+                one[key] = spec[key]
+        out.append(one)
+    return out if isinstance(raw, list) else out[0]
 
 
 def _can_pass_out(game: Game) -> bool:
@@ -206,6 +226,8 @@ def render_show(info: dict[str, Any]) -> str:
     lines.append(f"  1. deal: {d['hand_size']} each" + (f", stock {d['stock']}" if d["stock"] else "")
                  + "; first dealer " + (f"seat {d['first_dealer']}" if d["first_dealer"] >= 0
                                        else "by lot") + f"; next dealer: {d['next_dealer']}")
+    if d.get("turn"):
+        lines.append(f"     turn (whose hand it is): {' '.join(str(d['turn']).split())}")
     a = ph["auction"]
     if a.get("contract"):
         lines.append(f"  2. no auction: every hand is played as '{a['contract']}'")
@@ -232,12 +254,17 @@ def render_show(info: dict[str, Any]) -> str:
                      + (f"; requires {c['requires']}" if c["requires"] else "")
                      + (f"  (like {c['like']})"
                         if c.get("like") else ""))
-        ex = c["exchange"]
-        if ex:
-            lines.append(f"       exchange: {ex['by']} takes the stock"
+        exs = c["exchange"] if isinstance(c["exchange"], list) else [c["exchange"]]
+        for i, ex in enumerate(x for x in exs if x):
+            what = "the stock" if "take" not in ex else f"{' '.join(str(ex['take']).split())} " \
+                f"of the stock" + (f" from {ex['from']}" if "from" in ex else "")
+            lines.append(f"       exchange: {ex['by']} takes {what}"
                          + (" or leaves it" if ex["optional"] else "")
-                         + f", buries {ex['bury']}, {'before' if ex['first'] else 'after'} "
-                           "the declarations"
+                         + f", buries {ex['bury']}"
+                         + (f" ({' '.join(str(ex['legal']).split())})" if "legal" in ex else "")
+                         + ("" if i else f", after declaration {', '.join(map(str, ex['after']))}"
+                            if "after" in ex else f", {'before' if ex['first'] else 'after'} "
+                            "the declarations")
                          + _from(c, next((k for k in c["inherited"] if k.startswith("exchange.")),
                                          "")))
         for dn, dv in c["declare"].items():

@@ -55,7 +55,9 @@ def test_each_name_reads_the_field_places_py_gives_it(key):
 
 
 def test_groups_bring_their_functions():
-    assert set(_env("outcome.over").funcs) == {"points", "tricks", "score", "pips_left", "chips"}
+    assert set(_env("outcome.over").funcs) == {"points", "tricks", "score", "pips_left", "chips",
+                                               "dealt_to", "played_by", "taken_by", "trick_of",
+                                               "stock_left", "laid_away"}
     assert set(_env("scoring.match_over").funcs) == {"score", "chips"}
     assert set(_env("play.sits_out").funcs) == {"holder"}
     assert _env("auction.beats").funcs == {}
@@ -109,6 +111,14 @@ def _contexts(gd: GameDef, count: int = 30):
         c.ends, c.spinner_pips, c.hands_played = [(5, False, False), (6, True, False)], 6, 3
         c.pips_left = lambda side: 10
         c.holder = lambda t: 0
+        c.turn, c.payer, c.payee = rng.randrange(seats), 0, 1
+        c.chips = [100] * seats
+        c.dealt_hands = tuple(tuple(rng.sample(range(n), 5)) for _ in range(seats))
+        c.stock = tuple(rng.sample(range(n), 3))
+        c.played_by = lambda t: t % seats
+        c.taken_by = lambda t: t % seats
+        c.trick_of = lambda t: 1 + t % 12
+        c.laid_away = lambda s: ()
         yield c
 
 

@@ -93,6 +93,11 @@ def check_hand(gd, evs: list[dict], prev_score: list[int]) -> list[int]:
         for side, m in enumerate(marks):
             if side != bidder_side:
                 assert m == hand["tricks"][side]
+    elif gd.match.stake is not None:
+        # played for chips: a hand's score is what its game paid each side, so it adds up to
+        # nothing, and the chips moved are conserved (taroky)
+        assert sum(marks) == 0, f"a hand's scores do not add up to nothing: {hand}"
+        assert sum(hand["chips"]) == gd.match.stake * gd.seat_count
     else:
         awarded = [s for s, m in enumerate(marks) if m]
         assert len(awarded) <= 1, f"a hand awarded to more than one side: {hand}"
@@ -121,8 +126,10 @@ def test_random_hands_keep_the_invariants(name):
         assert m["type"] == "match"
         assert m["score"] == score
         assert m["hands_scored"] == len(scored) and m["deals"] == len(deals)
-        assert m["winner"] == [s for s, v in enumerate(score) if v == max(score)]
-        assert st.returns() == [1.0 if gd.side_of[s] in m["winner"] else -1.0
+        result = m.get("chips", score)  # played for chips, the match goes by the chips
+        assert m["winner"] == [s for s, v in enumerate(result) if v == max(result)]
+        drawn = len(m["winner"]) > 1
+        assert st.returns() == [(0.0 if drawn else 1.0) if gd.side_of[s] in m["winner"] else -1.0
                                 for s in range(gd.seat_count)]
     assert index < 200
 

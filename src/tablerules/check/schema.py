@@ -415,7 +415,8 @@ def _walk(root: dict, node: Any, prefix: tuple, depth: int = 0) -> Iterator[tupl
             yield prefix + ("<name>",), extra_r
         yield from _walk(root, extra_r, prefix + ("<name>",), depth + 1)
     items = node.get("items")
-    if isinstance(items, dict):
+    # a list of the node's own kind (an exchange or a list of them) has the node's keys
+    if isinstance(items, dict) and _resolve(root, items) != node:
         yield from _walk(root, items, prefix + ("[]",), depth + 1)
 
 

@@ -117,6 +117,9 @@ class ExchangeDef:
     bury: int
     optional: bool  # the seat may leave the stock where it is
     first: bool  # before the declarations (else after them)
+    take: Fn | None = None  # how many pieces of the stock (None: all that is left)
+    start: Fn | None = None  # `from`: where in the stock the take starts (None: 0)
+    legal: Fn | None = None  # which pieces the seat may bury (None: any)
 
 
 @dataclass(frozen=True)
@@ -144,14 +147,22 @@ class ContractDef:
     play: PlayDef
     over: Fn
     made: Fn
-    # the setup steps after the auction, in order: ("x",) the exchange, ("d", i) declaration i
+    # the exchanges after the first, in order (a list of exchanges in the ruleset)
+    more_exchanges: tuple = ()
+    exchange_pos: int = -1  # how many declarations come before the exchange (-1: by `first`)
+    # the setup steps after the auction, in order: ("x", k) exchange k, ("d", i) declaration i
     setup_steps: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         steps: list = [("d", i) for i in range(len(self.declare))]
         if self.exchange is not None:
-            steps.insert(0 if self.exchange.first else len(steps), ("x",))
+            at = self.exchange_pos if self.exchange_pos >= 0 else (
+                0 if self.exchange.first else len(steps))
+            steps[at:at] = [("x", k) for k in range(1 + len(self.more_exchanges))]
         object.__setattr__(self, "setup_steps", tuple(steps))
+
+    def exchange_at(self, k: int) -> ExchangeDef:
+        return self.exchange if k == 0 else self.more_exchanges[k - 1]
 
 
 @dataclass(frozen=True)
@@ -214,6 +225,8 @@ class MatchDef:
     returns: Fn | None = None  # per side, over side/won/drawn; None: 1 win, 0 draw, -1 loss
     stake: int | None = None  # `scoring.chips`: chips each seat starts with; None: no chips
     pays: tuple = ()  # (name, hook over payer/payee): chips one seat pays another for a hand
+    with_bidder: Fn | None = None  # `scoring.with_bidder`: over a seat, its side this hand
+    report: tuple = ()  # `scoring.report`: (name, hook) figures of a hand, for records
 
 
 @dataclass(frozen=True)
@@ -259,6 +272,7 @@ class GameDef:
     strategy: str | None = None  # `simulate.strategy`: the rules agent's strategy file (a path)
     lineage: tuple[str, ...] = ()  # its name, then the name of each ruleset it extends
     seat_step: int = 1  # `seats.order`: 1 clockwise (next is seat + 1), -1 counter-clockwise
+    turn: Fn | None = None  # `deal.turn`: the seat whose turn it is, evaluated after each deal
     source: Any = field(default=None, repr=False, compare=False)  # the merged data, for `show`
     # derived once from the fields above
     bit: dict = field(init=False, repr=False, compare=False)  # piece id -> its mask bit

@@ -81,22 +81,29 @@ CONTEXT = {
     "pips_left": "a method: pips on the pieces a side holds",
     "holder": "a method: the seat holding a piece, or -1",
     "dealt_hands": "the pieces dealt to each seat this hand",
+    "turn": "the seat whose turn it is this hand (deal.turn; -1 without it)",
+    "played_by": "a method: the seat that played a piece this hand, or -1",
+    "taken_by": "a method: the seat that took the trick a piece was played to, or -1",
+    "trick_of": "a method: the number of the trick a piece was played to (1 first), or 0",
+    "stock": "the pieces left in the stock, in drawing order",
+    "laid_away": "a method: the pieces a seat buried (laid away) this hand",
 }
 
 _dealer = Name("dealer", "int", "dealer", "the dealer")
-_speaker = (Name("seat", "int", "actor", "the seat to speak"), _dealer,
+_turn = Name("turn", "int", "turn", "the seat whose turn it is this hand (`deal.turn`; -1 without it)")
+_speaker = (Name("seat", "int", "actor", "the seat to speak"), _dealer, _turn,
             Name("passes", "int", "passes", "passes so far this hand"),
             Name("hand", "list[tile]", "hand", "the speaker's pieces"))
 _high = Name("high", "bid", "high", "the standing high bid (contract 'none' with rank -1 when "
                                     "nobody has bid)")
 _offered = Name("bid", "bid", "offered", "the bid offered")
-_sit = (Name("bidder", "int", "bidder", "the seat that won the auction (-1 without one)"), _dealer,
+_sit = (Name("bidder", "int", "bidder", "the seat that won the auction (-1 without one)"), _dealer, _turn,
         Name("dealt", "list[tile]", "dealt", "every piece in a seat's hand"))
 _outcome = (
     Name("bid", "bid", "bid", "the winning bid"),
     Name("bidder", "int", "bidder", "the seat that won the auction"),
     Name("bidder_side", "int", "bidder_side", "the side of the bidder"),
-    _dealer,
+    _dealer, _turn,
     Name("points_against", "int", "points_against", "points taken by every side but the bidder's"),
     Name("tricks_against", "int", "tricks_against", "tricks taken by every side but the bidder's"),
     Name("tricks_played", "int", "tricks_played", "tricks completed this hand"),
@@ -104,6 +111,7 @@ _outcome = (
     Name("blocked", "bool", "blocked", "whether every seat knocked in a row"),
 )
 _tile = Name("tile", "tile", "tile", "the piece in question")
+_played = Name("hands_played", "int", "hands_played", "hands completed this match")
 _led = Name("led", "scalar", "led", "the suit led")
 
 PLACES: tuple[Place, ...] = (
@@ -115,19 +123,27 @@ PLACES: tuple[Place, ...] = (
                "after `seats`, `deal.hand_size`)"),
     Place(("functions",), groups=("declarations",), stage="compile",
           note="their parameters; earlier functions"),
-    Place(("deal.next_dealer",), (_dealer,)),
-    Place(("auction.first",), (_dealer,)),
+    Place(("deal.next_dealer",), (_dealer, _turn)),
+    Place(("deal.turn",), (_dealer, Name("turn", "int", "turn", "the turn of the deal before "
+                                                               "(-1 at a match's first deal)"),
+                           Name("hands_played", "int", "hands_played", "hands completed this match")),
+          ("holder", "dealt"), note="evaluated once after each deal, before the auction"),
+    Place(("auction.first",), (_dealer, _turn)),
     Place(("auction.beats",), (_offered, _high) + _speaker,
           note="tabulated once for every pair of bids when it reads nothing of the speaker"),
-    Place(("auction.forced.when",), _speaker + (_high,)),
+    Place(("auction.forced.when",), _speaker + (_high, _played), ("holder",)),
     Place(("auction.forced.bids", "auction.all_pass.bids"), (_offered,), stage="compile"),
-    Place(("auction.all_pass.seat",), (_dealer,)),
+    Place(("auction.all_pass.seat",), (_dealer, _turn)),
     Place(("contracts.*.enabled", "bid.levels"), stage="compile", note="nothing more"),
     Place(("bid.rank", "bid.marks", "bid.label"), (Name("level", "int", "level", "the bid's level"),),
           stage="compile"),
-    Place(("bid.requires",), (_speaker[0], _dealer, _speaker[3])),
-    Place(("bid.confirm",), (Name("seat", "int", "actor", "the seat bidding"), _dealer)),
-    Place(("declare.*.by", "play.leader", "exchange.by"), _sit, ("declarations", "holder")),
+    Place(("bid.requires",), (_speaker[0], _dealer, _turn, _speaker[4], _played), ("holder",)),
+    Place(("bid.confirm",), (Name("seat", "int", "actor", "the seat bidding"), _dealer, _turn)),
+    Place(("declare.*.by", "play.leader", "exchange.by", "exchange.take", "exchange.from"), _sit,
+          ("declarations", "holder")),
+    Place(("exchange.legal",), (_tile, Name("hand", "list[tile]", "hand", "the pieces of the seat "
+                                                                         "burying")) + _sit,
+          ("declarations",), note="a seat may bury only the pieces for which it holds"),
     Place(("declare.*.when",), _sit + (Name("bid", "bid", "bid", "the winning bid"),
                                         Name("hand", "list[tile]", "hand",
                                              "the pieces of the seat that would declare")),
@@ -140,7 +156,7 @@ PLACES: tuple[Place, ...] = (
           ("declarations", "holder")),
     Place(("play.sits_out",), (Name("seat", "int", "asked", "the seat in question"),) + _sit,
           ("declarations", "holder")),
-    Place(("declare.*.choices", "declare.*.order", "exchange.bury", "exchange.optional",
+    Place(("declare.*.choices", "declare.*.order", "exchange.bury", "exchange.optional", "exchange.order",
            "exchange.first", "play.spinner", "play.must_draw", "play.may_draw", "play.claim"),
           stage="compile",
           note="nothing more (fixed before the game starts)"),
@@ -160,7 +176,7 @@ PLACES: tuple[Place, ...] = (
           note="read only for pieces that tie for the highest rank"),
     Place(("play.trick_points",), (Name("trick", "list[tile]", "trick", "the pieces of the trick"),),
           ("declarations", "totals")),
-    Place(("outcome.over", "outcome.made"), _outcome, ("declarations", "totals")),
+    Place(("outcome.over", "outcome.made"), _outcome, ("declarations", "totals", "dealt", "plays", "stock", "laid")),
     Place(("play.scores",), (
         Name("ends", "list[end]", "ends", "each open end that counts, after the play"),
         Name("spinner_open", "bool", "spinner_open", "the spinner is still an end of the line"),
@@ -169,13 +185,22 @@ PLACES: tuple[Place, ...] = (
                                      "the count would score for)")), ("declarations", "totals")),
     Place(("scoring.hand",), _outcome + (
         Name("side", "int", "side", "the side being scored"),
-        Name("made", "bool", "made", "whether the contract was made")), ("declarations", "totals")),
+        Name("made", "bool", "made", "whether the contract was made")),
+          ("declarations", "totals", "dealt", "plays", "stock", "laid")),
     Place(("scoring.chips.pays.*",), _outcome + (
         Name("payer", "int", "payer", "the seat that would pay"),
         Name("payee", "int", "payee", "the seat that would be paid (never the payer)"),
         Name("made", "bool", "made", "whether the contract was made")),
-          ("declarations", "totals", "dealt"),
+          ("declarations", "totals", "dealt", "plays", "stock", "laid"),
           note="evaluated for every pair of seats at the end of a hand that is played"),
+    Place(("scoring.with_bidder",), (Name("seat", "int", "asked", "the seat in question"),)
+          + _outcome + (Name("made", "bool", "made", "whether the contract was made"),),
+          ("declarations", "totals", "dealt", "plays", "stock", "laid"),
+          note="evaluated for each seat at the end of a hand that is played"),
+    Place(("scoring.report.*",), _outcome + (
+        Name("made", "bool", "made", "whether the contract was made"),),
+          ("declarations", "totals", "dealt", "plays", "stock", "laid"),
+          note="evaluated at the end of a hand that is played"),
     Place(("scoring.match_over",), (Name("hands_played", "int", "hands_played",
                                          "hands completed this match"),), ("score",)),
     Place(("scoring.during_hand", "scoring.chips.stake"), stage="compile", note="nothing more (fixed before the game "
@@ -193,6 +218,11 @@ GROUP_DOCS = {
     "dealt": "`dealt_to(seat)` (the pieces dealt to a seat this hand)",
     "totals": "`points(side)`, `tricks(side)`, `score(side)`, `pips_left(side)`, `chips(seat)`",
     "score": "`score(side)`, `chips(seat)`",
+    "plays": "`played_by(t: tile)` (the seat that played a piece this hand, or -1), "
+             "`taken_by(t: tile)` (the seat that took its trick, or -1), `trick_of(t: tile)` "
+             "(the number of its trick, 1 first, or 0)",
+    "stock": "`stock_left()` (the pieces left in the stock)",
+    "laid": "`laid_away(seat)` (the pieces a seat buried this hand)",
 }
 
 _BY_KEY = {k: p for p in PLACES for k in p.keys}
@@ -204,7 +234,8 @@ def place(key: str) -> Place:
 
 
 GROUP_FUNCS = {"totals": ("points", "tricks", "pips_left", "score", "chips"), "score": ("score", "chips"),
-               "holder": ("holder",), "dealt": ("dealt_to",)}
+               "holder": ("holder",), "dealt": ("dealt_to",), "plays": ("played_by", "taken_by", "trick_of"),
+               "stock": ("stock_left",), "laid": ("laid_away",)}
 
 
 def state_names() -> set[str]:
@@ -217,7 +248,8 @@ def state_names() -> set[str]:
 def context_fields() -> set[str]:
     """Every context field a play-stage place reads, with the methods its groups call."""
     fields = {n.field for p in PLACES if p.stage == "play" for n in p.names}
-    fields |= {"decl", "points", "tricks", "score", "pips_left", "holder", "chips", "dealt_hands"}
+    fields |= {"decl", "points", "tricks", "score", "pips_left", "holder", "chips", "dealt_hands",
+               "played_by", "taken_by", "trick_of", "stock", "laid_away"}
     return fields
 
 

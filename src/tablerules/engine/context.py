@@ -9,7 +9,8 @@ from __future__ import annotations
 
 _HAND_FIELDS = ("passes", "high", "offered", "bidder", "bidder_side", "bid", "contract", "decl",
                 "asked", "tile", "choice", "led", "trick", "points", "tricks", "points_against", "tricks_against",
-                "tricks_played", "went_out", "blocked", "made", "side", "won", "drawn", "payer", "payee")
+                "tricks_played", "went_out", "blocked", "made", "side", "won", "drawn", "payer", "payee",
+                "plays", "laid", "taken")
 
 
 class Context:
@@ -17,7 +18,7 @@ class Context:
 
     # no reference back to the state: a state stays free of cycles and is freed at once
     __slots__ = ("game", "hands", "actor", "layout", "dealer", "score", "hands_played",
-                 "chips", "dealt_hands") + _HAND_FIELDS
+                 "chips", "dealt_hands", "turn", "turn_before", "stock") + _HAND_FIELDS
 
     def __init__(self, game, hands: list, dealer: int, sides: int):
         self.game = game
@@ -30,6 +31,9 @@ class Context:
         stake = game.match.stake
         self.chips = [stake or 0] * game.seat_count  # changed only between hands
         self.dealt_hands: tuple = ()  # piece ids per seat as dealt, set by the deal
+        self.turn = -1  # deal.turn: carried from deal to deal, so not reset with the hand
+        self.turn_before = -1  # the turn before this hand's deal (for rebuilding a world)
+        self.stock: tuple = ()  # the pieces left in the stock (the state's), in drawing order
 
     def new_hand(self, decl: tuple, sides: int) -> None:
         self.layout = None
@@ -59,6 +63,9 @@ class Context:
         self.drawn = False
         self.payer = 0
         self.payee = 0
+        self.plays: dict = {}  # piece -> the seat that played it this hand
+        self.laid: list = []  # (piece, seat) for each piece buried (laid away) this hand
+        self.taken: dict = {}  # piece -> (number of its trick, the seat that took the trick)
 
     def copy(self, hands: list, layout) -> "Context":
         c = Context.__new__(Context)
@@ -71,6 +78,9 @@ class Context:
         c.trick = list(self.trick)
         c.points = list(self.points)
         c.tricks = list(self.tricks)
+        c.plays = dict(self.plays)
+        c.laid = list(self.laid)
+        c.taken = dict(self.taken)
         return c
 
     # -- derived fields ------------------------------------------------------------------------
@@ -126,6 +136,18 @@ class Context:
         pips = g.pieces.attrs["pips"]
         hands = self.hands
         return sum(pips[t] for s in g.sides[side] for t in g.mask_pieces(hands[s]))
+
+    def played_by(self, t: int) -> int:
+        return self.plays.get(t, -1)
+
+    def taken_by(self, t: int) -> int:
+        return self.taken.get(t, (0, -1))[1]
+
+    def trick_of(self, t: int) -> int:
+        return self.taken.get(t, (0, -1))[0]
+
+    def laid_away(self, seat: int) -> tuple[int, ...]:
+        return tuple(t for t, s in self.laid if s == seat)
 
     def holder(self, t: int) -> int:
         for s, h in enumerate(self.hands):

@@ -11,6 +11,7 @@ import random
 from itertools import chain
 from ..errors import CallerError
 from . import events
+from .seats import seat_of
 from .phases import CHANCE, DEAL, DEALT, LOT
 
 
@@ -126,6 +127,10 @@ def _dealt(st):
     st.deals += 1
     st.start_score = tuple(st.ctx.score)
     st.ctx.dealt_hands = st.dealt_hands
+    if st.game.turn is not None:
+        ctx = st.ctx
+        ctx.turn_before = ctx.turn
+        ctx.turn = seat_of(st, st.game.turn(ctx), "deal", "turn")
     if st.events is not None:
         st.events.append(events.deal(st))
     return DEALT

@@ -15,6 +15,8 @@ def deal(st) -> dict:
     names = st.game.pieces.names
     ev = {"type": "deal", "hand": st.ctx.hands_played + 1, "dealer": st.ctx.dealer,
           "dealt": [[names[t] for t in h] for h in st.dealt_hands]}
+    if st.game.turn is not None:
+        ev = {**dict(list(ev.items())[:3]), "turn": st.ctx.turn, "dealt": ev["dealt"]}
     if st.stock:
         ev["stock"] = [names[t] for t in st.stock]
     return ev
@@ -95,7 +97,7 @@ def claim(st, seat: int, scored: int, passed: list) -> dict:
 
 
 def hand(st, thrown_in: bool, awarded: list, layout_play: bool, cut_short: bool = False,
-         paid: list = ()) -> dict:
+         paid: list = (), facts: dict | None = None) -> dict:
     """The end of a hand; `hand` is its number, the same as on its deal line."""
     g = st.game
     c = st.ctx
@@ -118,6 +120,7 @@ def hand(st, thrown_in: bool, awarded: list, layout_play: bool, cut_short: bool 
                        "ended_after_trick": c.tricks_played})
         if cut_short:
             ev["cut_short"] = True
+        ev.update(facts or {})
     ev["score"] = list(c.score)
     if g.match.stake is not None:  # who paid whom, and every seat's chips after it
         ev["paid"] = [{"from": a, "to": b, "chips": x, "for": name} for a, b, x, name in paid]

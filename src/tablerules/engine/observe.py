@@ -68,12 +68,14 @@ def observation(st, seat: int) -> dict[str, Any]:
         "score": list(ctx.score),
         "stock_size": len(st.stock),
         # buried pieces are face down: only the seat that buried them knows them
-        "buried": [names[t] for t in su.buried] if su is not None and seat == su.buried_by else [],
+        "buried": [names[t] for t, s in zip(su.buried, su.buried_seats) if s == seat]
+        if su is not None else [],
         "layout": st.layout.text() if st.layout is not None else {},
         # for rebuilding worlds: this hand's actions as the seat saw them, and the match so far
         "hand_actions": [[s, a] for s, a in hist[st.hand_start:]],  # a deal starts each hand
         "dealt": [names[t] for t in st.dealt_hands[seat]] if st.dealt_hands else [],
-        "took": [names[t] for t in su.took] if su is not None and su.took_by == seat else [],
+        "took": [names[st.dealt_stock[p]] for s, _, ps in su.takes if s == seat for p in ps]
+        if su is not None else [],
         "took_by": su.took_by if su is not None else -1,
         "took_at": su.took_at if su is not None else -1,
         "drew": _own_draws(st, seat),
@@ -86,6 +88,13 @@ def observation(st, seat: int) -> dict[str, Any]:
     }
     if g.match.stake is not None:
         obs["chips"] = list(ctx.chips)  # public; they change only between hands
+    if any(c.more_exchanges or (c.exchange is not None and c.exchange.take is not None)
+           for c in g.contracts):
+        # who took which places of the stock, and when (public; what it was is not)
+        obs["takes"] = [[s, at, list(ps)] for s, at, ps in su.takes] if su is not None else []
+    if g.turn is not None:  # public: everybody knows whose turn it is
+        obs["turn"] = ctx.turn
+        obs["turn_before"] = ctx.turn_before
     return obs
 
 

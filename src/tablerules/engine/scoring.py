@@ -17,6 +17,7 @@ def end_hand(st, how: int) -> None:
     sides = len(g.sides)
     awarded = [0] * sides
     paid: list = []
+    facts: dict = {}  # scoring.with_bidder and scoring.report, for the record
     layout_play = False
     if not thrown_in:
         c = g.contracts[ctx.contract]
@@ -28,12 +29,15 @@ def end_hand(st, how: int) -> None:
                 awarded[s] = g.score_hand(ctx)
             if g.match.pays:
                 paid = _settle(st)
+            if st.events is not None:
+                facts = _facts(st)
         for s in range(sides):
             ctx.score[s] += awarded[s]
         ctx.hands_played += 1
         _check_points(st, layout_play)
     if st.events is not None:
-        st.events.append(events.hand(st, thrown_in, awarded, layout_play, interrupted, paid))
+        st.events.append(events.hand(st, thrown_in, awarded, layout_play, interrupted, paid,
+                                     facts))
     if st.single_hand:
         st.phase = DONE
         return
@@ -79,6 +83,23 @@ def _settle(st) -> list:
     for payer, payee, amount, _ in out:
         chips[payer] -= amount
         chips[payee] += amount
+    return out
+
+
+def _facts(st) -> dict:
+    """The seats on the bidder's side this hand and the hand's reported figures."""
+    m = st.game.match
+    ctx = st.ctx
+    out: dict = {}
+    if m.with_bidder is not None:
+        side = []
+        for s in range(st.game.seat_count):
+            ctx.asked = s
+            if m.with_bidder(ctx):
+                side.append(s)
+        out["with_bidder"] = side
+    if m.report:
+        out["report"] = {name: fn(ctx) for name, fn in m.report}
     return out
 
 

@@ -31,7 +31,7 @@ _APPLY = {AUCTION: auction.apply, DECLARE: setup.apply_declare, EXCHANGE: setup.
 class State:
     """One match (or one hand, when made by `new_hand`) of a compiled game."""
 
-    __slots__ = ("game", "phase", "hands", "stock", "history", "events", "single_hand",
+    __slots__ = ("game", "phase", "hands", "history", "events", "single_hand",
                  "ctx", "deals", "winner_sides", "hand_start", "step_cap", "dealing",
                  "dealt_hands", "dealt_stock", "start_score", "bidding", "setup", "play", "layout", "_legal",
                  "max_steps", "by_lot")
@@ -218,14 +218,13 @@ class State:
         c.game = self.game
         c.phase = self.phase
         c.hands = list(self.hands)
-        c.stock = self.stock
         c.history = list(self.history)
         c.events = [] if self.events is not None else None
         c.single_hand = self.single_hand
         c.max_steps = self.max_steps
         c.by_lot = self.by_lot
         c.layout = self.layout.copy() if self.layout is not None else None
-        c.ctx = self.ctx.copy(c.hands, c.layout)
+        c.ctx = self.ctx.copy(c.hands, c.layout)  # the stock with it
         c.deals = self.deals
         c.winner_sides = list(self.winner_sides)
         c.hand_start = self.hand_start
@@ -250,6 +249,15 @@ class State:
         self.ctx.actor = seat
 
     # -- a read-only view of the whole state, for tests, replay and tools (not for agents) ------
+
+    @property
+    def stock(self) -> tuple:
+        """The pieces left in the stock, in drawing order (kept in the context: `stock_left()`)."""
+        return self.ctx.stock
+
+    @stock.setter
+    def stock(self, pieces: tuple) -> None:
+        self.ctx.stock = pieces
 
     @property
     def dealer(self) -> int:

@@ -72,6 +72,7 @@ def apply(st, action: int):
     trick = ctx.trick
     trick.append(action)
     t.seats.append(actor)
+    ctx.plays[action] = actor
     if len(trick) == 1:
         lead = t.tables.lead[action]
         if type(lead) is tuple:
@@ -137,6 +138,9 @@ def _end_trick(st):
     side = g.side_of[winner]
     ctx.add(side, pts, 1)
     ctx.tricks_played += 1
+    taken = ctx.taken
+    for p in trick:
+        taken[p] = (ctx.tricks_played, winner)
     if st.events is not None:
         st.events.append(events.trick(st, t.tables.suits[t.led], list(zip(t.seats, trick)),
                                       winner, pts))

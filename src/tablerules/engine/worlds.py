@@ -56,7 +56,14 @@ def facts(g: GameDef, obs: dict) -> _Facts:
         pos += 1
     stock0 = n * k
     took = [names[x] for x in obs.get("took", [])]
-    if obs.get("took_by", -1) >= 0:
+    if "takes" in obs:  # the stock shared out: each place to the seat that took it
+        mine = iter(took)
+        for s, at, ps in obs["takes"]:
+            for p in ps:
+                f.holder[stock0 + p] = (s, at)
+                if s == seat:
+                    f.known[stock0 + p] = next(mine)
+    elif obs.get("took_by", -1) >= 0:
         for i in range(g.stock):
             f.holder[stock0 + i] = (obs["took_by"], obs["took_at"])
         for i, t in enumerate(took):
@@ -306,9 +313,13 @@ def _build(g: GameDef, obs: dict, f: _Facts, assignment: dict, later: dict,
     st.ctx.hands_played = obs["hands_played"]
     if "chips" in obs:
         st.ctx.chips = list(obs["chips"])
+    if "turn_before" in obs:  # deal.turn reads the turn before; the deal recomputes this one
+        st.ctx.turn = obs["turn_before"]
     st.deals = obs["deals"] - 1
     try:
         st.apply_deal(dealt if g.stock else dealt[:n])
+        if "turn" in obs and st.ctx.turn != obs["turn"]:
+            return None  # the turn is public (it may say who holds a card)
         for time, (player, a) in enumerate(obs["hand_actions"]):
             if player == CHANCE:
                 continue

@@ -88,6 +88,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
     values, house_defaults = settings.option_values(comp, decls)
     s = setup(comp, decls, values)
     first_dealer, next_dealer = deal.dealers(comp, s.scope, s.seat_count)
+    turn = deal.turn(comp, s.scope)
     drafts, bids = contracts.contracts(comp, s.scope, s.declarations)
     contracts.fill_bid_tables(s.bid_tables, bids)
     auc = auction.auction(comp, s.scope, bids, drafts)
@@ -108,7 +109,8 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         auction=auction.with_offers(auc, bid_defs, actions), score_hand=score_hand,
         match_over=match_over, match=match_def, bounds=bnds, actions=actions,
         trick_tables=trick_tables, agents=settings.default_agents(comp),
-        strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d)
+        strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d,
+        turn=turn)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:
@@ -123,16 +125,25 @@ def finish(comp: Compiler, s: Setup, drafts: list, bids: list):
     """(actions, bids, contracts, trick tables): the tables first, for the suits a leader may
     name, then the action space, then the bids and contracts with their action ids."""
     combos = tables.combinations(comp, drafts, s.declarations)
+    read = tables.declarations_read(comp, drafts, s.declarations)
+
+    def same(key):  # the combination as the trick rules see it
+        return key[0], tuple(v if i in read[key[0]] else None for i, v in enumerate(key[1]))
+
     suit_values: list = []
+    first = {}  # one combination of each kind the trick rules tell apart
+    for key in combos:
+        first.setdefault(same(key), key)
     leads = {key: tables.leads(comp, drafts[key[0]], key[1], s.pieces, suit_values)
-             for key in combos}  # first every suit any lead can name, then the tables over all
+             for key in first.values()}  # first every suit any lead can name, then the tables
     decl_actions = tuple((dc.index, v) for dc in s.declarations for v in dc.values)
     actions = build_actions(s.pieces.names, tuple(b.label for b in bids[1:]),
                             tuple(dc.name for dc in s.declarations), decl_actions,
                             tuple(suit_values), LINE_ARMS + spinner_arms(drafts))
     lead_actions = tuple(actions.lead_base + i for i in range(len(suit_values)))
-    trick_tables = {key: tables.tables(drafts[key[0]], key[1], lead, s.pieces, actions.suit_values,
-                                       lead_actions) for key, lead in leads.items()}
+    built = {key: tables.tables(drafts[key[0]], key[1], lead, s.pieces, actions.suit_values,
+                                lead_actions) for key, lead in leads.items()}
+    trick_tables = {key: built[first[same(key)]] for key in combos}
     decl_action_of = {(d, tables.value_key(v)): actions.decl_base + i
                       for i, (d, v) in enumerate(decl_actions)}
     bid_defs = tuple(replace(b, action=actions.bid_action(b.index)) if b.index else b for b in bids)
@@ -146,5 +157,7 @@ def _contract_def(c: contracts.ContractDraft, action_of: dict) -> ContractDef:
                               tuple(action_of[(d, tables.value_key(v))] for v in choices),
                               when, allow)
                   for d, by, choices, when, allow in c.steps)
-    return ContractDef(c.index, c.name, c.title, c.requires, c.confirm, c.exchange, steps, c.play,
-                       c.over, c.made)
+    ex = c.exchange or (None,)
+    return ContractDef(c.index, c.name, c.title, c.requires, c.confirm, ex[0], steps, c.play,
+                       c.over, c.made, more_exchanges=tuple(ex[1:]),
+                       exchange_pos=c.exchange_pos)

@@ -47,12 +47,13 @@ class ContractDraft:
     title: str
     requires: Fn | None
     confirm: Fn | None
-    exchange: ExchangeDef | None
+    exchange: tuple[ExchangeDef, ...] | None  # one or more, in order
     steps: tuple[tuple, ...]  # (declaration, by, choices, when, allow)
     play: PlayDef
     tricks: TrickHooks | None  # None for a layout contract
     over: Fn
     made: Fn
+    exchange_pos: int = -1  # how many declarations come before the exchange (-1: by `first`)
 
 
 def bid_type(contract_names: list[str]) -> tuple[ObjType, dict[str, list]]:
@@ -90,8 +91,15 @@ def contracts(comp: Compiler, scope: Scope, declarations: tuple[Declaration, ...
         idx = len(drafts)
         title = str(spec.get("title") or name)
         confirm, requires = _bids(comp, scope, cp, spec, idx, bids, labels)
-        steps = _declare_steps(comp, scope, cp, decl_by_name)
+        steps, orders = _declare_steps(comp, scope, cp, decl_by_name)
         exchange = _exchange(comp, scope, cp)
+        at = -1  # where the exchange goes among the declarations (-1: by exchange.first)
+        first_ex = (cp + ("exchange", 0)) if isinstance(comp.tree.get(cp + ("exchange",)), list) \
+            else cp + ("exchange",)
+        if exchange and comp.has(*first_ex, "order"):
+            k = comp.const_int(first_ex + ("order",), scope.base, 0, "the exchange's order")
+            # like one more declaration of that order, first or last among those of equal order
+            at = sum(1 for o in orders if o < k or (o == k and not exchange[0].first))
         play = _play(comp, scope, cp)
         if play is None:
             continue
@@ -99,7 +107,7 @@ def contracts(comp: Compiler, scope: Scope, declarations: tuple[Declaration, ...
         if None in (over, made):
             continue
         drafts.append(ContractDraft(idx, name, title, requires, confirm, exchange, steps, *play,
-                                    over, made))
+                                    over, made, at))
     if len(bids) == 1 and not comp.diags and not comp.has("auction", "contract"):
         comp.error(("contracts",), "no contract can be bid: every one is disabled or has no levels")
     return drafts, bids
@@ -192,22 +200,41 @@ def _declare_steps(comp: Compiler, scope: Scope, cp: tuple,
                 continue
         order = comp.const_int(dp + ("order",), scope.base, 0, "a declaration's order")
         steps.append((order, len(steps), (dc.index, by, choices, when, allow)))
-    return tuple(s for _, _, s in sorted(steps, key=lambda s: s[:2]))
+    ranked = sorted(steps, key=lambda s: s[:2])
+    return tuple(s for _, _, s in ranked), tuple(o for o, _, _ in ranked)
 
 
-def _exchange(comp: Compiler, scope: Scope, cp: tuple) -> ExchangeDef | None:
-    """A contract's `exchange`: a seat takes the stock into hand, then buries pieces."""
+def _exchange(comp: Compiler, scope: Scope, cp: tuple) -> tuple[ExchangeDef, ...] | None:
+    """A contract's `exchange`: a seat takes the stock (or a part of it) into hand, then buries
+    pieces; a list is one exchange after another, by seat."""
     ep = cp + ("exchange",)
     if not comp.has(*ep):
         return None
-    by = comp.fn(ep + ("by",), scope.env("exchange.by", where=f"{comp.where(ep)}.by"), INT,
-                 default="bidder")
+    raw = comp.tree.get(ep)
+    if isinstance(raw, list):
+        out = [_one_exchange(comp, scope, ep + (i,)) for i in range(len(raw))]
+        return None if None in out else tuple(out)
+    one = _one_exchange(comp, scope, ep)
+    return None if one is None else (one,)
+
+
+def _one_exchange(comp: Compiler, scope: Scope, ep: tuple) -> ExchangeDef | None:
+    w = comp.where(ep)
+    by = comp.fn(ep + ("by",), scope.env("exchange.by", where=f"{w}.by"), INT, default="bidder")
     bury = comp.const_int(ep + ("bury",), scope.base, 0, "pieces to bury")
     optional = comp.const_bool(ep + ("optional",), scope.base, False)
     first = comp.const_bool(ep + ("first",), scope.base, True)
-    if by is None:
+    take = start = legal = None
+    if comp.has(*ep, "take"):
+        take = comp.fn(ep + ("take",), scope.env("exchange.take", where=f"{w}.take"), INT)
+    if comp.has(*ep, "from"):
+        start = comp.fn(ep + ("from",), scope.env("exchange.from", where=f"{w}.from"), INT)
+    if comp.has(*ep, "legal"):
+        legal = comp.fn(ep + ("legal",), scope.env("exchange.legal", where=f"{w}.legal"), BOOL)
+    if by is None or (take is None and comp.has(*ep, "take")) or (
+            start is None and comp.has(*ep, "from")) or (legal is None and comp.has(*ep, "legal")):
         return None
-    return ExchangeDef(by, bury, optional, first)
+    return ExchangeDef(by, bury, optional, first, take, start, legal)
 
 
 def _play(comp: Compiler, scope: Scope, cp: tuple) -> tuple[PlayDef, TrickHooks | None] | None:

@@ -46,4 +46,11 @@ def dealers(comp: Compiler, scope: Scope, seat_count: int):
     return first_dealer, next_dealer
 
 
+def turn(comp: Compiler, scope: Scope):
+    """The `deal.turn` hook, or None without it."""
+    if not comp.has("deal", "turn"):
+        return None
+    return comp.fn(("deal", "turn"), scope.env("deal.turn", where="deal.turn"), INT)
+
+
 LOT = -1  # GameDef.first_dealer when the first dealer is drawn by lot

@@ -29,7 +29,13 @@ def match(comp: Compiler, scope: Scope) -> MatchDef:
     if comp.has("scoring", "returns"):
         returns = comp.fn(("scoring", "returns"), scope.env("scoring.returns"), INT)
     stake, pays = chips(comp, scope)
-    return MatchDef(winner == "lowest", during, returns, stake, pays)
+    with_bidder = None
+    if comp.has("scoring", "with_bidder"):
+        with_bidder = comp.fn(("scoring", "with_bidder"), scope.env("scoring.with_bidder"), BOOL)
+    report = tuple((name, comp.fn(("scoring", "report", name), scope.env(
+        "scoring.report.*", where=f"scoring.report.{name}"), INT))
+        for name in comp.get("scoring", "report", default={}) or {})
+    return MatchDef(winner == "lowest", during, returns, stake, pays, with_bidder, report)
 
 
 def chips(comp: Compiler, scope: Scope) -> tuple:

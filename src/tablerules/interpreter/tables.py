@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..definition import Declaration, Pieces, TrickTables
@@ -56,6 +57,33 @@ def combinations(comp: Compiler, drafts: list[ContractDraft], declarations: tupl
                 decl[d] = v
             combos.append((c.index, tuple(decl)))
     return combos
+
+
+_WORD = re.compile(r"[a-z_][a-z0-9_]*")
+_TRICK_KEYS = ("lead", "follows", "rank", "must_follow")
+
+
+def declarations_read(comp: Compiler, drafts: list[ContractDraft],
+                      declarations: tuple[Declaration, ...]) -> dict[int, frozenset]:
+    """Per tricks contract, the declarations its trick rules may read (by name, directly or
+    through the functions they call): the tables differ only by those, so combinations that
+    differ in the others share one table (a hand's calls and announcements, say)."""
+    bodies = {str(k).split("(", 1)[0].strip(): str(v)
+              for k, v in (comp.get("functions", default={}) or {}).items()}
+    out = {}
+    for c in drafts:
+        texts = []
+        for k in _TRICK_KEYS:
+            raw = comp.tree.get(("contracts", c.name, "play", k))
+            texts += [str(x) for x in raw] if isinstance(raw, list) else [str(raw)]
+        words: set[str] = set()
+        todo = texts
+        while todo:
+            new = {w for t in todo for w in _WORD.findall(t)} - words
+            words |= new
+            todo = [bodies[w] for w in new if w in bodies]
+        out[c.index] = frozenset(dc.index for dc in declarations if dc.name in words)
+    return out
 
 
 def leads(comp: Compiler, draft: ContractDraft, decl: tuple, pieces: Pieces,

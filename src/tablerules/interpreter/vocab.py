@@ -196,12 +196,50 @@ def dealt_to_func(tile: ObjType) -> Func:
                 example="count(t in dealt_to(payee) if t.double)")
 
 
+def played_by_func(tile: ObjType) -> Func:
+    return Func([tile], INT, lambda c, t: c.played_by(t), needs_ctx=True, pure=False,
+                doc="the seat that played a piece this hand, or -1",
+                example="played_by(card('hearts', 'K'))")
+
+
+def taken_by_func(tile: ObjType) -> Func:
+    return Func([tile], INT, lambda c, t: c.taken_by(t), needs_ctx=True, pure=False,
+                doc="the seat that took the trick a piece was played to this hand, or -1",
+                example="taken_by(card('hearts', 'K')) == played_by(card('hearts', 'K'))")
+
+
+def trick_of_func(tile: ObjType) -> Func:
+    return Func([tile], INT, lambda c, t: c.trick_of(t), needs_ctx=True, pure=False,
+                doc="the number of the trick a piece was played to this hand (1 first), or 0",
+                example="trick_of(card('hearts', 'A')) == hand_size")
+
+
+def stock_left_func(tile: ObjType) -> Func:
+    return Func([], ListType(tile), lambda c: c.stock, needs_ctx=True, pure=False,
+                doc="the pieces left in the stock (a talon no one took)",
+                example="sum(t.count for t in stock_left())")
+
+
+def laid_away_func(tile: ObjType) -> Func:
+    def laid_away(c, seat: int):
+        if 0 <= seat < len(c.chips):
+            return c.laid_away(seat)
+        raise GameError(f"there is no seat {seat} (seats are 0..{len(c.chips) - 1})")
+    return Func([INT], ListType(tile), laid_away, needs_ctx=True, pure=False,
+                doc="the pieces a seat buried (laid away) this hand",
+                example="sum(t.count for t in laid_away(bidder))")
+
+
 def group_funcs(user_funcs: dict[str, Func], tile: ObjType) -> dict[str, dict[str, Func]]:
     """The functions of each group of places.py; `declarations` brings the ruleset's own."""
     totals = state_funcs(tile.name == "card")
     return {"declarations": dict(user_funcs), "totals": totals,
             "score": {"score": totals["score"], "chips": totals["chips"]},
-            "holder": {"holder": holder_func(tile)}, "dealt": {"dealt_to": dealt_to_func(tile)}}
+            "holder": {"holder": holder_func(tile)}, "dealt": {"dealt_to": dealt_to_func(tile)},
+            "plays": {"played_by": played_by_func(tile), "taken_by": taken_by_func(tile),
+                      "trick_of": trick_of_func(tile)},
+            "stock": {"stock_left": stock_left_func(tile)},
+            "laid": {"laid_away": laid_away_func(tile)}}
 
 
 def end_type() -> ObjType:
@@ -301,7 +339,10 @@ def state_env(base: Env, types: dict[str, Type]) -> Env:
     vars = {n.name: Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc)
             for p in places.PLACES for n in p.names}
     funcs = {**state_funcs(types["tile"].name == "card"), "holder": holder_func(types["tile"]),
-             "dealt_to": dealt_to_func(types["tile"])}
+             "dealt_to": dealt_to_func(types["tile"]), "played_by": played_by_func(types["tile"]),
+             "taken_by": taken_by_func(types["tile"]), "trick_of": trick_of_func(types["tile"]),
+             "stock_left": stock_left_func(types["tile"]),
+             "laid_away": laid_away_func(types["tile"])}
     return base.extended(vars=vars, funcs=funcs)
 
 

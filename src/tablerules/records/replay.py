@@ -402,7 +402,8 @@ class _Verifier:
             self._as_played(obj, span)
             n = self.deals_of_hand[obj["hand"]] = self.deals_of_hand.get(obj["hand"], 0) + 1
             again = f", deal {n}" if n > 1 else ""  # the deal before it was thrown in
-            self._say(f"Hand {obj['hand']}{again}: {self._seat(obj['dealer'])} deals")
+            turn = f"; {self._seat(obj['turn'])}'s turn" if "turn" in obj else ""
+            self._say(f"Hand {obj['hand']}{again}: {self._seat(obj['dealer'])} deals{turn}")
             for s, h in enumerate(dealt):
                 self._say(f"  {self._seat(s):<6} {' '.join(h)}")
             if obj.get("stock"):
@@ -522,6 +523,14 @@ class _Verifier:
                 self._say(f"  {'made' if ev['made'] else 'set'} after trick "
                           f"{ev['ended_after_trick']}: points {by_side(gd, ev['points'])}")
                 self._say(f"  scored {by_side(gd, scored)}; score {by_side(gd, ev['score'])}")
+            if "with_bidder" in ev:
+                side = ev["with_bidder"]
+                others = [x for x in range(gd.seat_count) if x not in side]
+                self._say(f"  sides: {' and '.join(self._seat(x) for x in side)} against "
+                          f"{' and '.join(self._seat(x) for x in others)}")
+            if ev.get("report"):
+                self._say("  " + ", ".join(f"{k.replace('_', ' ')} {v}"
+                                           for k, v in ev["report"].items()))
             if "chips" in ev:
                 self._paid(ev)
         elif t == "exchange":
