@@ -283,6 +283,7 @@ class GameDef:
     speaker_orders: tuple = field(init=False, repr=False, compare=False)
     chunk_bits: tuple = field(init=False, repr=False, compare=False)
     all_pieces: int = field(init=False, repr=False, compare=False)
+    shares_stock: bool = field(init=False, repr=False, compare=False)  # an exchange takes part
 
     def __post_init__(self) -> None:
         n = self.seat_count
@@ -299,6 +300,9 @@ class GameDef:
                                           for f in range(n)))
         put(self, "chunk_bits", chunk_tables(len(self.pieces)))
         put(self, "all_pieces", (1 << len(self.pieces)) - 1)
+        put(self, "shares_stock", any(c.more_exchanges or (c.exchange is not None
+                                                           and c.exchange.take is not None)
+                                       for c in self.contracts))
 
     def mask_pieces(self, m: int) -> tuple[int, ...]:
         """Piece ids of the set bits of `m`, lowest first."""

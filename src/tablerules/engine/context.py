@@ -123,7 +123,8 @@ class Context:
         return self.layout.spinner_pips
 
     def allowed(self, legal_fn, actions, piece=None) -> tuple:
-        """The actions whose piece `play.legal` allows (`piece(a)` the piece of action a)."""
+        """The actions whose piece `legal_fn` allows (`play.legal`, `exchange.legal`; `piece(a)` the
+        piece of action a)."""
         keep = []
         for a in actions:
             self.tile = a if piece is None else piece(a)

@@ -13,10 +13,10 @@ from .phases import PHASE_NAMES
 
 def deal(st) -> dict:
     names = st.game.pieces.names
-    ev = {"type": "deal", "hand": st.ctx.hands_played + 1, "dealer": st.ctx.dealer,
-          "dealt": [[names[t] for t in h] for h in st.dealt_hands]}
+    ev = {"type": "deal", "hand": st.ctx.hands_played + 1, "dealer": st.ctx.dealer}
     if st.game.turn is not None:
-        ev = {**dict(list(ev.items())[:3]), "turn": st.ctx.turn, "dealt": ev["dealt"]}
+        ev["turn"] = st.ctx.turn
+    ev["dealt"] = [[names[t] for t in h] for h in st.dealt_hands]
     if st.stock:
         ev["stock"] = [names[t] for t in st.stock]
     return ev

@@ -88,8 +88,7 @@ def observation(st, seat: int) -> dict[str, Any]:
     }
     if g.match.stake is not None:
         obs["chips"] = list(ctx.chips)  # public; they change only between hands
-    if any(c.more_exchanges or (c.exchange is not None and c.exchange.take is not None)
-           for c in g.contracts):
+    if g.shares_stock:
         # who took which places of the stock, and when (public; what it was is not)
         obs["takes"] = [[s, at, list(ps)] for s, at, ps in su.takes] if su is not None else []
     if g.turn is not None:  # public: everybody knows whose turn it is

@@ -128,13 +128,7 @@ def legal_exchange(st) -> tuple[int, ...]:
     pieces = g.mask_pieces(st.hands[st.ctx.actor])
     ok = g.contracts[st.ctx.contract].exchange_at(st.setup.exchange_k).legal
     if ok is not None:
-        ctx = st.ctx
-        keep = []
-        for t in pieces:
-            ctx.tile = t
-            if ok(ctx):
-                keep.append(t)
-        pieces = keep
+        pieces = st.ctx.allowed(ok, pieces)
     return tuple(base + t for t in pieces)
 
 
