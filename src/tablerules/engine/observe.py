@@ -15,8 +15,10 @@ from .phases import AUCTION, CHANCE, PHASE_NAMES
 HIDDEN = None  # an action a seat did not see: a piece dealt to another seat, another's bury
 
 
-def visible_actions(st, seat: int, start: int = 0) -> list[tuple[int, int | None]]:
-    """The history from `start` as `seat` saw it: (player, action id, or None when hidden)."""
+def visible_actions(st, seat: int, start: int = 0, end: int | None = None
+                    ) -> list[tuple[int, int | None]]:
+    """The history from `start` (to `end`) as `seat` saw it: (player, action id, or None when
+    hidden)."""
     g = st.game
     acts = g.actions
     bury_lo, bury_hi = acts.bury_base, acts.layout_base
@@ -24,7 +26,7 @@ def visible_actions(st, seat: int, start: int = 0) -> list[tuple[int, int | None
     mine = range(seat * k, (seat + 1) * k)
     out = []
     pos = _deal_position(st, start)
-    for player, a in st.history[start:]:
+    for player, a in st.history[start:end]:
         if player == CHANCE:
             out.append((CHANCE, a if pos in mine else HIDDEN))
             pos += 1
@@ -49,7 +51,7 @@ def observation(st, seat: int) -> dict[str, Any]:
     names = g.pieces.names
     ctx = st.ctx
     su = st.setup
-    hist = visible_actions(st, seat)
+    hist = visible_actions(st, seat, st.hand_start)  # this hand's
     obs = {
         "seat": seat,
         "phase": PHASE_NAMES[st.phase],
@@ -57,8 +59,7 @@ def observation(st, seat: int) -> dict[str, Any]:
         "dealer": ctx.dealer,
         "hand": [names[t] for t in g.mask_pieces(st.hands[seat])],
         "hand_sizes": [bin(m).count("1") for m in st.hands],
-        "history": [[s, g.action_to_string(a) if a is not HIDDEN else "bury (face down)"]
-                    for s, a in hist if s >= 0],  # decisions: no chance action, no lot
+        "history": [*_history_before(st, seat), *_named(g, hist)],
         "bid": g.bids[ctx.high if st.phase == AUCTION else ctx.bid].label,
         "bidder": ctx.bidder,
         "declarations": {d.name: ctx.decl[d.index] for d in g.declarations},
@@ -72,7 +73,7 @@ def observation(st, seat: int) -> dict[str, Any]:
         if su is not None else [],
         "layout": st.layout.text() if st.layout is not None else {},
         # for rebuilding worlds: this hand's actions as the seat saw them, and the match so far
-        "hand_actions": [[s, a] for s, a in hist[st.hand_start:]],  # a deal starts each hand
+        "hand_actions": [[s, a] for s, a in hist],  # a deal starts each hand
         "dealt": [names[t] for t in st.dealt_hands[seat]] if st.dealt_hands else [],
         "took": [names[st.dealt_stock[p]] for s, _, ps in su.takes if s == seat for p in ps]
         if su is not None else [],
@@ -95,6 +96,28 @@ def observation(st, seat: int) -> dict[str, Any]:
         obs["turn"] = ctx.turn
         obs["turn_before"] = ctx.turn_before
     return obs
+
+
+def _named(g, hist) -> list:
+    """Decisions (no chance action, no lot) as [seat, action name]."""
+    names = g.actions.names
+    return [[s, names[a] if a is not HIDDEN else "bury (face down)"] for s, a in hist if s >= 0]
+
+
+def _history_before(st, seat: int) -> tuple:
+    """The match's decisions before this hand as `seat` saw them, named.
+
+    Kept in the state from one observation to the next (the history before a hand never
+    changes), so an observation costs the hand's length, not the match's. Its [seat, name]
+    lists are shared between observations: an observation is read, never changed.
+    """
+    upto, named = st.seen_before.get(seat, (0, ()))
+    if upto != st.hand_start:
+        if upto > st.hand_start:  # not a prefix of this history: start again
+            upto, named = 0, ()
+        named = named + tuple(_named(st.game, visible_actions(st, seat, upto, st.hand_start)))
+        st.seen_before[seat] = (st.hand_start, named)
+    return named
 
 
 def _own_draws(st, seat: int) -> list[str]:

@@ -34,7 +34,8 @@ class State:
     __slots__ = ("game", "phase", "hands", "history", "events", "single_hand",
                  "ctx", "deals", "winner_sides", "hand_start", "step_cap", "dealing",
                  "dealt_hands", "dealt_stock", "start_score", "bidding", "setup", "play", "layout", "_legal",
-                 "max_steps", "by_lot")
+                 "max_steps", "by_lot",
+                 "seen_before")
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False,
                  first_dealer: int | None = None):
@@ -48,6 +49,7 @@ class State:
         self.single_hand = single_hand
         self.events: list[dict] | None = [] if record else None
         self.history: list[tuple[int, int]] = []
+        self.seen_before: dict = {}  # seat -> the match before this hand as it saw it (observe.py)
         self.max_steps = game.bounds.max_steps
         self.deals = 0
         self.winner_sides: list[int] = []
@@ -219,6 +221,7 @@ class State:
         c.phase = self.phase
         c.hands = list(self.hands)
         c.history = list(self.history)
+        c.seen_before = dict(self.seen_before)  # its entries are tuples, never changed
         c.events = [] if self.events is not None else None
         c.single_hand = self.single_hand
         c.max_steps = self.max_steps
