@@ -119,6 +119,7 @@ def _contexts(gd: GameDef, count: int = 30):
         c.taken_by = lambda t: t % seats
         c.trick_of = lambda t: 1 + t % 12
         c.laid_away = lambda s: ()
+        c.memo = None  # outside a pass, as the engine leaves it
         yield c
 
 

@@ -525,6 +525,7 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
         env.vars[name] = Var(c.type, _memo(name, c.fn), doc=f"the strategy's value {name}")
     with_a = env.extended(vars={"a": Var(voc.action, attrgetter("a"), doc="the action looked at")},
                           where="a strategy rule's 'only' or 'choose'")
+    with_a.per_item = frozenset({"a"})  # what reads no `a` is worked out once per decision
     sections = {}
     for sec in SECTIONS:
         rules = []

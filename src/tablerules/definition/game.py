@@ -273,6 +273,10 @@ class GameDef:
     lineage: tuple[str, ...] = ()  # its name, then the name of each ruleset it extends
     seat_step: int = 1  # `seats.order`: 1 clockwise (next is seat + 1), -1 counter-clockwise
     turn: Fn | None = None  # `deal.turn`: the seat whose turn it is, evaluated after each deal
+    # what the engine writes down per piece for the names that read it (vocab.KEEPS): "plays"
+    # (who played each piece), "taken" (whose trick took it), "laid" (who buried it); a record
+    # no expression of the ruleset reads is not kept
+    keeps: frozenset = frozenset({"plays", "taken", "laid"})
     source: Any = field(default=None, repr=False, compare=False)  # the merged data, for `show`
     # derived once from the fields above
     bit: dict = field(init=False, repr=False, compare=False)  # piece id -> its mask bit

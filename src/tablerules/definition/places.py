@@ -38,6 +38,7 @@ class Place:
     groups: tuple[str, ...] = ()
     stage: str = "play"
     note: str = ""  # what the docs say beyond the names
+    per_item: tuple[str, ...] = ()  # names the engine changes between calls of one pass
 
 
 # the fields of the engine's evaluation context, with what each holds
@@ -78,6 +79,9 @@ CONTEXT = {
     "chips": "chips per seat, before this hand's payments (with scoring.chips)",
     "payer": "the seat that would pay (an argument of the call)",
     "payee": "the seat that would be paid (an argument of the call)",
+    # not a name a ruleset writes: where the compiled code keeps, for one pass of a per-piece
+    # rule (Place.per_item), the parts that read none of the names the pass changes
+    "memo": "the parts of a per-piece rule already worked out in this pass (None outside one)",
     "pips_left": "a method: pips on the pieces a side holds",
     "holder": "a method: the seat holding a piece, or -1",
     "dealt_hands": "the pieces dealt to each seat this hand",
@@ -143,7 +147,8 @@ PLACES: tuple[Place, ...] = (
           ("declarations", "holder")),
     Place(("exchange.legal",), (_tile, Name("hand", "list[tile]", "hand", "the pieces of the seat "
                                                                          "burying")) + _sit,
-          ("declarations",), note="a seat may bury only the pieces for which it holds"),
+          ("declarations",), note="a seat may bury only the pieces for which it holds",
+          per_item=("tile",)),
     Place(("declare.*.when",), _sit + (Name("bid", "bid", "bid", "the winning bid"),
                                         Name("hand", "list[tile]", "hand",
                                              "the pieces of the seat that would declare")),
@@ -168,7 +173,8 @@ PLACES: tuple[Place, ...] = (
                             Name("trick", "list[tile]", "trick", "pieces played to this trick"),
                             Name("led", "scalar", "led", "the suit led (-1 when leading, and in a "
                                                          "layout)")),
-          ("declarations",), note="in a layout, `tile` is the piece a lay would set down"),
+          ("declarations",), note="in a layout, `tile` is the piece a lay would set down",
+          per_item=("tile",)),
     Place(("play.tie_break",), (Name("seat", "int", "asked", "the seat that played a tied piece"),
                                 Name("bidder", "int", "bidder", "the seat that won the auction"),
                                 Name("bidder_side", "int", "bidder_side", "the side of the bidder"),

@@ -18,7 +18,7 @@ class Context:
 
     # no reference back to the state: a state stays free of cycles and is freed at once
     __slots__ = ("game", "hands", "actor", "layout", "dealer", "score", "hands_played",
-                 "chips", "dealt_hands", "turn", "turn_before", "stock") + _HAND_FIELDS
+                 "chips", "dealt_hands", "turn", "turn_before", "stock", "memo") + _HAND_FIELDS
 
     def __init__(self, game, hands: list, dealer: int, sides: int):
         self.game = game
@@ -34,8 +34,10 @@ class Context:
         self.turn = -1  # deal.turn: carried from deal to deal, so not reset with the hand
         self.turn_before = -1  # the turn before this hand's deal (for rebuilding a world)
         self.stock: tuple = ()  # the pieces left in the stock (the state's), in drawing order
+        self.memo = None  # during `allowed`: the parts of the rule that read no `tile` (hoisting)
 
     def new_hand(self, decl: tuple, sides: int) -> None:
+        keeps = self.game.keeps
         self.layout = None
         self.passes = 0
         self.high = 0
@@ -63,9 +65,10 @@ class Context:
         self.drawn = False
         self.payer = 0
         self.payee = 0
-        self.plays: dict = {}  # piece -> the seat that played it this hand
-        self.laid: list = []  # (piece, seat) for each piece buried (laid away) this hand
-        self.taken: dict = {}  # piece -> (number of its trick, the seat that took the trick)
+        # kept only when the ruleset reads them (GameDef.keeps); None otherwise
+        self.plays = {} if "plays" in keeps else None  # piece -> the seat that played it
+        self.laid = [] if "laid" in keeps else None  # (piece, seat) for each piece buried
+        self.taken = {} if "taken" in keeps else None  # piece -> (its trick's number, taker)
 
     def copy(self, hands: list, layout) -> "Context":
         c = Context.__new__(Context)
@@ -78,9 +81,12 @@ class Context:
         c.trick = list(self.trick)
         c.points = list(self.points)
         c.tricks = list(self.tricks)
-        c.plays = dict(self.plays)
-        c.laid = list(self.laid)
-        c.taken = dict(self.taken)
+        if self.plays is not None:
+            c.plays = dict(self.plays)
+        if self.laid is not None:
+            c.laid = list(self.laid)
+        if self.taken is not None:
+            c.taken = dict(self.taken)
         return c
 
     # -- derived fields ------------------------------------------------------------------------
@@ -126,10 +132,14 @@ class Context:
         """The actions whose piece `legal_fn` allows (`play.legal`, `exchange.legal`; `piece(a)` the
         piece of action a)."""
         keep = []
-        for a in actions:
-            self.tile = a if piece is None else piece(a)
-            if legal_fn(self):
-                keep.append(a)
+        self.memo = {}  # one pass: what reads no `tile` is worked out once (expr/compiler.py)
+        try:
+            for a in actions:
+                self.tile = a if piece is None else piece(a)
+                if legal_fn(self):
+                    keep.append(a)
+        finally:
+            self.memo = None
         return tuple(keep)
 
     def pips_left(self, side: int) -> int:

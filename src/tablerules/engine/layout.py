@@ -214,7 +214,8 @@ def apply(st, action: int):
     lay.plays_left -= 1
     lay.cur_ends = None
     ctx = st.ctx
-    ctx.plays[t] = seat
+    if ctx.plays is not None:
+        ctx.plays[t] = seat
     scored = lay.spec.scores(ctx)
     claim = scored and lay.spec.claim
     if scored and not claim:

@@ -149,7 +149,8 @@ def apply_exchange(st, action: int):
     su.buried_by = st.ctx.actor
     su.buried_seats.append(st.ctx.actor)
     su.step_buried += 1
-    st.ctx.laid.append((t, st.ctx.actor))
+    if st.ctx.laid is not None:
+        st.ctx.laid.append((t, st.ctx.actor))
     if st.events is not None:
         st.events.append(events.buried(st, st.ctx.actor, t))
     if _bury_due(st):

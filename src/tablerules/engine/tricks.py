@@ -72,7 +72,8 @@ def apply(st, action: int):
     trick = ctx.trick
     trick.append(action)
     t.seats.append(actor)
-    ctx.plays[action] = actor
+    if ctx.plays is not None:
+        ctx.plays[action] = actor
     if len(trick) == 1:
         lead = t.tables.lead[action]
         if type(lead) is tuple:
@@ -139,8 +140,9 @@ def _end_trick(st):
     ctx.add(side, pts, 1)
     ctx.tricks_played += 1
     taken = ctx.taken
-    for p in trick:
-        taken[p] = (ctx.tricks_played, winner)
+    if taken is not None:
+        for p in trick:
+            taken[p] = (ctx.tricks_played, winner)
     if st.events is not None:
         st.events.append(events.trick(st, t.tables.suits[t.led], list(zip(t.seats, trick)),
                                       winner, pts))

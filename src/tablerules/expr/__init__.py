@@ -76,7 +76,7 @@ def compile_expression(text: str, env: Env, *, locate: Locate = None,
             if not expected.accepts(checked.type):
                 raise loc.error(f"expected {expected}, got {checked.type}", root.offset,
                                 root.length)
-        code = Compiler(checked, loc).comp(root, CTX)
+        code = Compiler(checked, loc, env.per_item, hoist=True).comp(root, CTX)
     except RecursionError:
         raise _too_deep(loc, text) from None
     uses = frozenset(checked.uses)
@@ -110,7 +110,7 @@ def define_function(name: str, params: list[tuple[str, Type]], body: str, env: E
     inner = Env(env.vars, env.funcs, f"the body of {name}()")
     try:
         checked = Checker(inner, loc, binders).run(root)
-        compiler = Compiler(checked, loc)
+        compiler = Compiler(checked, loc, env.per_item)
         if len(binders) == 1 and compiler.item_ok(root, binders[0]):
             # one parameter and no context: the body is a plain function of the argument
             code = compiler.comp(root, ItemMode(binders[0]))
@@ -121,8 +121,9 @@ def define_function(name: str, params: list[tuple[str, Type]], body: str, env: E
             impl = _frame_impl(code, alloc[0] - 1 - len(binders))
     except RecursionError:
         raise _too_deep(loc, body) from None
+    deps = compiler.deps(root)
     return Func(tuple(t for _, t in params), checked.type, impl, needs_ctx=True,
-                pure=not compiler.deps(root).dyn, doc=body)
+                pure=not deps.dyn, doc=body, reads_item=deps.item)
 
 
 def _item_impl(code):

@@ -8,6 +8,13 @@
 #   thread-safe;
 # - item mode: the current element of an aggregate, when its body and filter read nothing
 #   else (`t.high`), so the loop becomes `sum(map(getter, items))` with no frame at all.
+#
+# Hoisting: where the caller evaluates one expression many times in a pass, changing only some
+# names between calls (`play.legal` for each piece of a hand, with `tile`; a strategy's `choose`
+# for each legal action, with `a`), a costly part that reads none of them (an aggregate, a call
+# reading the context) is computed at its first use in the pass and kept in the context's
+# `memo` dict for the rest of it; the caller makes `memo` a fresh dict for each pass, and None
+# outside one (then nothing is kept).
 
 from __future__ import annotations
 
@@ -75,9 +82,11 @@ class Deps:
     dyn: bool = False  # cannot be computed at compile time
     free: frozenset = frozenset()  # bound variables it reads that it does not bind itself
     agg: bool = False  # contains an aggregate evaluated at run time
+    item: bool = False  # reads a per-item name (Env.per_item), directly or through a function
 
     def __or__(self, o: "Deps") -> "Deps":
-        return Deps(self.ctx or o.ctx, self.dyn or o.dyn, self.free | o.free, self.agg or o.agg)
+        return Deps(self.ctx or o.ctx, self.dyn or o.dyn, self.free | o.free, self.agg or o.agg,
+                    self.item or o.item)
 
 
 _NONE = Deps()
@@ -144,11 +153,14 @@ _DIVISION = {"//": (operator.floordiv, "division by zero"), "%": (operator.mod, 
 class Compiler:
     """Compiles one checked tree; `comp(node, mode)` is the entry point."""
 
-    def __init__(self, checked: Checked, loc: Locator):
+    def __init__(self, checked: Checked, loc: Locator, per_item: frozenset = frozenset(),
+                 hoist: bool = False):
         self.c = checked
         self.loc = loc
         self._deps: dict[int, Deps] = {}
         self.guard = 0  # > 0 while compiling a part that is evaluated only conditionally
+        self.per_item = per_item  # the names that change within a pass (Env.per_item)
+        self.hoist = hoist and bool(per_item)  # keep the parts that read none of them (memo)
 
     def err(self, node: n.Node, message: str) -> ExprError:
         return self.loc.error(message, node.offset, node.length)
@@ -169,13 +181,13 @@ class Compiler:
             if isinstance(ref, Binder):
                 d = Deps(free=frozenset([ref]))
             elif not ref.is_const:
-                d = Deps(ctx=True, dyn=True)
+                d = Deps(ctx=True, dyn=True, item=node.name in self.per_item)
         elif isinstance(node, n.Call):
             f = self.c.funcs[id(node)]
-            d = d | Deps(ctx=f.needs_ctx, dyn=not f.pure)
+            d = d | Deps(ctx=f.needs_ctx, dyn=not f.pure, item=f.reads_item)
         elif isinstance(node, n.Aggregate):
             b = self.c.binders[id(node)]
-            d = Deps(d.ctx, d.dyn, d.free - {b}, True)
+            d = Deps(d.ctx, d.dyn, d.free - {b}, True, d.item)
         if not d.dyn and not d.free:
             d = _NONE  # it will be folded, so it needs nothing at run time
         self._deps[id(node)] = d
@@ -193,7 +205,20 @@ class Compiler:
         d = self.deps(node)
         if not d.dyn and not d.free:
             return self.fold(node)
+        if self.hoist and mode is CTX and not d.item and self._costly(node, d):
+            self.hoist = False  # its parts are computed with it, once
+            try:
+                code = getattr(self, "build_" + type(node).__name__)(node, mode)
+            finally:
+                self.hoist = True
+            return Code(_kept(code.lift()))
         return getattr(self, "build_" + type(node).__name__)(node, mode)
+
+    def _costly(self, node: n.Node, d: Deps) -> bool:
+        """Worth keeping for a pass: an aggregate, or a call that reads the context."""
+        if isinstance(node, n.Aggregate):
+            return True
+        return isinstance(node, n.Call) and (d.agg or self.c.funcs[id(node)].needs_ctx)
 
     def guarded(self, node: n.Node, mode) -> Code:
         """Compile a part evaluated only under a condition (a branch, a filter, ...)."""
@@ -490,6 +515,21 @@ class Compiler:
                 return dflt(a)
             return r
         return extreme
+
+
+def _kept(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`f` computed once per pass: kept in the context's `memo` (None: no pass, no keeping)."""
+    key = object()  # this part's own key
+
+    def kept(a):
+        memo = a.memo
+        if memo is None:
+            return f(a)
+        v = memo.get(key, _EMPTY)
+        if v is _EMPTY:
+            v = memo[key] = f(a)
+        return v
+    return kept
 
 
 def _no_getter(name: str):

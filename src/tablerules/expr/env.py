@@ -46,6 +46,9 @@ class Func:
     doc: str = ""
     example: str = ""
     unavailable: str = ""  # why this place cannot call it (a function reading names it lacks)
+    # reads a name that changes within one evaluation pass (Env.per_item); only a function
+    # defined in the ruleset can, since no vocabulary function reads those names
+    reads_item: bool = False
 
 
 @dataclass
@@ -55,11 +58,14 @@ class Env:
     vars: dict[str, Var] = field(default_factory=dict)
     funcs: dict[str, Func] = field(default_factory=dict)
     where: str = ""  # a few words naming the place, used in error messages
+    # names the caller changes between calls of one pass (`tile` while it tests each piece of a
+    # hand): the parts that read none of them are worked out once per pass (Compiler.hoist)
+    per_item: frozenset = frozenset()
 
     def extended(self, vars: dict[str, Var] | None = None, funcs: dict[str, Func] | None = None,
                  where: str | None = None) -> "Env":
         return Env({**self.vars, **(vars or {})}, {**self.funcs, **(funcs or {})},
-                   self.where if where is None else where)
+                   self.where if where is None else where, self.per_item)
 
     def names(self) -> list[str]:
         return sorted(set(self.vars) | set(self.funcs))

@@ -110,7 +110,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         match_over=match_over, match=match_def, bounds=bnds, actions=actions,
         trick_tables=trick_tables, agents=settings.default_agents(comp),
         strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d,
-        turn=turn)
+        turn=turn, keeps=vocab.keeps(comp.uses))
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:

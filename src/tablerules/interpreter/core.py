@@ -54,6 +54,7 @@ class Compiler:
         self.cli = cli_options or {}
         self.diags: list[Diagnostic] = []
         self.failed: set[str] = set()  # user functions whose definition failed (reported once)
+        self.uses: set[str] = set()  # every name an expression of the ruleset reads or calls
 
     def error(self, path: tuple, message: str, *, key: bool = False, suggestion: str | None = None,
               kind: str = "check") -> None:
@@ -96,7 +97,9 @@ class Compiler:
             locate = self.tree.locator(path) if isinstance(raw, str) else (
                 lambda off, ln, s=self.tree.span(path): s)
         try:
-            return compile_expression(text, env, locate=locate, expected=expected)
+            c = compile_expression(text, env, locate=locate, expected=expected)
+            self.uses |= c.uses
+            return c
         except ExprError as e:
             self.extend(path, e.diagnostics)
             return None

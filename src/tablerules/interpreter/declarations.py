@@ -116,6 +116,8 @@ def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile,
         found[name] = (p, params, body if isinstance(body, str) else str(body).lower())
     read = {name: _reads(text, comp.tree.locator(p)) for name, (p, _, text) in found.items()}
     calls = {name: read[name][0] & set(found) for name in found}
+    for called, names in read.values():  # what the bodies read counts as read by the ruleset
+        comp.uses |= called | names
     dynamic = places.state_names() - set(env.vars) - set(env.funcs)
     lazy_names = {name for name in found
                   if (read[name][1] - {pn for pn, _ in found[name][1]}) & dynamic}

@@ -196,6 +196,15 @@ def dealt_to_func(tile: ObjType) -> Func:
                 example="count(t in dealt_to(payee) if t.double)")
 
 
+# the engine's per-piece records and the functions that read them (GameDef.keeps)
+KEEPS = {"played_by": "plays", "taken_by": "taken", "trick_of": "taken", "laid_away": "laid"}
+
+
+def keeps(uses) -> frozenset:
+    """The per-piece records the engine must keep for a ruleset that reads the names `uses`."""
+    return frozenset(KEEPS[n] for n in uses if n in KEEPS)
+
+
 def played_by_func(tile: ObjType) -> Func:
     return Func([tile], INT, lambda c, t: c.played_by(t), needs_ctx=True, pure=False,
                 doc="the seat that played a piece this hand, or -1",
@@ -285,7 +294,9 @@ def place_env(key: str, base_env: Env, types: dict[str, Type],
         funcs.update((funcs_by_group or {}).get(g, {}))
     for n in p.names:  # a place's own names hide declarations of the same name
         vars[n.name] = Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc)
-    return base_env.extended(vars=vars, funcs=funcs, where=key if where is None else where)
+    env = base_env.extended(vars=vars, funcs=funcs, where=key if where is None else where)
+    env.per_item = frozenset(p.per_item)
+    return env
 
 
 @dataclass(frozen=True)
