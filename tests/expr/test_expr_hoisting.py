@@ -95,3 +95,15 @@ def test_a_kept_part_fails_only_where_reached():
     assert one_pass(f, ctx, [0, 0]) == [True, True]
     with pytest.raises(GameError, match="empty"):
         one_pass(f, ctx, [0, 1])
+
+
+def test_a_function_call_is_worked_out_once_per_pass_and_arguments():
+    e = env()
+    e.funcs["above"] = define_function("above", [("x", INT)], "count(t in hand if t > x)", e)
+    f = compile_expression("above(3) + above(3) + above(item)", e, expected=INT).fn
+    ctx = Ctx([1, 4, 6])
+    assert one_pass(f, ctx, [0, 3, 5]) == [7, 6, 5]
+    assert ctx.reads == 3  # above(3) once, above(0) and above(5) once each
+    ctx.reads = 0
+    assert one_pass(f, ctx, [0], memo=False) == [7]
+    assert ctx.reads == 3  # outside a pass every call reads again
