@@ -92,8 +92,9 @@ class Checked:
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
-def check(ref: str, options: dict[str, Any] | None = None) -> Checked:
-    """Load, schema-check and compile; every problem becomes a diagnostic."""
+def check(ref: str, options: dict[str, Any] | None = None, *, profile: bool = False) -> Checked:
+    """Load, schema-check and compile; every problem becomes a diagnostic. With `profile`, every
+    hook is timed (GameDef.profile)."""
     res = Checked(ref)
     try:
         tree = load_tree(ref)
@@ -109,16 +110,18 @@ def check(ref: str, options: dict[str, Any] | None = None) -> Checked:
         res.failure = CheckError(diags[0].message, diags[0].span, diagnostics=diags)
         return res
     try:
-        res.game = Game(compile_tree(tree, options), tree, ref)
+        res.game = Game(compile_tree(tree, options, profile=profile), tree, ref)
     except TablerulesError as e:
         res.diagnostics.extend(e.diagnostics)
         res.failure = e
     return res
 
 
-def load_game(ref: str, options: dict[str, Any] | None = None) -> Game:
-    """A built-in ruleset name or a file path -> a compiled Game; raises TablerulesError."""
-    res = check(ref, options)
+def load_game(ref: str, options: dict[str, Any] | None = None, *, profile: bool = False
+              ) -> Game:
+    """A built-in ruleset name or a file path -> a compiled Game; raises TablerulesError. With
+    `profile`, every hook is timed into `game.definition.profile` (a slower run)."""
+    res = check(ref, options, profile=profile)
     if res.failure is not None:
         raise res.failure
     return res.game

@@ -457,6 +457,15 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
 
     sw = switches(tree)
     seen_names: dict = {}
+    profile = getattr(gd, "profile", None)  # a ruleset compiled to be profiled: time these too
+
+    def timed(where: tuple, c, at: tuple | None = None):
+        if profile is None or c.is_const:
+            return c.fn
+        s = tree.span(at or where)
+        return profile.wrap(f"strategy {data.get('name', path.stem)}: "
+                            + ".".join(str(w) for w in where), c.text, f"{s.file}:{s.line}", c.fn)
+
     for sec in SECTIONS:
         for i, r in enumerate(data.get(sec) or []):
             if r["name"] in seen_names:
@@ -522,7 +531,7 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
         except ExprError as e:
             diags.extend(e.diagnostics)
             continue
-        env.vars[name] = Var(c.type, _memo(name, c.fn), doc=f"the strategy's value {name}")
+        env.vars[name] = Var(c.type, _memo(name, timed(p, c)), doc=f"the strategy's value {name}")
     with_a = env.extended(vars={"a": Var(voc.action, attrgetter("a"), doc="the action looked at")},
                           where="a strategy rule's 'only' or 'choose'")
     with_a.per_item = frozenset({"a"})  # what reads no `a` is worked out once per decision
@@ -537,9 +546,9 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
                 if key not in r:
                     continue
                 try:
-                    parts[key] = compile_expression(str(r[key]).lower() if isinstance(r[key], bool)
-                                                    else str(r[key]), e, expected=t,
-                                                    locate=tree.locator(p)).fn
+                    parts[key] = timed((sec, r["name"], key), compile_expression(
+                        str(r[key]).lower() if isinstance(r[key], bool) else str(r[key]), e,
+                        expected=t, locate=tree.locator(p)), p)
                 except ExprError as ex:
                     diags.extend(ex.diagnostics)
             if on.get(r["name"], True):

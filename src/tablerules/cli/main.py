@@ -253,11 +253,11 @@ def _agents_for(game, names: list[str] | None) -> list[str]:
     return names
 
 
-def _load(ruleset: str, options: list[str] | None):
+def _load(ruleset: str, options: list[str] | None, *, profile: bool = False):
     from ..game import load_game
     from ..interpreter.options import parse_cli_options
     try:
-        return load_game(ruleset, parse_cli_options(options))
+        return load_game(ruleset, parse_cli_options(options), profile=profile)
     except TablerulesError as e:
         _fail(e, options=options)
 
@@ -363,12 +363,16 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                                                   help=AGENTS_HELP),
              progress: bool = typer.Option(True, "--progress/--no-progress",
                                            help="Progress bar on a terminal for runs over a second."),
+             profile: bool = typer.Option(False, "--profile",
+                                          help="Time every rule of the ruleset and of the rules "
+                                               "agent's strategy, and print where the run's time "
+                                               "went, rule by rule (the timing slows the run)."),
              fmt: str = FormatArg) -> None:
     """Play matches with bots and report what happened (contracts, make rates, marks, wins)."""
     from ..records.runner import simulate as run
     _check_format(fmt)
     names = _agent_list(agents) if agents is not None else None
-    game = _load(ruleset, option)
+    game = _load(ruleset, option, profile=profile)
     names = _agents_for(game, names)
     out = None
     if record is not None:
@@ -399,12 +403,16 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
               "record": str(record) if record else None}
     if summary.interrupted:
         result["interrupted"] = True
+    if profile:
+        result["profile"] = game.definition.profile.as_dict(elapsed)
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
     else:
         typer.echo(_render_summary(result))
         _err(f"{summary.games} games, {summary.hands} hands in {elapsed:.2f}s "
              f"({summary.hands / elapsed if elapsed else 0:.0f} hands/s)")
+        if profile:
+            _err(_render_profile(result["profile"]))
     if summary.interrupted:
         _err(f"interrupted after {summary.games} of {games} games"
              + (f"; the record holds those {summary.games}" if record else ""))
@@ -742,6 +750,23 @@ class _Progress:
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
+
+
+def _render_profile(p: dict, top: int = 25) -> str:
+    """The rules that took the most time, own time first (a value's time is not its reader's)."""
+    rows = p["rules"]
+    lines = ["", f"profile: {p['in_rules_seconds']:.3f}s of {p['seconds']:.3f}s in the rules "
+                 f"({p['in_rules_seconds'] / p['seconds'] if p['seconds'] else 0:.1%}); the rest "
+                 "is the engine, the agents' own work and the record",
+             "  share    seconds      calls   us/call  rule (where)"]
+    for r in rows[:top]:
+        text = " ".join(r["expression"].split())
+        lines.append(f"{r['share']:>7.1%} {r['seconds']:>10.4f} {r['calls']:>10} "
+                     f"{r['us_per_call']:>9.2f}  {r['rule']} ({r['at']})")
+        lines.append(f"{'':>40}{text[:76] + ('...' if len(text) > 76 else '')}")
+    if len(rows) > top:
+        lines.append(f"... and {len(rows) - top} more rules (--format json lists them all)")
+    return "\n".join(lines)
 
 
 def _render_summary(r: dict) -> str:

@@ -277,6 +277,7 @@ class GameDef:
     # (who played each piece), "taken" (whose trick took it), "laid" (who buried it); a record
     # no expression of the ruleset reads is not kept
     keeps: frozenset = frozenset({"plays", "taken", "laid"})
+    profile: Any = field(default=None, repr=False, compare=False)  # a RuleProfile, when timed
     source: Any = field(default=None, repr=False, compare=False)  # the merged data, for `show`
     # derived once from the fields above
     bit: dict = field(init=False, repr=False, compare=False)  # piece id -> its mask bit

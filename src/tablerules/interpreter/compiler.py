@@ -7,6 +7,7 @@ from typing import Any
 
 from ..definition import ContractDef, Declaration, DeclareStep, GameDef, Pieces, build_actions
 from ..definition.game import LINE_ARMS, SPINNER_ARMS
+from ..definition.profile import RuleProfile
 from ..errors import CheckError
 from ..expr.types import BOOL, INT, SCALAR, ListType
 from ..load.ruleset import content_hash
@@ -71,11 +72,13 @@ def setup(comp: Compiler, decls: dict, values: dict) -> Setup:
                  bid_tables, step)
 
 
-def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameDef:
-    """A merged, schema-checked ruleset tree (and command-line options) -> its GameDef."""
+def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None, *,
+                 profile: bool = False) -> GameDef:
+    """A merged, schema-checked ruleset tree (and command-line options) -> its GameDef; with
+    `profile`, every hook is timed into the GameDef's `profile` (definition/profile.py)."""
     if tree.library:  # a library part is checked inside the smallest game
         tree = as_part(tree)
-    comp = Compiler(tree, cli_options)
+    comp = Compiler(tree, cli_options, RuleProfile() if profile else None)
     d = comp.data
     if "pieces" not in d and "seats" not in d:  # shared rules, most likely, not a game
         comp.error(("name",), "this file has no pieces and no seats, so it is not a game: "
@@ -98,6 +101,8 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
     strategy = settings.default_strategy(comp)
     comp.raise_if_errors()
     actions, bid_defs, contract_defs, trick_tables = finish(comp, s, drafts, bids)
+    if comp.profile is not None:
+        comp.profile.reset()  # what filled the tables ran while compiling, not in the run
     return GameDef(
         name=name, title=title, canonical=canonical_name(name, decls, values, house_defaults),
         content_hash=content_hash(d), options=values, option_decls=decls, pieces=s.pieces,
@@ -110,7 +115,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None) -> GameD
         match_over=match_over, match=match_def, bounds=bnds, actions=actions,
         trick_tables=trick_tables, agents=settings.default_agents(comp),
         strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d,
-        turn=turn, keeps=vocab.keeps(comp.uses))
+        turn=turn, keeps=vocab.keeps(comp.uses), profile=comp.profile)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import copy
 import re
+from dataclasses import replace
 from typing import Any
 
+from ..definition.profile import RuleProfile
 from ..errors import CheckError, Diagnostic, ExprError, OptionError
 from ..expr import compile_expression
 from ..expr.env import Env
@@ -48,8 +50,10 @@ UNKNOWN_FUNCTION = re.compile(r"unknown function '([A-Za-z_][A-Za-z0-9_]*)'")
 class Compiler:
     """Compiles one merged ruleset tree; collects every error before giving up."""
 
-    def __init__(self, tree: Tree, cli_options: dict[str, Any] | None = None):
+    def __init__(self, tree: Tree, cli_options: dict[str, Any] | None = None,
+                 profile: RuleProfile | None = None):
         self.tree = tree
+        self.profile = profile  # when profiling: every hook compiled is timed into it
         self.data = tree.data
         self.cli = cli_options or {}
         self.diags: list[Diagnostic] = []
@@ -99,6 +103,9 @@ class Compiler:
         try:
             c = compile_expression(text, env, locate=locate, expected=expected)
             self.uses |= c.uses
+            if self.profile is not None and not c.is_const:
+                s = self.tree.span(path)
+                c = replace(c, fn=self.profile.wrap(where(path), text, f"{s.file}:{s.line}", c.fn))
             return c
         except ExprError as e:
             self.extend(path, e.diagnostics)
