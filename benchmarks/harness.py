@@ -52,7 +52,7 @@ def interpreter_work(game, deals, dealers, seed):
 
 
 def baseline_main(description: str, play_hands: Callable, self_check: Callable,
-                  argv=None) -> int:
+                  argv=None, *, make_deals: Callable = make_deals, seats: int = 4) -> int:
     """The command line of a hand-written engine: `--check N` self-check, or time `--hands`."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--check", type=int, metavar="N", help="run the self-check over N hands")
@@ -62,7 +62,7 @@ def baseline_main(description: str, play_hands: Callable, self_check: Callable,
     if a.check:
         return self_check(a.check) or 0
     deals = make_deals(a.hands, a.seed)
-    dealers = [i % 4 for i in range(a.hands)]
+    dealers = [i % seats for i in range(a.hands)]
     t0 = time.perf_counter()
     play_hands(deals, dealers, random.Random(a.seed))
     dt = time.perf_counter() - t0
@@ -78,7 +78,8 @@ def timed(fn, *args):
 
 
 def main(*, game_name: str, play_hand: Callable, work: Callable, default_options: list[str],
-         option_help: str, same_games: bool, argv=None) -> int:
+         option_help: str, same_games: bool, argv=None, make_deals: Callable = make_deals,
+         seats: int = 4) -> int:
     """Parse the common flags, time both engines, print the report and a JSON summary line.
 
     `work(deals, dealers, seed)` returns the hand-written engine's mean decisions per hand and
@@ -96,7 +97,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
 
     n = a.hands
     deals = make_deals(n, a.seed)
-    dealers = [i % 4 for i in range(n)]
+    dealers = [i % seats for i in range(n)]
     print(f"python {sys.version.split()[0]}  hands={n} seed={a.seed} repeat={a.repeat}")
 
     def run_handwritten(deals, dealers, seed):
