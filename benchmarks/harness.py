@@ -105,6 +105,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         for deal, dealer in zip(deals, dealers):
             play_hand(deal, dealer, rng)
 
+    run_handwritten(deals[:20], dealers[:20], a.seed)  # warm up, as the interpreter's smoke test does
     game = None
     interp_error = None
     try:
@@ -146,6 +147,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     print()
     print(f"hand-written : {hw_hps:12,.0f} hands/s  ({hw_best * 1e6 / n:8.1f} us/hand, "
           f"best of {a.repeat})")
+    same_count = None
     if it_hps is not None:
         print(f"interpreter  : {it_hps:12,.0f} hands/s  ({it_best * 1e6 / n:8.1f} us/hand, "
               f"best of {a.repeat})")
@@ -162,6 +164,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
             print(f"actions/hand : hand-written {hw_ap:.2f}, interpreter {it_ap:.2f}{note}")
             if same_games:
                 same = sum(x == y for x, y in zip(hw_res, it_res))
+                same_count = [same, m]
                 print(f"same games   : {same}/{m} hands with identical points and marks "
                       f"(same seed, same action order => expected {m}/{m})")
     else:
@@ -177,6 +180,8 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         "seed": a.seed,
         "repeat": a.repeat,
     }
+    if same_count is not None:
+        summary["same_games"] = same_count  # [hands with identical results, hands compared]
     if interp_error:
         summary["interpreter_error"] = interp_error
     print(json.dumps(summary))

@@ -54,8 +54,9 @@ def main(argv=None) -> int:
             print(f"{game:<14} {script:<18} FAILED: {s.get('error') or s.get('interpreter_error')}")
             continue
         print(f"{game:<14} {script:<18} ratio {s['ratio']:6.2f}x  (hand-written "
-              f"{s['handwritten_hps']:>9,.0f} hands/s, interpreter {s['interpreter_hps']:>9,.0f})",
-              flush=True)
+              f"{s['handwritten_hps']:>9,.0f} hands/s, interpreter {s['interpreter_hps']:>9,.0f})"
+              + (f"  same games {s['same_games'][0]}/{s['same_games'][1]}"
+                 if "same_games" in s else ""), flush=True)
     if not a.no_agents:
         s = _run("bench_agents.py", "--rules-decisions", str(a.rules_decisions),
                  "--search-decisions", str(a.search_decisions), "--seed", str(a.seed))
