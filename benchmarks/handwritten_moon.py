@@ -85,7 +85,7 @@ def _is_trump(trump: int, p: int) -> bool:
 
 
 def _suit_rank(trump: int, p: int, suit: int) -> int:
-    """The ruleset's suit_rank: a double tops its suit (doubles-trump: by pip), else the other end."""
+    """suit_rank: a double tops its suit (doubles trump: by pip), else the other end."""
     h, l = HI[p], LO[p]
     if h == l:
         return h if (suit == TRUMP_SUIT and trump == DOUBLES) else 7
@@ -287,7 +287,7 @@ def _ref_follows(trump, led, t):
 
 
 def _ref_key(trump, led, t):
-    """Trick strength, written from "Highest trump takes the trick; else the highest of the suit led"."""
+    """Trick strength from the text: "Highest trump takes the trick", else the top of the suit."""
     h, l = max(t), min(t)
     if _ref_trump(trump, t):
         if trump == "doubles":
@@ -461,7 +461,8 @@ def _diff_hand(game, deal, dealer, seed):
     except Disagreement as e:
         return str(e), lk.trail
     if not st.is_terminal():
-        return f"after {len(lk.trail)} actions the hand-written hand is over, not the interpreter's", lk.trail
+        return (f"after {len(lk.trail)} actions the hand-written hand is over, not the "
+                f"interpreter's"), lk.trail
     hand = [e for e in st.events if e["type"] == "hand"][-1]
     if r.thrown_in:
         ok = hand.get("thrown_in") is True and hand.get("score") == [0, 0, 0]

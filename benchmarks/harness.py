@@ -105,7 +105,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         for deal, dealer in zip(deals, dealers):
             play_hand(deal, dealer, rng)
 
-    run_handwritten(deals[:20], dealers[:20], a.seed)  # warm up, as the interpreter's smoke test does
+    run_handwritten(deals[:20], dealers[:20], a.seed)  # warm-up, as the interpreter's smoke test
     game = None
     interp_error = None
     try:
