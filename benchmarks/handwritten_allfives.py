@@ -487,13 +487,13 @@ class _Lockstep:
         return seq[mine.index(theirs[k])]
 
 
-def _diff_hand(game, deal, dealer, seed):
+def _diff_hand(game, deal, dealer, seed, engine=None):
     """Play one hand in lockstep. Returns (None, trail, order_differs) or (message, trail, _)."""
     st = game.new_hand(deal, dealer, record=True)
     lk = _Lockstep(game, st, random.Random(seed))
     log: list = []
     try:
-        r = play_hand(deal, dealer, lk, log)
+        r = (engine or play_hand)(deal, dealer, lk, log)
     except Disagreement as e:
         return str(e), lk.trail, lk.order_differs
     if not st.is_terminal():
@@ -523,12 +523,13 @@ def _diff_hand(game, deal, dealer, seed):
     return None, lk.trail, lk.order_differs
 
 
-def differential_check(game, deals, dealers, seed) -> list:
-    """Lockstep every deal; returns [(message, deal, dealer, trail)] of the disagreements."""
+def differential_check(game, deals, dealers, seed, engine=None) -> list:
+    """Lockstep every deal (through `engine`, this play_hand by default); returns
+    [(message, deal, dealer, trail)] of the disagreements."""
     bad = []
     order = 0
     for i, (deal, dealer) in enumerate(zip(deals, dealers)):
-        msg, trail, od = _diff_hand(game, deal, dealer, seed * 1_000_003 + i)
+        msg, trail, od = _diff_hand(game, deal, dealer, seed * 1_000_003 + i, engine)
         order += od
         if msg is not None:
             bad.append((msg, deal, dealer, trail))

@@ -52,7 +52,7 @@ def interpreter_work(game, deals, dealers, seed):
 
 
 def baseline_main(description: str, play_hands: Callable, self_check: Callable,
-                  argv=None) -> int:
+                  argv=None, *, make_deals: Callable = make_deals, seats: int = 4) -> int:
     """The command line of a hand-written engine: `--check N` self-check, or time `--hands`."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--check", type=int, metavar="N", help="run the self-check over N hands")
@@ -62,7 +62,7 @@ def baseline_main(description: str, play_hands: Callable, self_check: Callable,
     if a.check:
         return self_check(a.check) or 0
     deals = make_deals(a.hands, a.seed)
-    dealers = [i % 4 for i in range(a.hands)]
+    dealers = [i % seats for i in range(a.hands)]
     t0 = time.perf_counter()
     play_hands(deals, dealers, random.Random(a.seed))
     dt = time.perf_counter() - t0
@@ -78,7 +78,8 @@ def timed(fn, *args):
 
 
 def main(*, game_name: str, play_hand: Callable, work: Callable, default_options: list[str],
-         option_help: str, same_games: bool, argv=None) -> int:
+         option_help: str, same_games: bool, argv=None, make_deals: Callable = make_deals,
+         seats: int = 4) -> int:
     """Parse the common flags, time both engines, print the report and a JSON summary line.
 
     `work(deals, dealers, seed)` returns the hand-written engine's mean decisions per hand and
@@ -96,7 +97,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
 
     n = a.hands
     deals = make_deals(n, a.seed)
-    dealers = [i % 4 for i in range(n)]
+    dealers = [i % seats for i in range(n)]
     print(f"python {sys.version.split()[0]}  hands={n} seed={a.seed} repeat={a.repeat}")
 
     def run_handwritten(deals, dealers, seed):
@@ -104,6 +105,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         for deal, dealer in zip(deals, dealers):
             play_hand(deal, dealer, rng)
 
+    run_handwritten(deals[:20], dealers[:20], a.seed)  # warm-up, as the interpreter's smoke test
     game = None
     interp_error = None
     try:
@@ -145,6 +147,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     print()
     print(f"hand-written : {hw_hps:12,.0f} hands/s  ({hw_best * 1e6 / n:8.1f} us/hand, "
           f"best of {a.repeat})")
+    same_count = None
     if it_hps is not None:
         print(f"interpreter  : {it_hps:12,.0f} hands/s  ({it_best * 1e6 / n:8.1f} us/hand, "
               f"best of {a.repeat})")
@@ -161,6 +164,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
             print(f"actions/hand : hand-written {hw_ap:.2f}, interpreter {it_ap:.2f}{note}")
             if same_games:
                 same = sum(x == y for x, y in zip(hw_res, it_res))
+                same_count = [same, m]
                 print(f"same games   : {same}/{m} hands with identical points and marks "
                       f"(same seed, same action order => expected {m}/{m})")
     else:
@@ -176,6 +180,8 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         "seed": a.seed,
         "repeat": a.repeat,
     }
+    if same_count is not None:
+        summary["same_games"] = same_count  # [hands with identical results, hands compared]
     if interp_error:
         summary["interpreter_error"] = interp_error
     print(json.dumps(summary))

@@ -17,26 +17,50 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=600)
 
 
-@pytest.mark.parametrize("script", ["bench_hands.py", "bench_allfives.py"])
-def test_bench_script_reports_a_ratio(script):
-    r = run(script, "--hands", "40", "--repeat", "1")
-    assert r.returncode == 0, r.stderr
-    summary = json.loads(r.stdout.strip().splitlines()[-1])
-    assert "interpreter_error" not in summary, summary
-    assert summary["ratio"] is not None and summary["ratio"] > 0
-
-
-def test_allfives_bench_plays_the_same_games():
-    r = run("bench_allfives.py", "--hands", "200", "--repeat", "1")
-    assert "same games   : 200/200" in r.stdout, r.stdout
-
-
-def test_handwritten42_self_check():
-    r = run("handwritten42.py", "--check", "200")
+def test_run_all_reports_a_ratio_for_every_engine_and_the_same_games():
+    """One command runs texas42, allfives (optimised and plain) and moon side by side; the
+    engines that offer the interpreter's actions in its order play the same games from a seed."""
+    r = run("run_all.py", "--hands", "200", "--repeat", "1", "--no-agents")
     assert r.returncode == 0, r.stdout + r.stderr
+    *lines, last = r.stdout.strip().splitlines()
+    assert len(lines) == 4 and all(" ratio " in x for x in lines), lines
+    summary = json.loads(last)
+    assert set(summary) == {"texas42", "allfives", "allfives-plain", "moon"}
+    for s in summary.values():
+        assert "interpreter_error" not in s, s
+        assert s["ratio"] is not None and s["ratio"] > 0
+    for name in ("allfives", "allfives-plain", "moon"):
+        assert summary[name]["same_games"] == [200, 200], summary[name]
 
 
-def test_handwritten_allfives_self_check_and_differential():
-    """Its --check replays each hand through the interpreter with the same choices."""
-    r = run("handwritten_allfives.py", "--check", "200")
+@pytest.mark.parametrize("script,says", [
+    ("handwritten42.py", ["self-check OK: 200 hands"]),
+    ("handwritten_allfives.py", ["self-check OK: 200 hands", "differential check OK: 200 hands"]),
+    ("handwritten_allfives_fast.py", ["against the plain engine OK: 200 hands",
+                                      "differential check OK: 200 hands"]),
+    ("handwritten_moon.py", ["self-check OK: 200 hands", "rule-text examples OK",
+                             "differential check OK: 200 hands"]),
+])
+def test_self_check(script, says):
+    """Each engine's --check: its own reference and, where there is one, the interpreter."""
+    r = run(script, "--check", "200")
     assert r.returncode == 0, r.stdout + r.stderr
+    for want in says:
+        assert want in r.stdout, r.stdout
+
+
+def test_bench_agents_does_a_fixed_repeatable_amount_of_work(capsys):
+    """Same seed: the same decisions (the work fingerprint), whatever the timings."""
+    sys.path.insert(0, str(BENCH))
+    import bench_agents
+
+    outs = []
+    for agents in ("rules,search", "rules"):
+        assert bench_agents.main(["--games", "moon", "--agents", agents, "--rules-decisions", "30",
+                                  "--search-decisions", "1"]) == 0
+        outs.append(json.loads(capsys.readouterr().out.strip().splitlines()[-1])["agents"]["moon"])
+    a, b = outs
+    assert set(a) == {"rules", "search"} and set(b) == {"rules"}
+    assert a["rules"]["decisions"] == 30 and a["search"]["decisions"] == 1
+    assert a["rules"]["work"] == b["rules"]["work"]
+    assert a["rules"]["dps"] > 0 and a["search"]["dps"] > 0
