@@ -548,6 +548,7 @@ def compare(ctx: typer.Context,
             progress: bool = typer.Option(True, "--progress/--no-progress",
                                           help="Progress bar on a terminal for runs over a "
                                                "second."),
+            workers: str = WorkersArg,
             fmt: str = FormatArg) -> None:
     """Compare A and B over paired deals: agents, rulesets or options.
 
@@ -569,6 +570,7 @@ def compare(ctx: typer.Context,
 
     from ..records.compare import Config, compare as run
     _check_format(fmt)
+    n_workers = _workers(workers)
     a_args, b_args = _split_vs(list(ctx.args))
     b_ruleset = ruleset
     if b_args and not b_args[0].startswith("-"):
@@ -594,7 +596,7 @@ def compare(ctx: typer.Context,
 
     term = _terminate_as_interrupt()
     try:
-        res = run(a, b, games=games, seed=seed, progress=tick)
+        res = run(a, b, games=games, seed=seed, progress=tick, workers=n_workers)
     except TablerulesError as e:
         bar.close()
         _fail(e)
@@ -841,9 +843,19 @@ class _Progress:
             if time.perf_counter() - self.start < 1.0:
                 return
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-            self.bar = Progress("games", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                console=Console(stderr=True), transient=True)
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                                       TimeRemainingColumn)
+            from rich.text import Text
+
+            class Rate(ProgressColumn):
+                """Games a second, over rich's recent window."""
+
+                def render(self, task):
+                    return Text(f"{task.speed:,.1f} games/s" if task.speed else "")
+
+            self.bar = Progress("games", BarColumn(), MofNCompleteColumn(), Rate(), "left",
+                                TimeRemainingColumn(), console=Console(stderr=True),
+                                transient=True)
             self.bar.start()
             self.task = self.bar.add_task("games", total=self.total)
         self.bar.update(self.task, completed=done)

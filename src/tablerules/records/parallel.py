@@ -23,7 +23,7 @@ from ..game import Game, load_game
 from .runner import Fault, Played, play_game, play_games
 
 CLUSTER_EXTRA = "--cluster needs the cluster extra: pip install 'tablerules[cluster]'"
-MAX_CHUNK = 100  # games a task plays at most: progress and Ctrl-C stay responsive
+MAX_CHUNK = 25  # games a task plays at most: progress and Ctrl-C stay responsive
 CHUNKS_PER_WORKER = 8  # tasks a worker gets over a run at least, so the work stays balanced
 IN_FLIGHT = 2  # tasks per worker submitted ahead: memory stays flat however long the run
 
@@ -109,7 +109,10 @@ def _quiet_worker(*sources: Source) -> None:
     if mask is not None:  # the parent started us with them held: terminate() must reach us
         mask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     for s in sources:
-        _game(s)
+        try:
+            _game(s)
+        except Exception:  # noqa: BLE001 - a task reports it: a failing initializer would respawn forever
+            pass
 
 
 def play_chunk(src: Source, agents: list[str], seed: int, start: int, stop: int,
@@ -148,6 +151,9 @@ class _Pool:
         ctx = multiprocessing.get_context("spawn")
         # held while the pool starts: its threads inherit the mask, so Ctrl-C is seen by the main
         # thread only, and the workers ignore SIGINT until they are told to stop
+        # (the resource tracker first: starting it unblocks both signals of this thread)
+        from multiprocessing import resource_tracker
+        resource_tracker.ensure_running()
         with _signals_held():
             self.pool = ctx.Pool(workers, initializer=_quiet_worker, initargs=sources)
         self.workers = workers
