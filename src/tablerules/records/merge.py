@@ -101,7 +101,8 @@ def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merge
     summary = Summary(sides=len(base.get("sides") or []), first_dealer=first_dealer)
     if os.path.abspath(out_path) in {os.path.abspath(p) for p in paths}:
         raise MergeError(f"{out_path} is one of the shards: merge writes a new file")
-    part = f"{out_path}.part"
+    head_, tail = os.path.split(out_path)
+    part = os.path.join(head_, f".{tail}.part{'.gz' if tail.endswith('.gz') else ''}")
     try:
         with open_text(part, "w") as out:
             out.write(dumps(base) + "\n")
