@@ -101,3 +101,13 @@ def test_an_interrupted_run_on_workers_stops_cleanly(tmp_path, monkeypatch, sig)
     if sig == signal.SIGINT:  # one replay is enough: the record closes the same way for both
         r = cli("replay", "rec.jsonl", "-q")
         assert r.exit_code == 0, r.output
+
+
+def test_the_workers_benchmark_runs():
+    # it runs and its runs agree (it asserts equal summaries); never a time
+    bench = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_workers.py"
+    r = subprocess.run([sys.executable, str(bench), "--games", "3", "--repeat", "1"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    last = json.loads(r.stdout.splitlines()[-1])
+    assert last["workers"] == 2 and last["target"] == 1.6 and last["ratio"] > 0
