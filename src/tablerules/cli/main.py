@@ -399,9 +399,14 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         first, stop = shard_range(games, k, n)
         entry = shard_entry(games, k, n)
     source = None
+    n_workers = min(n_workers, stop - first)  # no idle workers to start
     if cluster is not None or n_workers > 1:
         from ..records.parallel import game_source
-        source = game_source(game, names, seed, workers=n_workers, cluster=cluster)
+        try:
+            source = game_source(game, names, seed, workers=n_workers, cluster=cluster)
+        except TablerulesError as e:
+            _err(f"error: {e.message}")
+            raise typer.Exit(1)
     out = None
     if record is not None:
         try:
@@ -870,8 +875,10 @@ def _render_summary(r: dict) -> str:
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
     fd = r.get("first_dealer", 0)
+    sh = r.get("shard")
     lines = [f"ruleset   {r['ruleset']}   seed {r['seed']}",
-             f"games     {r['games']}",
+             f"games     {r['games']}" + (f"   (shard {sh['k']}/{sh['n']}: games {sh['first']} "
+                                          f"to {sh['last']} of the run)" if sh else ""),
              "dealer    " + ("first dealer drawn by lot each match (deal.first_dealer: lot)"
                              if fd == "lot" else f"seat {fd} deals first (deal.first_dealer)"),
              f"hands     {r['hands']} played{thrown}",

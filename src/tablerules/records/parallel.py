@@ -230,10 +230,10 @@ def game_source(game: Game, agents: list[str], seed: int, *, workers: int = 1,
                 cluster: str | None = None) -> Callable[[int, int, bool], Iterator]:
     """A `runner.simulate` source playing its games on `workers` processes or a cluster."""
     src = source_of(game, ship=cluster is not None)
+    d = driver(workers, cluster, (src,))  # now: an unreachable scheduler fails before any game
 
     def play(start: int, stop: int, record: bool) -> Iterator[Played | Fault]:
-        d = driver(workers, cluster, (src,))
-        n = workers if cluster is None else d.workers
+        n = d.workers
         tasks = [(play_chunk, src, list(agents), seed, a, b, record)
                  for a, b in chunks(start, stop, n)]
         results = _ordered(d, tasks)
