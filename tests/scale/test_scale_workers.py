@@ -80,9 +80,9 @@ def test_an_interrupted_run_on_workers_stops_cleanly(tmp_path, monkeypatch, sig)
                          start_new_session=True)
     try:
         deadline = time.monotonic() + 20
-        while _games_in(rec) < 3 and time.monotonic() < deadline and p.poll() is None:
+        while _games_in(rec) < 1 and time.monotonic() < deadline and p.poll() is None:
             time.sleep(0.05)
-        assert _games_in(rec) >= 3, "the record did not grow"
+        assert _games_in(rec) >= 1, "the record did not grow"
         if sig == signal.SIGINT:
             os.killpg(p.pid, sig)
         else:
