@@ -10,7 +10,7 @@ from tablerules import __version__
 
 from support import cli
 
-COMMANDS = ["list", "show", "validate", "simulate", "agents", "compare", "replay", "diff"]
+COMMANDS = ["list", "show", "validate", "simulate", "agents", "compare", "replay", "diff", "merge"]
 
 
 def test_version():

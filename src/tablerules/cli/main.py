@@ -156,6 +156,11 @@ FormatArg = typer.Option("text", "--format", "-f", metavar="text|json",
                          help="Output format: text or json.")
 
 
+WorkersArg = typer.Option("1", "--workers", "-w", metavar="N|auto",
+                          help="Worker processes to play the games on (0 or auto: every core "
+                               "this process may use). Same results as one.")
+
+
 def _err(msg: str) -> None:
     typer.echo(msg, err=True)
 
@@ -366,14 +371,49 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              profile: bool = typer.Option(False, "--profile",
                                           help="Time every rule of the ruleset and of the rules "
                                                "agent's strategy, and print where the run's time "
-                                               "went, rule by rule (the timing slows the run)."),
+                                               "went, rule by rule (the timing slows the run; one "
+                                               "process only)."),
+             workers: str = WorkersArg,
+             shard: Optional[str] = typer.Option(
+                 None, "--shard", metavar="K/N",
+                 help="Play only shard K of N (1-based): a contiguous range of the games, so the "
+                      "shards' records merge (`tablerules merge`) into the whole run's."),
+             cluster: Optional[str] = typer.Option(
+                 None, "--cluster", metavar="ADDRESS",
+                 help="Play the games on a Dask cluster: its scheduler (tcp://HOST:8786), or "
+                      "'local' for one on this machine (the cluster extra). Same results."),
              fmt: str = FormatArg) -> None:
-    """Play matches with bots and report what happened (contracts, make rates, marks, wins)."""
+    """Play matches with bots and report what happened (contracts, make rates, marks, wins).
+
+    With --workers, --shard or --cluster the record and the summary are byte for byte those of
+    one process with the same seed: every game is seeded by its number alone, and the games are
+    written and counted in order.
+    """
     from ..records.runner import simulate as run
     _check_format(fmt)
+    n_workers = _workers(workers)
+    if cluster is not None:
+        _need_cluster(n_workers, workers)
+    if profile and (cluster is not None or n_workers > 1):
+        _usage("--profile times the rules in this process: leave out --workers and --cluster")
     names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option, profile=profile)
     names = _agents_for(game, names)
+    first, stop, entry = 0, games, None
+    if shard is not None:
+        from ..records.merge import shard_entry, shard_range
+        k, n = _shard(shard, games)
+        first, stop = shard_range(games, k, n)
+        entry = shard_entry(games, k, n)
+    source = None
+    n_workers = min(n_workers, stop - first)  # no idle workers to start
+    if cluster is not None or n_workers > 1:
+        from ..records.parallel import game_source
+        try:
+            source = game_source(game, names, seed, workers=n_workers, cluster=cluster)
+        except TablerulesError as e:
+            _err(f"error: {e.message}")
+            raise typer.Exit(1)
     out = None
     if record is not None:
         try:
@@ -381,11 +421,12 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         except OSError as e:
             _err(f"error: cannot write {record}: {e.strerror or e}")
             raise typer.Exit(1)
-    bar = _Progress(games, enabled=progress and sys.stderr.isatty())
+    bar = _Progress(stop - first, enabled=progress and sys.stderr.isatty())
     started = time.perf_counter()
     term = _terminate_as_interrupt()
     try:
-        summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update)
+        summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update,
+                      first=first, stop=stop, shard=entry, source=source)
     except TablerulesError as e:
         bar.close()
         if "did not end within" in e.message and not any(
@@ -401,6 +442,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     elapsed = time.perf_counter() - started
     result = {"ruleset": game.definition.canonical, "seed": seed, **summary.as_dict(),
               "record": str(record) if record else None}
+    if entry is not None:
+        result["shard"] = entry
     if summary.interrupted:
         result["interrupted"] = True
     if profile:
@@ -414,9 +457,44 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         if profile:
             _err(_render_profile(result["profile"]))
     if summary.interrupted:
-        _err(f"interrupted after {summary.games} of {games} games"
+        _err(f"interrupted after {summary.games} of {stop - first} games"
              + (f"; the record holds those {summary.games}" if record else ""))
         raise typer.Exit(130)
+
+
+def _workers(text: str) -> int:
+    """--workers N|auto -> a count of processes (0 and auto: the cores available)."""
+    from ..records.parallel import cores
+    t = text.strip().lower()
+    if t in ("auto", "0"):
+        return cores()
+    if not t.isdigit():
+        _usage(f"--workers is a number of processes or auto, got '{text}'")
+    return int(t)
+
+
+def _need_cluster(n_workers: int, text: str) -> None:
+    """--cluster needs Dask distributed (the cluster extra) and no --workers."""
+    import importlib.util
+    if text.strip() != "1":
+        _usage("--workers and --cluster: give one (the cluster's workers play the games)")
+    if importlib.util.find_spec("distributed") is None:
+        from ..records.parallel import CLUSTER_EXTRA
+        _err(f"error: {CLUSTER_EXTRA}")
+        raise typer.Exit(1)
+
+
+def _shard(text: str, games: int) -> tuple[int, int]:
+    """--shard K/N -> (K, N): 1 <= K <= N <= games."""
+    k, slash, n = text.partition("/")
+    if not (slash and k.strip().isdigit() and n.strip().isdigit()):
+        _usage(f"--shard is K/N, shard K of N (e.g. 2/4), got '{text}'")
+    k_, n_ = int(k), int(n)
+    if not 1 <= k_ <= n_:
+        _usage(f"--shard {text}: K is 1 to N")
+    if n_ > games:
+        _usage(f"--shard {text}: {n_} shards of {games} games leave some empty")
+    return k_, n_
 
 
 def _terminate_as_interrupt():
@@ -486,6 +564,7 @@ def compare(ctx: typer.Context,
             progress: bool = typer.Option(True, "--progress/--no-progress",
                                           help="Progress bar on a terminal for runs over a "
                                                "second."),
+            workers: str = WorkersArg,
             fmt: str = FormatArg) -> None:
     """Compare A and B over paired deals: agents, rulesets or options.
 
@@ -507,6 +586,7 @@ def compare(ctx: typer.Context,
 
     from ..records.compare import Config, compare as run
     _check_format(fmt)
+    n_workers = _workers(workers)
     a_args, b_args = _split_vs(list(ctx.args))
     b_ruleset = ruleset
     if b_args and not b_args[0].startswith("-"):
@@ -532,7 +612,7 @@ def compare(ctx: typer.Context,
 
     term = _terminate_as_interrupt()
     try:
-        res = run(a, b, games=games, seed=seed, progress=tick)
+        res = run(a, b, games=games, seed=seed, progress=tick, workers=n_workers)
     except TablerulesError as e:
         bar.close()
         _fail(e)
@@ -704,6 +784,46 @@ def _render_record_error(d) -> str:
 
 
 @app.command(cls=_Command)
+def merge(out: Path = typer.Argument(..., help="The merged record to write (.jsonl, or .jsonl.gz)."),
+          shards: List[str] = typer.Argument(..., help="The shard records of one run, any order."),
+          ruleset: Optional[str] = typer.Option(None, "--ruleset",
+                                                help="The run's ruleset, if not the built-in "
+                                                     "named in the headers (e.g. a file path)."),
+          fmt: str = FormatArg) -> None:
+    """Merge the shard records of one run (`simulate --shard K/N -r ...`) into its record.
+
+    The shards must be of the same run (ruleset and its hash, options, agents, seed, games) and
+    cover every shard once. OUT is byte for byte the record one `simulate` would have written,
+    and the summary printed is that run's: it is rebuilt from OUT's hand, match and decision
+    lines, not added up from the shards' summaries (so shards are merged from their records).
+    Exit status 1 if the shards do not make one whole run.
+    """
+    from ..records.merge import MergeError, _header, merge as run
+    from ..records.replay import RecordError, _game_for
+    _check_format(fmt)
+    try:
+        head = _header(shards[0])
+        game = _game_for(head, shards[0], 1, ruleset)
+        gd = game.definition
+        merged = run(str(out), list(shards),
+                     first_dealer=gd.first_dealer if gd.first_dealer >= 0 else "lot")
+    except MergeError as e:
+        _err(f"error: {e.message}")
+        raise typer.Exit(1)
+    except RecordError as e:
+        for d in e.diagnostics:
+            _err(render(d))
+        raise typer.Exit(1)
+    result = {"ruleset": merged.header["canonical"], "seed": merged.header["seed"],
+              **merged.summary.as_dict(), "record": str(out), "shards": merged.shards}
+    if fmt == "json":
+        typer.echo(json.dumps(result, indent=2))
+    else:
+        typer.echo(_render_summary(result))
+        _err(f"merged {merged.shards} shards: {merged.summary.games} games")
+
+
+@app.command(cls=_Command)
 def diff(ruleset_a: str = typer.Argument(..., help="Built-in name or .yaml path."),
          ruleset_b: str = typer.Argument(..., help="Built-in name or .yaml path."),
          option: Optional[List[str]] = OptionArg, fmt: str = FormatArg) -> None:
@@ -739,9 +859,19 @@ class _Progress:
             if time.perf_counter() - self.start < 1.0:
                 return
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-            self.bar = Progress("games", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                console=Console(stderr=True), transient=True)
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                                       TimeRemainingColumn)
+            from rich.text import Text
+
+            class Rate(ProgressColumn):
+                """Games a second, over rich's recent window."""
+
+                def render(self, task):
+                    return Text(f"{task.speed:,.1f} games/s" if task.speed else "")
+
+            self.bar = Progress("games", BarColumn(), MofNCompleteColumn(), Rate(), "left",
+                                TimeRemainingColumn(), console=Console(stderr=True),
+                                transient=True)
             self.bar.start()
             self.task = self.bar.add_task("games", total=self.total)
         self.bar.update(self.task, completed=done)
@@ -773,8 +903,10 @@ def _render_summary(r: dict) -> str:
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
     fd = r.get("first_dealer", 0)
+    sh = r.get("shard")
     lines = [f"ruleset   {r['ruleset']}   seed {r['seed']}",
-             f"games     {r['games']}",
+             f"games     {r['games']}" + (f"   (shard {sh['k']}/{sh['n']}: games {sh['first']} "
+                                          f"to {sh['last']} of the run)" if sh else ""),
              "dealer    " + ("first dealer drawn by lot each match (deal.first_dealer: lot)"
                              if fd == "lot" else f"seat {fd} deals first (deal.first_dealer)"),
              f"hands     {r['hands']} played{thrown}",

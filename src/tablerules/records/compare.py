@@ -206,9 +206,11 @@ def own_seatings(c: Config) -> list[list[str]]:
 
 
 def compare(a: Config, b: Config, *, games: int, seed: int,
-            progress: Callable[[int, int], None] | None = None) -> Comparison:
+            progress: Callable[[int, int], None] | None = None,
+            workers: int = 1) -> Comparison:
     """Play the paired deals; `progress(done, total)` after each game. Ctrl-C stops the run and
-    the comparison covers the deals whose every game finished."""
+    the comparison covers the deals whose every game finished. With `workers` > 1 the deals are
+    played on worker processes in chunks and counted here in deal order: the same result."""
     mode = "match" if same_game(a, b) else "separate"
     res = Comparison(mode, a, b, seed)
     if mode == "match":
@@ -222,6 +224,8 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
     deals = max(1, math.ceil(games / per_deal))
     total = len(plan) * deals
     done = 0
+    if workers > 1:
+        return _compare_on(res, plan, deals, total, workers, progress)
     try:
         for d in range(deals):
             results = []
@@ -270,3 +274,34 @@ def _count(res: Comparison, who: str, a_side: int | None, hands: list[dict], win
         tally.add_hand(ev, set(range(gd.seat_count)), list(range(len(gd.sides))))
     for s in winners:
         res.side_wins[who][s] += 1
+
+
+def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: int,
+                progress: Callable[[int, int], None] | None) -> Comparison:
+    """`compare` with the deals played on worker processes, counted in deal order."""
+    from ..errors import GameError
+    from .parallel import _Pool, _ordered, chunks, play_deals, source_of
+    a, b = source_of(res.a.game), source_of(res.b.game)
+    parts = chunks(0, deals, workers)
+    tasks = [(play_deals, a, b, plan, res.seed, s, e) for s, e in parts]
+    results = _ordered(_Pool(min(workers, len(parts)), (a, b)), tasks)
+    done = 0
+    try:
+        for chunk in results:
+            for deal in chunk:
+                if not isinstance(deal, list):  # a ruleset fault: as one process raises it
+                    err = GameError(deal.message, deal.span)
+                    err.part = deal.part
+                    raise err
+                for who, seating, a_side, hands, winners in deal:
+                    _count(res, who, a_side, hands, winners)
+                res.deals += 1
+                done += len(deal)
+            if progress is not None:
+                progress(done, total)
+    except KeyboardInterrupt:
+        res.interrupted = True
+    finally:
+        results.close()
+    res.games = res.played["AB"] if res.mode == "match" else max(res.played["A"], res.played["B"])
+    return res

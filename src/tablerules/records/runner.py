@@ -9,7 +9,7 @@ import signal
 from contextlib import contextmanager
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import IO, Callable, Iterable
+from typing import IO, Callable, Iterable, Iterator
 
 from ..agents import canonical, make_agent
 from ..engine import events as record_lines
@@ -226,63 +226,142 @@ def end_line(games: int, stopped: str | None = None, **why) -> dict:
     return ev
 
 
+@dataclass
+class Played:
+    """One finished game as a run folds it: its record text, hand lines, chips, decisions, winners."""
+
+    index: int  # the game's index in the run (0-based)
+    text: str  # its record lines, each ending in a newline ("" when no record is written)
+    hands: list  # its hand lines
+    chips: list | None  # with scoring.chips: the match's final chips
+    decisions: int
+    winners: list
+
+
+@dataclass
+class Fault:
+    """A ruleset fault in game `index`, as data so that a worker process can hand it back."""
+
+    index: int
+    message: str
+    span: object
+    part: tuple = ()
+
+
+def play_games(game: Game, agent_names: list[str], seed: int, start: int, stop: int,
+               record: bool) -> Iterator[Played | Fault]:
+    """Play games start..stop-1 of a run in order; a ruleset fault ends them with a Fault.
+
+    `record` says whether their record text (with decisions) is wanted. A worker process plays a
+    range of games with this, and the parent folds them in order as `simulate` does.
+    """
+    for i in range(start, stop):
+        lines: list[dict] = [{"type": "game", "game": i + 1, "seed": game_seed(seed, i)}]
+        try:
+            st = play_game(game, agent_names, seed, i, record=True, emit=lines.append,
+                           decisions=record)
+        except GameError as e:
+            yield Fault(i, e.message, e.span, tuple(e.part))
+            return
+        hands = [ev for ev in lines if ev["type"] == "hand"]
+        chips = next((ev["chips"] for ev in lines if ev["type"] == "match" and "chips" in ev),
+                     None)
+        if record:
+            text = "".join(dumps(o) + "\n" for o in lines)
+            decisions = sum(1 for ev in lines if ev["type"] == "decision")
+        else:
+            text = ""
+            decisions = sum(1 for p, _ in st.history if p >= 0)  # not chance, not lot
+        yield Played(i, text, hands, chips, decisions, list(st.winner_sides))
+
+
+def fold(summary: Summary, p: Played) -> None:
+    """Add one finished game to a run's summary (games are folded in game order)."""
+    for ev in p.hands:
+        summary.add_hand(ev)
+    if p.chips is not None:
+        summary.chips.append(p.chips)
+    summary.decisions += p.decisions
+    summary.games += 1
+    for s in p.winners:
+        summary.side_wins[s] += 1
+
+
+def new_summary(game: Game) -> Summary:
+    """An empty summary of a run of `game`."""
+    gd = game.definition
+    return Summary(sides=len(gd.sides),
+                   first_dealer=gd.first_dealer if gd.first_dealer >= 0 else "lot")
+
+
+GameSource = Callable[[int, int, bool], Iterator["Played | Fault"]]
+
+
 def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = ("random",),
-             out: IO[str] | None = None, progress: Callable[[int], None] | None = None) -> Summary:
-    """Play `games` matches; write the record to `out` if given; return the summary.
+             out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
+             first: int = 0, stop: int | None = None, shard: dict | None = None,
+             source: GameSource | None = None) -> Summary:
+    """Play `games` matches (or only games first..stop-1 of them, a shard); write the record to
+    `out` if given; return the summary.
 
     Each game's lines are written once the game is over, so the record stops at a game boundary
     and ends with an `end` line: on KeyboardInterrupt (Ctrl-C, or SIGTERM where the caller maps
     it so) it says how many games it holds and the summary covers those; on a ruleset fault it
-    says which game failed and why, then the fault is raised.
+    says which game failed and why, then the fault is raised. `source(start, stop, record)`
+    plays the games (default: here, in order; `parallel` gives worker processes or a cluster);
+    whoever plays them, they are written and folded here in game order, so the record and the
+    summary are the same.
     """
     names = list(agent_names)
-    gd = game.definition
-    summary = Summary(sides=len(gd.sides),
-                      first_dealer=gd.first_dealer if gd.first_dealer >= 0 else "lot")
+    stop = games if stop is None else stop
+    summary = new_summary(game)
 
     def put(*objs: dict) -> None:
         if out is not None:
             out.write("".join(dumps(o) + "\n" for o in objs))
             out.flush()
 
-    put(header(game, seed, games, names))
-    i = 0
+    head = header(game, seed, games, names)
+    if shard is not None:
+        head["shard"] = shard
+    put(head)
+    if source is None:
+        def source(a: int, b: int, rec: bool):
+            return play_games(game, names, seed, a, b, rec)
+    played = source(first, stop, out is not None)
     try:
-        for i in range(games):
-            lines: list[dict] = [{"type": "game", "game": i + 1, "seed": game_seed(seed, i)}]
-            try:
-                st = play_game(game, names, seed, i, record=True, emit=lines.append,
-                               decisions=out is not None)
-            except GameError as e:
-                located = game.locate(e)
+        for p in played:
+            if isinstance(p, Fault):
+                i = p.index
+                located = game.locate(_fault_error(p))
                 message = f"{located.message} (in game {i + 1}, seed '{game_seed(seed, i)}')"
                 with _signals_held():
-                    put(end_line(i, "fault", game=i + 1, error=located.message))
+                    put(end_line(summary.games, "fault", game=i + 1, error=located.message))
                 err = GameError(message, located.span)
-                err.part = e.part
+                err.part = p.part
                 raise err from None
             with _signals_held():
-                put(*lines)
-                for ev in lines:
-                    t = ev["type"]
-                    if t == "hand":
-                        summary.add_hand(ev)
-                    elif t == "match" and "chips" in ev:
-                        summary.chips.append(ev["chips"])
-                    elif t == "decision":
-                        summary.decisions += 1
-                summary.games += 1
-                if out is None:
-                    summary.decisions += sum(1 for p, _ in st.history if p >= 0)  # not chance, not lot
-                for s in st.winner_sides:
-                    summary.side_wins[s] += 1
+                if out is not None:
+                    out.write(p.text)
+                    out.flush()
+                fold(summary, p)
             if progress is not None:
-                progress(i + 1)
+                progress(summary.games)
     except KeyboardInterrupt:
         summary.interrupted = True
         with _signals_held():
             put(end_line(summary.games, "interrupted"))
         return summary
+    finally:
+        close = getattr(played, "close", None)
+        if close is not None:  # stop the workers of a run that ends early
+            close()
     with _signals_held():
         put(end_line(summary.games))
     return summary
+
+
+def _fault_error(p: Fault) -> GameError:
+    e = GameError(p.message, p.span)
+    e.part = p.part
+    return e

@@ -1,0 +1,73 @@
+"""`simulate --workers 2` against one process on the same run: throughput ratio, side by side.
+
+Plays `--games` matches of a ruleset (texas42) with its default agents (its simulate.agents),
+the summary only (as `tablerules simulate` without --record), on 1 process and then on
+`--workers` processes, interleaved for `--repeat` rounds (1, N, 1, N, ...), keeping the best
+time of each. A pool run's time includes starting its workers (each imports tablerules and loads
+the ruleset once), as a user's run does. The target of issue 11 is a throughput ratio of at
+least 0.8 x N. The two runs' summaries must be equal (checked). The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))  # run from a checkout
+
+
+def timed(game, names, games, seed, workers):
+    from tablerules.records.parallel import game_source
+    from tablerules.records.runner import simulate
+    gc.collect()
+    t = time.perf_counter()  # the pool's start is counted, as a user waits for it
+    source = game_source(game, names, seed, workers=workers) if workers > 1 else None
+    summary = simulate(game, games=games, seed=seed, agent_names=names, source=source)
+    return time.perf_counter() - t, summary.as_dict()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ruleset", default="texas42")
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args(argv)
+    from tablerules.game import load_game
+    from tablerules.records.parallel import cores
+    game = load_game(args.ruleset)
+    names = list(game.definition.agents) or ["random"]
+    best = {1: None, args.workers: None}
+    results = {}
+    for r in range(args.repeat):
+        for w in (1, args.workers):
+            s, summary = timed(game, names, args.games, args.seed, w)
+            assert results.setdefault(w, summary) == summary, "a run's summary changed"
+            best[w] = s if best[w] is None else min(best[w], s)
+            print(f"round {r + 1}  workers {w}  {s:.2f}s  {args.games / s:.1f} games/s",
+                  flush=True)
+    assert results[args.workers] == results[1], "the runs' summaries differ"
+    thr1, thrn = args.games / best[1], args.games / best[args.workers]
+    ratio = thrn / thr1
+    target = 0.8 * args.workers
+    print(f"{args.ruleset}, {args.games} games, agents {','.join(names)}: 1 process "
+          f"{thr1:.1f} games/s, {args.workers} workers {thrn:.1f} games/s; ratio {ratio:.2f} "
+          f"(target {target:.2f}; {cores()} cores available; load average "
+          f"{os.getloadavg()[0]:.2f})")
+    print(json.dumps({"ruleset": args.ruleset, "games": args.games, "seed": args.seed,
+                      "workers": args.workers, "repeat": args.repeat, "cores": cores(),
+                      "one_gps": round(thr1, 2), "workers_gps": round(thrn, 2),
+                      "ratio": round(ratio, 3),
+                      "ratio_is": "throughput(workers) / throughput(1 process)",
+                      "target": round(target, 2), "loadavg": round(os.getloadavg()[0], 2)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

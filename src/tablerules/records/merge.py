@@ -1,0 +1,165 @@
+"""Merge the shard records of one run (`simulate --shard K/N`) into the record the run would have
+written, and rebuild its summary from that record's lines.
+
+A shard's header is the run's header with a `shard` entry ({"k", "n", "first", "last"}: game
+numbers, 1-based) added last; shard K holds games first..last, whole and in order, and ends with
+an `end` line. The merged record is the header without `shard`, every shard's game lines in shard
+order, copied as they are, and an `end` line for the whole run. The summary is not added up from
+the shards' printed summaries: it is folded from the merged record's hand, match and decision
+lines with the runner's `Summary`, exactly as `simulate --record` folds them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+from ..errors import TablerulesError
+from .runner import Summary, dumps, end_line
+from .textio import open_text
+
+SHARD = "shard"
+SAME = ("format", "version", "ruleset", "source", "canonical", "ruleset_hash", "options", "seed",
+        "games", "agents", "seats", "sides")  # what the shards of one run share
+
+
+class MergeError(TablerulesError):
+    """Shards that are not the whole of one run, or a shard record that is not whole."""
+
+
+def shard_range(games: int, k: int, n: int) -> tuple[int, int]:
+    """Game indices start..stop-1 of shard k of n (1-based): contiguous, in order, covering all."""
+    return (k - 1) * games // n, k * games // n
+
+
+def shard_entry(games: int, k: int, n: int) -> dict:
+    """The `shard` entry of shard k of n's header: which games (1-based numbers) it holds."""
+    a, b = shard_range(games, k, n)
+    return {"k": k, "n": n, "first": a + 1, "last": b}
+
+
+@dataclass
+class Merged:
+    """A merged run: its header (without `shard`), its summary, the shards it was made of."""
+
+    header: dict
+    summary: Summary
+    shards: int
+
+
+def _header(path: str) -> dict:
+    try:
+        with open_text(path) as f:
+            first = f.readline()
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        raise MergeError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        head = json.loads(first)
+    except ValueError:
+        head = None
+    if not isinstance(head, dict) or head.get("type") != "header":
+        raise MergeError(f"{path}: not a tablerules record (its first line is not a header)")
+    if not isinstance(head.get(SHARD), dict):
+        raise MergeError(f"{path}: not a shard record (its header has no shard; make shards "
+                         "with simulate --shard K/N)")
+    return head
+
+
+def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merged:
+    """Check that `paths` are every shard of one run, once each, and write the run's record to
+    `out_path` (written beside it first, and moved there only when whole); return the summary."""
+    if not paths:
+        raise MergeError("merge needs at least one shard record")
+    heads = [(p, _header(p)) for p in paths]
+    p0, h0 = heads[0]
+    for p, h in heads[1:]:
+        for key in SAME:
+            if h.get(key) != h0.get(key):
+                raise MergeError(f"{p} is not a shard of the run {p0} is from: its {key} is "
+                                 f"{json.dumps(h.get(key))[:80]}, not {json.dumps(h0.get(key))[:80]}")
+        if h[SHARD].get("n") != h0[SHARD].get("n"):
+            raise MergeError(f"{p} is shard {h[SHARD].get('k')} of {h[SHARD].get('n')}, "
+                             f"{p0} one of {h0[SHARD].get('n')}: a run is split one way")
+    n, games = h0[SHARD].get("n"), h0["games"]
+    by_k: dict = {}
+    for p, h in heads:
+        k = h[SHARD].get("k")
+        if k in by_k:
+            raise MergeError(f"shard {k}/{n} is given twice: {by_k[k][0]} and {p}")
+        ok = isinstance(k, int) and isinstance(n, int) and 1 <= k <= n
+        if not ok or h[SHARD] != shard_entry(games, k, n):
+            raise MergeError(f"{p}: its shard entry {json.dumps(h[SHARD])} is not shard {k} of "
+                             f"{n} of {games} games")
+        by_k[k] = (p, h)
+    missing = [k for k in range(1, n + 1) if k not in by_k]
+    if missing:
+        raise MergeError(f"shard{'s' if len(missing) > 1 else ''} "
+                         f"{', '.join(f'{k}/{n}' for k in missing)} missing: merge needs every "
+                         "shard of the run once")
+    base = {k: v for k, v in h0.items() if k != SHARD}
+    summary = Summary(sides=len(base.get("sides") or []), first_dealer=first_dealer)
+    if os.path.abspath(out_path) in {os.path.abspath(p) for p in paths}:
+        raise MergeError(f"{out_path} is one of the shards: merge writes a new file")
+    head_, tail = os.path.split(out_path)
+    part = os.path.join(head_, f".{tail}.part{'.gz' if tail.endswith('.gz') else ''}")
+    try:
+        with open_text(part, "w") as out:
+            out.write(dumps(base) + "\n")
+            for k in range(1, n + 1):
+                _copy(by_k[k][0], by_k[k][1][SHARD], out, summary)
+            out.write(dumps(end_line(summary.games)) + "\n")
+        os.replace(part, out_path)
+    except OSError as e:
+        raise MergeError(f"cannot write {out_path}: {e.strerror or e}") from None
+    finally:
+        if os.path.exists(part):
+            os.remove(part)
+    return Merged(base, summary, n)
+
+
+def _copy(path: str, shard: dict, out, summary: Summary) -> None:
+    """Copy one shard's game lines to `out`, folding them into `summary`; it must be whole."""
+    want, last = shard["first"], shard["last"]
+    end = None
+    try:
+        with open_text(path) as f:
+            f.readline()
+            for ln, raw in enumerate(f, 2):
+                try:
+                    obj = json.loads(raw)
+                    t = obj["type"]
+                except (ValueError, KeyError, TypeError):
+                    raise MergeError(f"{path}:{ln}: not a record line") from None
+                if end is not None:
+                    raise MergeError(f"{path}:{ln}: a line after the end line")
+                if t == "end":
+                    end = obj
+                    continue
+                if t == "game":
+                    if obj.get("game") != want:
+                        raise MergeError(f"{path}:{ln}: game {obj.get('game')} where game {want} "
+                                         f"comes (shard {shard['k']}/{shard['n']} holds games "
+                                         f"{shard['first']} to {last})")
+                    want += 1
+                    summary.games += 1
+                elif t == "hand":
+                    summary.add_hand(obj)
+                elif t == "decision":
+                    summary.decisions += 1
+                elif t == "match":
+                    if "chips" in obj:
+                        summary.chips.append(obj["chips"])
+                    for s in obj.get("winner") or ():
+                        summary.side_wins[s] += 1
+                out.write(raw if raw.endswith("\n") else raw + "\n")
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        raise MergeError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    held = want - shard["first"]
+    if end is None:
+        raise MergeError(f"{path}: the shard ends without its end line (cut off after {held} "
+                         "games)")
+    if end.get("stopped") or end.get("games") != held or want != last + 1:
+        why = f" (stopped: {end['stopped']})" if end.get("stopped") else ""
+        raise MergeError(f"{path}: shard {shard['k']}/{shard['n']} is not whole: it holds {held} "
+                         f"of its {last - shard['first'] + 1} games{why}; run it again")

@@ -1,0 +1,245 @@
+"""Play the games of a run on worker processes or a Dask cluster, in chunks of consecutive games.
+
+Every game is seeded by its index alone (`runner.game_seed`), so game i is the same whatever
+process plays it; the parent writes the record and folds the summary in game order, so a run on
+many workers gives the bytes one process gives. A worker loads the ruleset once from what
+`load_game` needs (a `Source`: name or path, options), never a pickled Game.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+import tempfile
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+from ..errors import GameError, TablerulesError
+from ..game import Game, load_game
+from .runner import Fault, Played, play_game, play_games
+
+CLUSTER_EXTRA = "--cluster needs the cluster extra: pip install 'tablerules[cluster]'"
+MAX_CHUNK = 25  # games a task plays at most: progress and Ctrl-C stay responsive
+CHUNKS_PER_WORKER = 8  # tasks a worker gets over a run at least, so the work stays balanced
+IN_FLIGHT = 2  # tasks per worker submitted ahead: memory stays flat however long the run
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a worker needs to load a game: the ruleset reference, its options, its hash, and
+    for a cluster the text of the ruleset's files (a path on this machine means nothing there)."""
+
+    ref: str
+    options: dict
+    content_hash: str
+    files: tuple = ()  # ((path, text), ...) when shipped to another machine
+    key: str = field(default="", compare=False)
+
+
+def source_of(game: Game, ship: bool = False) -> Source:
+    """The Source of a loaded game; `ship` carries its files' text when it came from a path."""
+    gd = game.definition
+    files = ()
+    if ship and game.tree is not None and _is_path(game.ref):
+        files = tuple(sorted(game.tree.sources.items()))
+    return Source(game.ref, dict(gd.options), gd.content_hash, files,
+                  key=f"{gd.content_hash}:{sorted(gd.options.items())!r}")
+
+
+def _is_path(ref: str) -> bool:
+    return ref.endswith((".yaml", ".yml")) or os.sep in ref or "/" in ref
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def chunks(start: int, stop: int, workers: int) -> list[tuple[int, int]]:
+    """Consecutive game ranges covering start..stop-1, a few per worker, each at most MAX_CHUNK."""
+    n = stop - start
+    size = max(1, min(MAX_CHUNK, math.ceil(n / (workers * CHUNKS_PER_WORKER))))
+    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
+
+
+_GAMES: dict[str, Game] = {}  # per worker process: the games it has loaded, by Source key
+
+
+def _game(src: Source) -> Game:
+    """The worker's game for `src`, loaded once; a ruleset that differs here is an error."""
+    game = _GAMES.get(src.key)
+    if game is not None:
+        return game
+    ref = src.ref
+    if src.files:
+        ref = _materialise(src)
+    game = load_game(ref, src.options)
+    if game.definition.content_hash != src.content_hash:
+        raise TablerulesError(f"the worker's ruleset {src.ref} is not the one the run was "
+                              f"started with (hash {game.definition.content_hash}, not "
+                              f"{src.content_hash})")
+    _GAMES[src.key] = game
+    return game
+
+
+def _materialise(src: Source) -> str:
+    """Write the shipped ruleset files under a temporary folder, laid out as they were, so a
+    file they extend by a relative path is found; returns the ruleset's path there."""
+    paths = [os.path.abspath(p) for p, _ in src.files]
+    root = os.path.commonpath([os.path.dirname(p) for p in paths])
+    tmp = Path(tempfile.mkdtemp(prefix="tablerules-"))
+    for p, (_, text) in zip(paths, src.files):
+        dest = tmp / os.path.relpath(p, root)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")
+    return str(tmp / os.path.relpath(os.path.abspath(src.ref), root))
+
+
+def _quiet_worker(*sources: Source) -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle (no traceback here); load the games."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is not None:  # the parent started us with them held: terminate() must reach us
+        mask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    for s in sources:
+        try:
+            _game(s)
+        except Exception:  # noqa: BLE001 - a task reports it: a failing initializer would respawn forever
+            pass
+
+
+def play_chunk(src: Source, agents: list[str], seed: int, start: int, stop: int,
+               record: bool) -> list[Played | Fault]:
+    """Play games start..stop-1 of a run (a task of a pool or a cluster): a top-level function."""
+    return list(play_games(_game(src), agents, seed, start, stop, record))
+
+
+def play_deals(a: Source, b: Source, plan: list, seed: int, start: int,
+               stop: int) -> list:
+    """Play deals start..stop-1 of a comparison: per deal, each planned game's (who, seating,
+    A's side, hand lines, winners), or a Fault for the first game a ruleset fault stops."""
+    out = []
+    for d in range(start, stop):
+        results = []
+        for who, seating, a_side in plan:
+            game = _game(b if who == "B" else a)
+            hands: list[dict] = []
+            try:
+                st = play_game(game, seating, seed, d, record=True, decisions=False,
+                               first_dealer=d % game.definition.seat_count,
+                               emit=lambda ev: hands.append(ev) if ev["type"] == "hand" else None)
+            except GameError as e:
+                out.append(Fault(d, e.message, e.span, tuple(e.part)))
+                return out
+            results.append((who, seating, a_side, hands, list(st.winner_sides)))
+        out.append(results)
+    return out
+
+
+class _Pool:
+    """A spawn-safe process pool whose tasks come back in the order they were given."""
+
+    def __init__(self, workers: int, sources: tuple):
+        from .runner import _signals_held
+        ctx = multiprocessing.get_context("spawn")
+        # held while the pool starts: its threads inherit the mask, so Ctrl-C is seen by the main
+        # thread only, and the workers ignore SIGINT until they are told to stop
+        # (the resource tracker first: starting it unblocks both signals of this thread)
+        from multiprocessing import resource_tracker
+        resource_tracker.ensure_running()
+        with _signals_held():
+            self.pool = ctx.Pool(workers, initializer=_quiet_worker, initargs=sources)
+        self.workers = workers
+
+    def submit(self, fn, *args):
+        return self.pool.apply_async(fn, args).get
+
+    def close(self) -> None:
+        self.pool.terminate()
+        self.pool.join()
+
+
+class _Cluster:
+    """A Dask distributed client (an address, or "local" for a LocalCluster of this machine)."""
+
+    def __init__(self, address: str):
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise TablerulesError(CLUSTER_EXTRA) from None
+        self.cluster = None
+        if address == "local":
+            self.cluster = LocalCluster(n_workers=cores(), threads_per_worker=1,
+                                        dashboard_address=None)
+            address = self.cluster.scheduler_address
+        try:
+            self.client = Client(address, timeout="10s")
+        except (OSError, TimeoutError) as e:
+            if self.cluster is not None:
+                self.cluster.close()
+            raise TablerulesError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        self.workers = max(1, sum(self.client.nthreads().values()))
+        self.futures: list = []
+
+    def submit(self, fn, *args):
+        f = self.client.submit(fn, *args, pure=False)
+        self.futures.append(f)
+        return f.result
+
+    def close(self) -> None:
+        if self.futures:
+            self.client.cancel(self.futures)
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _ordered(driver, tasks: list[tuple]) -> Iterator:
+    """Run `tasks` (fn, *args) on the driver, a few per worker ahead, yielding results in order;
+    closing the iterator (a fault, Ctrl-C) stops the workers."""
+    try:
+        pending: deque = deque()
+        todo = iter(tasks)
+        for t in todo:
+            pending.append(driver.submit(*t))
+            if len(pending) >= driver.workers * IN_FLIGHT:
+                break
+        while pending:
+            result = pending.popleft()()
+            nxt = next(todo, None)
+            if nxt is not None:
+                pending.append(driver.submit(*nxt))
+            yield result
+    finally:
+        driver.close()
+
+
+def driver(workers: int = 1, cluster: str | None = None, sources: tuple = ()):
+    """A pool of `workers` processes, or a client of `cluster`."""
+    return _Cluster(cluster) if cluster else _Pool(workers, sources)
+
+
+def game_source(game: Game, agents: list[str], seed: int, *, workers: int = 1,
+                cluster: str | None = None) -> Callable[[int, int, bool], Iterator]:
+    """A `runner.simulate` source playing its games on `workers` processes or a cluster."""
+    src = source_of(game, ship=cluster is not None)
+    d = driver(workers, cluster, (src,))  # now: an unreachable scheduler fails before any game
+
+    def play(start: int, stop: int, record: bool) -> Iterator[Played | Fault]:
+        n = d.workers
+        tasks = [(play_chunk, src, list(agents), seed, a, b, record)
+                 for a, b in chunks(start, stop, n)]
+        results = _ordered(d, tasks)
+        try:
+            for result in results:
+                yield from result
+        finally:
+            results.close()
+    return play

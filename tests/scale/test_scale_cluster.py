@@ -1,0 +1,56 @@
+"""`simulate --cluster ADDRESS` plays on Dask distributed (the cluster extra) and gives the
+record and summary of one process; a ruleset given as a path reaches the workers as its text."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from support import cli
+
+RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
+
+
+def test_without_the_extra_cluster_is_one_line(monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "distributed" else real(name, *a))
+    r = cli("simulate", "texas42", "-n", "1", "--cluster", "local")
+    assert r.exit_code == 1
+    assert r.stderr == ("error: --cluster needs the cluster extra: "
+                        "pip install 'tablerules[cluster]'\n")
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as c:
+        yield c.scheduler_address
+
+
+def run(tmp_path, name, *args):
+    r = cli("simulate", *args, "-r", str(tmp_path / name), "--no-progress", "-f", "json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    out.pop("record")
+    return (tmp_path / name).read_bytes(), out
+
+
+def test_a_cluster_run_is_the_run_of_one_process(tmp_path, scheduler):
+    one = run(tmp_path, "one.jsonl", "texas42", "-n", "6", "-s", "2")
+    assert run(tmp_path, "dask.jsonl", "texas42", "-n", "6", "-s", "2",
+               "--cluster", scheduler) == one
+
+
+def test_a_ruleset_path_reaches_the_cluster_as_text(tmp_path, scheduler):
+    path = tmp_path / "mine" / "quick.yaml"
+    path.parent.mkdir()
+    path.write_text((RULESETS / "texas42-quick.yaml").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    one = run(tmp_path, "one.jsonl", str(path), "-n", "4", "-s", "1")
+    assert run(tmp_path, "dask.jsonl", str(path), "-n", "4", "-s", "1",
+               "--cluster", scheduler) == one

@@ -1,0 +1,87 @@
+"""`simulate --shard K/N` records merge (`tablerules merge`) into the bytes of one run, and its
+summary; shards that are not every shard of one run, once each and whole, are refused."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from support import cli
+
+RUN = ["-n", "7", "-s", "4", "--no-progress"]
+
+
+def summary(r) -> dict:
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    for k in ("record", "shards", "shard"):
+        out.pop(k, None)
+    return out
+
+
+@pytest.fixture
+def shards(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def make(ruleset: str, n: int, *extra: str, gz: bool = False) -> list[str]:
+        names = []
+        for k in range(1, n + 1):
+            name = f"s{k}.jsonl"
+            r = cli("simulate", ruleset, *RUN, *extra, "--shard", f"{k}/{n}", "-r", name)
+            assert r.exit_code == 0, r.output
+            if gz:
+                (tmp_path / f"{name}.gz").write_bytes(gzip.compress((tmp_path / name).read_bytes()))
+                name += ".gz"
+            names.append(name)
+        return names
+    return make
+
+
+@pytest.mark.parametrize("ruleset", ["texas42", "allfives"])
+def test_shards_merge_into_the_record_and_summary_of_one_run(tmp_path, shards, ruleset):
+    whole = summary(cli("simulate", ruleset, *RUN, "-r", "one.jsonl", "-f", "json"))
+    parts = shards(ruleset, 3)
+    head = json.loads((tmp_path / parts[1]).read_text().splitlines()[0])
+    assert head["shard"] == {"k": 2, "n": 3, "first": 3, "last": 4}
+    merged = cli("merge", "all.jsonl", *reversed(parts), "-f", "json")
+    assert summary(merged) == whole
+    assert (tmp_path / "all.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
+    text = cli("merge", "again.jsonl", *parts)
+    assert text.exit_code == 0 and "games     7\n" in text.stdout
+
+
+def test_gzip_shards_merge_too(tmp_path, shards):
+    cli("simulate", "texas42", *RUN, "-r", "one.jsonl")
+    parts = shards("texas42", 2, gz=True)
+    assert cli("merge", "all.jsonl.gz", *parts).exit_code == 0
+    assert gzip.decompress((tmp_path / "all.jsonl.gz").read_bytes()) == \
+        (tmp_path / "one.jsonl").read_bytes()
+
+
+def test_merge_wants_every_shard_of_one_run_once(tmp_path, shards):
+    s1, s2, s3 = shards("texas42", 3)
+    cli("simulate", "texas42", "-n", "7", "-s", "5", "--shard", "3/3", "-r", "other.jsonl")
+    cli("simulate", "texas42", *RUN, "-r", "whole.jsonl")
+    lines = (tmp_path / s3).read_text().splitlines()
+    (tmp_path / "cut.jsonl").write_text("\n".join(lines[:-1] + [
+        '{"type":"end","games":0,"stopped":"interrupted"}']) + "\n")
+    for args, want in [
+        ([s1, s2], "error: shard 3/3 missing: merge needs every shard of the run once"),
+        ([s1, s2, s2, s3], f"error: shard 2/3 is given twice: {s2} and {s2}"),
+        ([s1, s2, "other.jsonl"], "error: other.jsonl is not a shard of the run s1.jsonl is "
+                                  "from: its seed is 5, not 4"),
+        (["whole.jsonl"], "error: whole.jsonl: not a shard record"),
+        ([s1, s2, "cut.jsonl"], "error: cut.jsonl: shard 3/3 is not whole"),
+    ]:
+        r = cli("merge", "out.jsonl", *args)
+        assert r.exit_code == 1 and r.stderr.startswith(want), r.output
+        assert "\n" not in r.stderr.strip()
+        assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_shard_is_k_of_n():
+    for bad in ("0/3", "4/3", "x", "1/9"):
+        r = cli("simulate", "texas42", "-n", "7", "--shard", bad)
+        assert r.exit_code == 2 and r.stderr.startswith("error: --shard"), r.output
