@@ -36,3 +36,9 @@ def test_profile_text_report():
     r = cli("simulate", "allfives", "-n", "2", "--no-progress", "--profile")
     assert r.exit_code == 0
     assert "profile: " in r.stderr and "contracts.layout.play.scores (" in r.stderr
+
+
+def test_profile_is_one_process():
+    r = cli("simulate", "texas42", "-n", "2", "--profile", "--workers", "2")
+    assert r.exit_code == 2
+    assert "--profile times the rules in this process" in r.stderr
