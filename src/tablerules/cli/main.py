@@ -358,13 +358,14 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              seed: int = typer.Option(0, "--seed", "-s", help="Master seed; same seed, same games."),
              option: Optional[List[str]] = OptionArg,
              record: Optional[Path] = typer.Option(None, "--record", "-r",
-                                                   help="Write a JSON Lines game record here."),
+                                                   help="Write a JSON Lines game record here (gzip if it ends in .gz)."),
              agents: Optional[str] = typer.Option(None, "--agents", metavar="AGENTS",
                                                   help=AGENTS_HELP),
              progress: bool = typer.Option(True, "--progress/--no-progress",
                                            help="Progress bar on a terminal for runs over a second."),
              fmt: str = FormatArg) -> None:
     """Play matches with bots and report what happened (contracts, make rates, marks, wins)."""
+    from ..records.io import open_text
     from ..records.runner import simulate as run
     _check_format(fmt)
     names = _agent_list(agents) if agents is not None else None
@@ -373,7 +374,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     out = None
     if record is not None:
         try:
-            out = _Sink(open(record, "w", encoding="utf-8", newline="\n"), str(record))
+            out = _Sink(open_text(record, "w"), str(record))
         except OSError as e:
             _err(f"error: cannot write {record}: {e.strerror or e}")
             raise typer.Exit(1)
@@ -636,7 +637,8 @@ def _ci(v: dict) -> str:
 
 
 @app.command(cls=_Command)
-def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simulate --record`."),
+def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simulate --record` "
+                                                 "(.jsonl or .jsonl.gz)."),
            game: Optional[int] = typer.Option(None, "--game", "-g", min=1,
                                               help="Show only this game (all are verified)."),
            ruleset: Optional[str] = typer.Option(None, "--ruleset",
@@ -674,15 +676,17 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
 
 def _render_record_error(d) -> str:
     """A record error with its line quoted, at most 200 characters of it around the column."""
+    import zlib
+    from ..records.io import open_bytes
     from ..records.replay import QUOTE
     head = render(d)
     line = d.span.line
     if line < 1:
         return head
     try:
-        with open(d.span.file, "rb") as f:
+        with open_bytes(d.span.file) as f:
             raw = next((x for i, x in enumerate(f, 1) if i == line), None)
-    except OSError:
+    except (OSError, EOFError, zlib.error):
         return head
     if raw is None:
         return head

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +28,7 @@ from ..errors import GameError, RecordError, Span, TablerulesError
 from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
 from . import v1
+from .io import open_bytes
 from .runner import FORMAT, VERSION, game_seed, play_game
 
 VERSIONS = (1, VERSION)
@@ -67,13 +69,24 @@ def quote(value: Any, limit: int = QUOTE) -> str:
 
 
 def read_lines(path: str) -> Iterator[tuple[int, dict]]:
-    """(line number, parsed object) for each non-blank line; a bad line is a located error."""
+    """(line number, parsed object) for each non-blank line; a bad line is a located error.
+
+    A name ending in `.gz` is read through gzip (records/io.py)."""
     try:
-        f = open(path, "rb")
+        f = open_bytes(path)
     except OSError as e:
         raise RecordError(f"cannot read record: {e.strerror or e}", Span(path, 0, 0)) from None
     with f:
-        for i, raw in enumerate(f, 1):
+        i = 0
+        while True:
+            try:
+                raw = f.readline()
+            except (OSError, EOFError, zlib.error) as e:  # a damaged or cut-off gzip file
+                raise RecordError(f"cannot read record: {gzip_problem(e)}",
+                                  Span(path, i + 1, 1)) from None
+            if not raw:
+                return
+            i += 1
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
@@ -92,6 +105,15 @@ def read_lines(path: str) -> Iterator[tuple[int, dict]]:
                 raise RecordError("a record line is an object with a 'type' (a string)",
                                   Span(path, i, 1))
             yield i, obj
+
+
+def gzip_problem(e: BaseException) -> str:
+    """What is wrong with a gzip record, in one phrase."""
+    if isinstance(e, EOFError):
+        return "the gzip file is cut off (it was not closed)"
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return f"not a valid gzip file ({e})"
 
 
 # integers are integers: 10.0 is not 10, and true is not 1
