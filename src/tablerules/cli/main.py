@@ -359,6 +359,10 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              option: Optional[List[str]] = OptionArg,
              record: Optional[Path] = typer.Option(None, "--record", "-r",
                                                    help="Write a JSON Lines game record here (gzip if it ends in .gz)."),
+             detail: str = typer.Option("compact", "--record-detail", metavar="DETAIL",
+                                        help="compact (a line per deal: the deal, the actions, "
+                                             "the result) or full (every decision with its legal "
+                                             "actions, every trick and lay)."),
              agents: Optional[str] = typer.Option(None, "--agents", metavar="AGENTS",
                                                   help=AGENTS_HELP),
              progress: bool = typer.Option(True, "--progress/--no-progress",
@@ -371,6 +375,9 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option)
     names = _agents_for(game, names)
+    if detail not in ("compact", "full"):
+        _err(f"error: --record-detail is compact or full, got '{detail}'")
+        raise typer.Exit(2)
     out = None
     if record is not None:
         try:
@@ -382,7 +389,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     started = time.perf_counter()
     term = _terminate_as_interrupt()
     try:
-        summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update)
+        summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update,
+                      detail=detail)
     except TablerulesError as e:
         bar.close()
         if "did not end within" in e.message and not any(

@@ -16,9 +16,11 @@ from ..engine import events as record_lines
 from ..engine.state import DEAL, DONE, State
 from ..errors import GameError
 from ..game import Game
+from . import v3
 
 FORMAT = "tablerules-record"
-VERSION = 2
+VERSION = 2  # the full form (`--record-detail full`); the compact form is records/v3.py's
+DETAILS = ("compact", "full")  # how much a record keeps: version 3, or version 2
 
 
 def game_seed(seed: int, game: int) -> str:
@@ -67,7 +69,10 @@ class Summary:
     sides: int = 0
     first_dealer: int | str = 0  # the seat that dealt first, or "lot" (deal.first_dealer)
     interrupted: bool = False
-    chips: list = field(default_factory=list)  # with scoring.chips: each match's final chips
+    # with scoring.chips, each seat's final chips over the matches as running figures (not a
+    # list per match, so a long run keeps flat memory): [sum, min, max, matches below zero]
+    chips: list = field(default_factory=list)
+    chip_matches: int = 0
     chips_moved: int = 0  # chips paid over every hand played
 
     def add_hand(self, ev: dict) -> None:
@@ -86,16 +91,24 @@ class Summary:
         self.scored_total += sum(ev["scored"])
         self.chips_moved += sum(p["chips"] for p in ev.get("paid", ()))
 
+    def add_chips(self, chips: list) -> None:
+        """A chips match's final chips, seat by seat, into the running figures."""
+        if not self.chips:
+            self.chips = [[0, c, c, 0] for c in chips]
+        for row, c in zip(self.chips, chips):
+            row[0] += c
+            row[1] = min(row[1], c)
+            row[2] = max(row[2], c)
+            row[3] += c < 0
+        self.chip_matches += 1
+
     def as_dict(self) -> dict:
         d = self._as_dict()
         if self.chips:  # a chips match: what each seat ended with
-            seats = range(len(self.chips[0]))
-            d["chips_by_seat"] = {str(s): {"mean": round(sum(c[s] for c in self.chips)
-                                                         / len(self.chips), 2),
-                                           "min": min(c[s] for c in self.chips),
-                                           "max": max(c[s] for c in self.chips),
-                                           "below_zero": sum(1 for c in self.chips if c[s] < 0)}
-                                  for s in seats}
+            n = self.chip_matches
+            d["chips_by_seat"] = {str(s): {"mean": round(total / n, 2), "min": lo, "max": hi,
+                                           "below_zero": below}
+                                  for s, (total, lo, hi, below) in enumerate(self.chips)}
             d["avg_chips_paid_per_hand"] = round(self.chips_moved / self.hands, 4) \
                 if self.hands else 0.0
         return d
@@ -148,14 +161,16 @@ def _bid_key(label: str):
 def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
               record: bool = True, emit: Callable[[dict], None] | None = None,
               decisions: bool = True, until: Callable[[dict], bool] | None = None,
-              first_dealer: int | None = None) -> State:
+              first_dealer: int | None = None,
+              on_hand: Callable[[State], None] | None = None) -> State:
     """Play game `index` of a run seeded `seed`: the one match driver of simulate, validate and
     compare.
 
     `agent_names` are agent texts (`NAME[:PARAM=VALUE...]`) by seat, repeated when fewer;
     `first_dealer` (a seat) overrides the ruleset's `deal.first_dealer`. Every record line goes
     to `emit` (decisions, deals, tricks, hands); `until(event)` returning
-    true stops the match early. The state bounds every hand (bounds.max_steps) and the match
+    true stops the match early; `on_hand(state)` is called as each hand ends (its result is
+    `state.hand_result()`, with or without `record`). The state bounds every hand (bounds.max_steps) and the match
     (bounds.max_hands), so this loop always ends.
     """
     gd = game.definition
@@ -165,6 +180,7 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
               for s in range(gd.seat_count)]
     st = State(gd, record=record, first_dealer=first_dealer)
     events = st.events
+    last = None
     while st.phase != DONE:
         if st.phase == DEAL:
             st.deal_random(deal_rng)
@@ -175,6 +191,9 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
             if decisions and emit is not None:
                 emit(record_lines.decision(st, seat, a, legal))
             st.apply_action(a)
+        if on_hand is not None and st.last_hand is not last:
+            last = st.last_hand
+            on_hand(st)
         if events:
             stop = False
             for ev in events:
@@ -188,9 +207,10 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     return st
 
 
-def header(game: Game, seed: int, games: int, agent_names: list[str]) -> dict:
+def header(game: Game, seed: int, games: int, agent_names: list[str],
+           version: int = VERSION) -> dict:
     gd = game.definition
-    return {"type": "header", "format": FORMAT, "version": VERSION, "ruleset": gd.name,
+    return {"type": "header", "format": FORMAT, "version": version, "ruleset": gd.name,
             "source": game.ref,
             "canonical": gd.canonical, "ruleset_hash": gd.content_hash,
             "options": gd.options, "seed": seed, "games": games,
@@ -227,8 +247,13 @@ def end_line(games: int, stopped: str | None = None, **why) -> dict:
 
 
 def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = ("random",),
-             out: IO[str] | None = None, progress: Callable[[int], None] | None = None) -> Summary:
+             out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
+             detail: str = "full") -> Summary:
     """Play `games` matches; write the record to `out` if given; return the summary.
+
+    `detail` is "full" (record format version 2: the engine's lines, every decision with its
+    legal actions, every trick, lay and contract) or "compact" (version 3, a line per deal:
+    records/v3.py; what `simulate --record` writes unless told `--record-detail full`).
 
     Each game's lines are written once the game is over, so the record stops at a game boundary
     and ends with an `end` line: on KeyboardInterrupt (Ctrl-C, or SIGTERM where the caller maps
@@ -245,14 +270,20 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
             out.write("".join(dumps(o) + "\n" for o in objs))
             out.flush()
 
-    put(header(game, seed, games, names))
+    if detail not in DETAILS:
+        raise ValueError(f"detail is one of {', '.join(DETAILS)}, not {detail!r}")
+    compact = detail == "compact"
+    put(header(game, seed, games, names, v3.VERSION if compact else VERSION))
     i = 0
     try:
         for i in range(games):
             lines: list[dict] = [{"type": "game", "game": i + 1, "seed": game_seed(seed, i)}]
+            hands: list[dict] = []
             try:
-                st = play_game(game, names, seed, i, record=True, emit=lines.append,
-                               decisions=out is not None)
+                # the summary is folded from the state as each hand ends: events only for a record
+                st = play_game(game, names, seed, i, record=out is not None, emit=lines.append,
+                               decisions=out is not None,
+                               on_hand=lambda s: hands.append(s.hand_result()))
             except GameError as e:
                 located = game.locate(e)
                 message = f"{located.message} (in game {i + 1}, seed '{game_seed(seed, i)}')"
@@ -262,18 +293,13 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
                 err.part = e.part
                 raise err from None
             with _signals_held():
-                put(*lines)
-                for ev in lines:
-                    t = ev["type"]
-                    if t == "hand":
-                        summary.add_hand(ev)
-                    elif t == "match" and "chips" in ev:
-                        summary.chips.append(ev["chips"])
-                    elif t == "decision":
-                        summary.decisions += 1
+                put(*(v3.compact(lines) if compact and out is not None else lines))
+                for h in hands:
+                    summary.add_hand(h)
+                if gd.match.stake is not None:
+                    summary.add_chips(st.ctx.chips)
                 summary.games += 1
-                if out is None:
-                    summary.decisions += sum(1 for p, _ in st.history if p >= 0)  # not chance, not lot
+                summary.decisions += sum(1 for p, _ in st.history if p >= 0)  # not chance, not lot
                 for s in st.winner_sides:
                     summary.side_wins[s] += 1
             if progress is not None:
