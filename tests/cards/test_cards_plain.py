@@ -44,7 +44,7 @@ def test_it_validates_simulates_and_replays(tmp_path):
     for agents in ("random", "search:level=easy,random,random,random"):
         rec = tmp_path / "r.jsonl"
         r = cli("simulate", PLAIN52, "-o", "target=1", "--games", "2", "--seed", "5",
-                "--agents", agents, "--record", str(rec))
+                "--agents", agents, "--record", str(rec), "--record-detail", "full")
         assert r.exit_code == 0, r.output
         lines = [json.loads(x) for x in rec.read_text(encoding="utf-8").splitlines()]
         deal = next(x for x in lines if x["type"] == "deal")

@@ -81,7 +81,8 @@ def test_bad_format_is_a_usage_error():
 def test_simulate_record_snapshot(tmp_path, snapshot):
     """THE seeded one-game record: any change to the engine, ruleset or record format shows here."""
     rec = tmp_path / "one.jsonl"
-    r = run("simulate", "texas42", "--games", "1", "--seed", "7", "--record", str(rec), "--no-progress")
+    r = run("simulate", "texas42", "--games", "1", "--seed", "7", "--record", str(rec), "--no-progress",
+            "--record-detail", "full")
     assert r.exit_code == 0, r.stderr
     assert f"record written to {rec}" in r.stdout
     text = rec.read_text(encoding="utf-8")

@@ -114,7 +114,7 @@ def test_the_record_does_not_depend_on_the_process(tmp_path):
         env = dict(os.environ, PYTHONHASHSEED=hashseed,
                    PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])))
         subprocess.run([sys.executable, "-m", "tablerules", "simulate", "texas42", "--games", "3",
-                        "--seed", "21", "--record", str(f), "--no-progress", "-o", "nello_doubles=suit",
+                        "--seed", "21", "--record", str(f), "--record-detail", "full", "--no-progress", "-o", "nello_doubles=suit",
                         "--agents", "random"],
                        cwd=tmp_path, env=env, check=True, capture_output=True)
         outs.append(f.read_bytes())

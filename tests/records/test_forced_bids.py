@@ -14,7 +14,7 @@ from support import cli
 def run(tmp_path, ruleset: str, *extra: str):
     path = tmp_path / "r.jsonl"
     r = cli("simulate", ruleset, "--games", "6", "--seed", "3", "--agents", "rules,cautious,rules,cautious",
-            "--record", str(path), "--no-progress", *extra)
+            "--record", str(path), "--record-detail", "full", "--no-progress", *extra)
     assert r.exit_code == 0, r.stdout
     return r, path, [json.loads(x) for x in path.read_text().splitlines()]
 

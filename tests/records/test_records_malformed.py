@@ -17,7 +17,8 @@ LOCATED = re.compile(r"^rec\.jsonl:(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.+
 @pytest.fixture(scope="module")
 def good(tmp_path_factory) -> list[str]:
     path = tmp_path_factory.mktemp("rec") / "rec.jsonl"
-    assert cli("simulate", "texas42", "-n", "2", "-s", "4", "-r", str(path)).exit_code == 0
+    assert cli("simulate", "texas42", "-n", "2", "-s", "4", "-r", str(path),
+               "--record-detail", "full").exit_code == 0
     return path.read_text(encoding="utf-8").splitlines()
 
 
@@ -133,11 +134,11 @@ def test_a_long_bad_json_line_is_quoted_around_the_error(tmp, good):
     assert quoted[caret.index("^")] in '",}'
 
 
-@pytest.mark.parametrize("version", ["1", 1.0, True, 3, None, "2"])
-def test_versions_that_are_not_the_integers_1_or_2(tmp, good, version):
+@pytest.mark.parametrize("version", ["1", 1.0, True, 4, None, "2"])
+def test_versions_that_are_not_the_integers_1_2_or_3(tmp, good, version):
     head = dict(json.loads(good[0]), version=version)
     err = rejected(tmp, join([json.dumps(head)] + good[1:]), 1, "version",
-                   "reads versions 1 and 2")
+                   "reads versions 1, 2 and 3")
     assert "(this is version" not in err
 
 

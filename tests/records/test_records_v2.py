@@ -130,7 +130,7 @@ def test_a_tampered_version_1_record_is_rejected(tmp_path, monkeypatch):
 
 def test_the_readable_replay_reads_as_a_player_reads_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert cli("simulate", "texas42", "-n", "3", "-s", "2", "-r", "t.jsonl",
+    assert cli("simulate", "texas42", "-n", "3", "-s", "2", "-r", "t.jsonl", "--record-detail", "full",
                "--agents", "random").exit_code == 0  # random bidders reach Nello
     out = cli("replay", "t.jsonl").stdout
     assert "score North-South " in out and ", East-West " in out  # sides by name
@@ -144,7 +144,7 @@ def test_the_readable_replay_reads_as_a_player_reads_it(tmp_path, monkeypatch):
 def test_all_fives_replay_lines_are_under_100_columns(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert cli("simulate", "allfives", "-n", "2", "-s", "3", "-o", "players=2",
-               "-r", "a.jsonl").exit_code == 0
+               "-r", "a.jsonl", "--record-detail", "full").exit_code == 0
     out = cli("replay", "a.jsonl").stdout
     assert max(len(ln) for ln in out.splitlines()) < 100
     assert "lays on" in out and "line " in out
@@ -153,7 +153,7 @@ def test_all_fives_replay_lines_are_under_100_columns(tmp_path, monkeypatch):
 def test_moon_shows_the_bury_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert cli("simulate", "moon", "-n", "1", "-s", "3", "--agents", "cautious",
-               "-r", "m.jsonl").exit_code == 0
+               "-r", "m.jsonl", "--record-detail", "full").exit_code == 0
     out = cli("replay", "m.jsonl").stdout
     buried = [x for x in Path("m.jsonl").read_text().splitlines() if '"buried"' in x]
     assert buried
@@ -163,7 +163,7 @@ def test_moon_shows_the_bury_once(tmp_path, monkeypatch):
 def test_a_hand_dealt_again_after_a_throw_in_is_not_hand_one_again(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert cli("simulate", "moon", "-n", "1", "-s", "3", "--agents", "cautious",
-               "-r", "m.jsonl").exit_code == 0
+               "-r", "m.jsonl", "--record-detail", "full").exit_code == 0
     out = cli("replay", "m.jsonl").stdout.splitlines()
     heads = [ln for ln in out if ln.startswith("Hand ")]
     thrown = [i for i, ln in enumerate(out) if ln == "  all passed: thrown in"]

@@ -17,7 +17,7 @@ LOCATED = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): error: (?P
 def record(tmp: Path, name: str = "texas42", games: int = 5, seed: int = 3,
            agents: str = "random") -> list[dict]:
     r = cli("simulate", name, "-n", str(games), "-s", str(seed), "-r", str(tmp / "rec.jsonl"),
-            "--agents", agents, "--no-progress")
+            "--record-detail", "full", "--agents", agents, "--no-progress")
     assert r.exit_code == 0, r.output
     return [json.loads(x) for x in (tmp / "rec.jsonl").read_text(encoding="utf-8").splitlines()]
 

@@ -27,7 +27,7 @@ LOCATED = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): error: (?P
 def record(tmp: Path, name: str, games: int = 2, seed: int = 5, file: str = "game.jsonl") -> Path:
     path = tmp / file
     r = cli("simulate", name, "--games", str(games), "--seed", str(seed), "--record", str(path),
-            "--agents", AGENTS.get(name, "random"), "--no-progress")
+            "--record-detail", "full", "--agents", AGENTS.get(name, "random"), "--no-progress")
     assert r.exit_code == 0, r.output
     assert path.is_file()
     return path

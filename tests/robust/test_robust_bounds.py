@@ -9,7 +9,8 @@ from support import cli
 
 def test_max_steps_counts_each_hand_afresh(tmp_path):
     rec = tmp_path / "t.jsonl"
-    assert cli("simulate", "texas42", "--games", "5", "--seed", "2", "--record", str(rec)).exit_code == 0
+    assert cli("simulate", "texas42", "--games", "5", "--seed", "2", "--record", str(rec),
+               "--record-detail", "full").exit_code == 0
     per_hand, per_match, n, m = [], [], 0, 0
     for line in rec.read_text(encoding="utf-8").splitlines():
         t = json.loads(line)["type"]

@@ -172,7 +172,7 @@ def test_a_seats_chips_are_in_its_observation():
 
 def test_replay_says_who_paid_whom_and_rejects_a_changed_payment(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    r = cli("simulate", CHIPS42, "--games", "2", "--seed", "3", "--record", "g.jsonl",
+    r = cli("simulate", CHIPS42, "--games", "2", "--seed", "3", "--record", "g.jsonl", "--record-detail", "full",
             "--agents", "random", "--no-progress")
     assert r.exit_code == 0, r.output
     assert "chips at the end" in r.stdout

@@ -39,10 +39,12 @@ def shards(tmp_path, monkeypatch):
     return make
 
 
-@pytest.mark.parametrize("ruleset", ["texas42", "allfives"])
-def test_shards_merge_into_the_record_and_summary_of_one_run(tmp_path, shards, ruleset):
-    whole = summary(cli("simulate", ruleset, *RUN, "-r", "one.jsonl", "-f", "json"))
-    parts = shards(ruleset, 3)
+@pytest.mark.parametrize("ruleset, extra", [("texas42", ()), ("allfives", ()),
+                                            ("texas42", ("--record-detail", "full")),
+                                            ("taroky", ())])  # chips paid, from compact lines
+def test_shards_merge_into_the_record_and_summary_of_one_run(tmp_path, shards, ruleset, extra):
+    whole = summary(cli("simulate", ruleset, *RUN, *extra, "-r", "one.jsonl", "-f", "json"))
+    parts = shards(ruleset, 3, *extra)
     head = json.loads((tmp_path / parts[1]).read_text().splitlines()[0])
     assert head["shard"] == {"k": 2, "n": 3, "first": 3, "last": 4}
     merged = cli("merge", "all.jsonl", *reversed(parts), "-f", "json")

@@ -363,7 +363,11 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              seed: int = typer.Option(0, "--seed", "-s", help="Master seed; same seed, same games."),
              option: Optional[List[str]] = OptionArg,
              record: Optional[Path] = typer.Option(None, "--record", "-r",
-                                                   help="Write a JSON Lines game record here."),
+                                                   help="Write a JSON Lines game record here (gzip if it ends in .gz)."),
+             detail: str = typer.Option("compact", "--record-detail", metavar="DETAIL",
+                                        help="compact (a line per deal: the deal, the actions, "
+                                             "the result) or full (every decision with its legal "
+                                             "actions, every trick and lay)."),
              agents: Optional[str] = typer.Option(None, "--agents", metavar="AGENTS",
                                                   help=AGENTS_HELP),
              progress: bool = typer.Option(True, "--progress/--no-progress",
@@ -389,6 +393,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     one process with the same seed: every game is seeded by its number alone, and the games are
     written and counted in order.
     """
+    from ..records.io import open_text
     from ..records.runner import simulate as run
     _check_format(fmt)
     n_workers = _workers(workers)
@@ -399,6 +404,9 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option, profile=profile)
     names = _agents_for(game, names)
+    if detail not in ("compact", "full"):
+        _err(f"error: --record-detail is compact or full, got '{detail}'")
+        raise typer.Exit(2)
     first, stop, entry = 0, games, None
     if shard is not None:
         from ..records.merge import shard_entry, shard_range
@@ -417,7 +425,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     out = None
     if record is not None:
         try:
-            out = _Sink(open(record, "w", encoding="utf-8", newline="\n"), str(record))
+            out = _Sink(open_text(record, "w"), str(record))
         except OSError as e:
             _err(f"error: cannot write {record}: {e.strerror or e}")
             raise typer.Exit(1)
@@ -426,7 +434,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     term = _terminate_as_interrupt()
     try:
         summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update,
-                      first=first, stop=stop, shard=entry, source=source)
+                      first=first, stop=stop, shard=entry, source=source, detail=detail)
     except TablerulesError as e:
         bar.close()
         if "did not end within" in e.message and not any(
@@ -724,7 +732,8 @@ def _ci(v: dict) -> str:
 
 
 @app.command(cls=_Command)
-def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simulate --record`."),
+def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simulate --record` "
+                                                 "(.jsonl or .jsonl.gz)."),
            game: Optional[int] = typer.Option(None, "--game", "-g", min=1,
                                               help="Show only this game (all are verified)."),
            ruleset: Optional[str] = typer.Option(None, "--ruleset",
@@ -762,15 +771,17 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
 
 def _render_record_error(d) -> str:
     """A record error with its line quoted, at most 200 characters of it around the column."""
+    import zlib
+    from ..records.io import open_bytes
     from ..records.replay import QUOTE
     head = render(d)
     line = d.span.line
     if line < 1:
         return head
     try:
-        with open(d.span.file, "rb") as f:
+        with open_bytes(d.span.file) as f:
             raw = next((x for i, x in enumerate(f, 1) if i == line), None)
-    except OSError:
+    except (OSError, EOFError, zlib.error):
         return head
     if raw is None:
         return head

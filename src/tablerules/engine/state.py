@@ -34,8 +34,7 @@ class State:
     __slots__ = ("game", "phase", "hands", "history", "events", "single_hand",
                  "ctx", "deals", "winner_sides", "hand_start", "step_cap", "dealing",
                  "dealt_hands", "dealt_stock", "start_score", "bidding", "setup", "play", "layout", "_legal",
-                 "max_steps", "by_lot",
-                 "seen_before")
+                 "max_steps", "by_lot", "seen_before", "last_hand")
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False,
                  first_dealer: int | None = None):
@@ -53,6 +52,7 @@ class State:
         self.max_steps = game.bounds.max_steps
         self.deals = 0
         self.winner_sides: list[int] = []
+        self.last_hand: tuple | None = None  # set by scoring.end_hand: see hand_result()
         self.hands = [0] * game.seat_count
         dealer = game.first_dealer if first_dealer is None else first_dealer
         self.ctx = Context(game, self.hands, max(dealer, 0), len(game.sides))
@@ -230,6 +230,7 @@ class State:
         c.ctx = self.ctx.copy(c.hands, c.layout)  # the stock with it
         c.deals = self.deals
         c.winner_sides = list(self.winner_sides)
+        c.last_hand = self.last_hand
         c.hand_start = self.hand_start
         c.step_cap = self.step_cap
         c.dealing = list(self.dealing)
@@ -241,6 +242,23 @@ class State:
         c.play = self.play.copy() if self.play is not None else None
         c._legal = self._legal
         return c
+
+    def hand_result(self) -> dict | None:
+        """The hand that ended last, with the keys of its record line: `thrown_in`, or `contract`
+        and `bid` (names), `forced`, `made`, `scored` (per side) and `paid` (the payments, each
+        `from`, `to`, `chips`, `for`); None before the first hand ends. Kept with or without
+        `record`, so a summary needs no events."""
+        last = self.last_hand
+        if last is None:
+            return None
+        thrown_in, contract, bid, forced, made, awarded, paid = last
+        if thrown_in:
+            return {"thrown_in": True}
+        g = self.game
+        return {"thrown_in": False, "contract": g.contracts[contract].name,
+                "bid": g.bids[bid].label, "forced": forced, "made": made,
+                "scored": list(awarded),
+                "paid": [{"from": a, "to": b, "chips": x, "for": name} for a, b, x, name in paid]}
 
     @property
     def actor(self) -> int:

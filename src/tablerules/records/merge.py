@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..errors import TablerulesError
 from .runner import Summary, dumps, end_line
-from .textio import open_text
+from .io import open_text
 
 SHARD = "shard"
 SAME = ("format", "version", "ruleset", "source", "canonical", "ruleset_hash", "options", "seed",
@@ -145,11 +145,13 @@ def _copy(path: str, shard: dict, out, summary: Summary) -> None:
                     summary.games += 1
                 elif t == "hand":
                     summary.add_hand(obj)
+                    if "actions" in obj:  # compact (version 3): the decisions are in the line
+                        summary.decisions += len(obj["actions"])
                 elif t == "decision":
                     summary.decisions += 1
                 elif t == "match":
                     if "chips" in obj:
-                        summary.chips.append(obj["chips"])
+                        summary.add_chips(obj["chips"])
                     for s in obj.get("winner") or ():
                         summary.side_wins[s] += 1
                 out.write(raw if raw.endswith("\n") else raw + "\n")

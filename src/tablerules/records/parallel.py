@@ -116,7 +116,7 @@ def _quiet_worker(*sources: Source) -> None:
 
 
 def play_chunk(src: Source, agents: list[str], seed: int, start: int, stop: int,
-               record: bool) -> list[Played | Fault]:
+               record: str | None) -> list[Played | Fault]:
     """Play games start..stop-1 of a run (a task of a pool or a cluster): a top-level function."""
     return list(play_games(_game(src), agents, seed, start, stop, record))
 
@@ -232,7 +232,7 @@ def game_source(game: Game, agents: list[str], seed: int, *, workers: int = 1,
     src = source_of(game, ship=cluster is not None)
     d = driver(workers, cluster, (src,))  # now: an unreachable scheduler fails before any game
 
-    def play(start: int, stop: int, record: bool) -> Iterator[Played | Fault]:
+    def play(start: int, stop: int, record: str | None) -> Iterator[Played | Fault]:
         n = d.workers
         tasks = [(play_chunk, src, list(agents), seed, a, b, record)
                  for a, b in chunks(start, stop, n)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -26,10 +27,11 @@ from ..engine.state import DEAL, LAYOUT, PLAY, State
 from ..errors import GameError, RecordError, Span, TablerulesError
 from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
-from . import v1
+from . import v1, v3
+from .io import open_bytes
 from .runner import FORMAT, VERSION, game_seed, play_game
 
-VERSIONS = (1, VERSION)
+VERSIONS = (1, VERSION, v3.VERSION)
 QUOTE = 200  # characters of a record's value quoted in a message at most
 WIDTH = 99  # columns of the readable account at most
 
@@ -67,13 +69,24 @@ def quote(value: Any, limit: int = QUOTE) -> str:
 
 
 def read_lines(path: str) -> Iterator[tuple[int, dict]]:
-    """(line number, parsed object) for each non-blank line; a bad line is a located error."""
+    """(line number, parsed object) for each non-blank line; a bad line is a located error.
+
+    A name ending in `.gz` is read through gzip (records/io.py)."""
     try:
-        f = open(path, "rb")
+        f = open_bytes(path)
     except OSError as e:
         raise RecordError(f"cannot read record: {e.strerror or e}", Span(path, 0, 0)) from None
     with f:
-        for i, raw in enumerate(f, 1):
+        i = 0
+        while True:
+            try:
+                raw = f.readline()
+            except (OSError, EOFError, zlib.error) as e:  # a damaged or cut-off gzip file
+                raise RecordError(f"cannot read record: {gzip_problem(e)}",
+                                  Span(path, i + 1, 1)) from None
+            if not raw:
+                return
+            i += 1
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
@@ -94,6 +107,15 @@ def read_lines(path: str) -> Iterator[tuple[int, dict]]:
             yield i, obj
 
 
+def gzip_problem(e: BaseException) -> str:
+    """What is wrong with a gzip record, in one phrase."""
+    if isinstance(e, EOFError):
+        return "the gzip file is cut off (it was not closed)"
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return f"not a valid gzip file ({e})"
+
+
 # integers are integers: 10.0 is not 10, and true is not 1
 _Validator = validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER
                                .redefine("integer", lambda _, x: type(x) is int))
@@ -108,10 +130,14 @@ def _validator(name: str):
 def check_line(obj: dict, version: int, span: Span) -> None:
     """The line against the schema of its kind in record format `version`."""
     t = obj["type"]
-    name = f"v1_{t}" if version == 1 and t in v1.CHANGED else t
-    v = None if version == 1 and t == "end" else _validator(name)
-    if v is None or t.startswith("v1_"):
-        raise RecordError(f"unknown line type {quote(t)} in record format version {version}", span)
+    name = f"v1_{t}" if version == 1 and t in v1.CHANGED else f"v3_{t}" \
+        if version == 3 and t == "hand" else t
+    v = None if (version == 1 and t == "end") or (version == 3 and t not in v3.TYPES) \
+        else _validator(name)
+    if v is None or t.startswith(("v1_", "v3_")):
+        raise RecordError(f"unknown line type {quote(t)} in record format version {version}"
+                          + (" (the compact form: a hand line per deal)" if version == 3 else ""),
+                          span)
     try:
         err = best_match(v.iter_errors(obj))
     except RecursionError:
@@ -137,7 +163,8 @@ def _version(head: dict, path: str, ln: int) -> int:
     if type(v) is int and v in VERSIONS:
         return v
     raise RecordError(f"record format version {quote(v, 40)} is not supported: this tablerules "
-                      f"reads versions {' and '.join(map(str, VERSIONS))} (an integer)",
+                      f"reads versions {', '.join(map(str, VERSIONS[:-1]))} and {VERSIONS[-1]} "
+                      "(an integer)",
                       Span(path, ln, 1))
 
 
@@ -324,7 +351,9 @@ class _Verifier:
                       emit=lines.append)
         except GameError as e:
             lines.append({"type": "fault", "error": e.message})
-        return [v1.to_v1(x) for x in lines] if self.version == 1 else lines
+        if self.version == 1:
+            return [v1.to_v1(x) for x in lines]
+        return v3.compact(lines) if self.version == 3 else lines
 
     def is_next(self, obj: dict) -> bool:
         """Whether `obj` is the next line the header's agents play from the game's seed."""
@@ -376,38 +405,13 @@ class _Verifier:
 
     def line(self, obj: dict, span: Span) -> None:
         t = obj["type"]
-        st = self.state
-        gd = self.gd
         if t == "deal":
-            self._flush()
-            if self.pending:
-                raise RecordError(f"the engine expected a '{self.pending[0]['type']}' line here",
-                                  span)
-            if st.phase != DEAL:
-                raise RecordError("a deal where the engine expects "
-                                  + ("the end of the game" if st.is_terminal() else
-                                     f"a decision by {self._seat(st.current_player())}"), span)
-            dealt = obj["dealt" if self.version >= 2 else "hands"]
-            if len(dealt) != gd.seat_count:
-                raise RecordError(f"bad deal: {len(dealt)} hands for {gd.seat_count} seats", span)
-            try:
-                hands = [tuple(self._piece(p, span) for p in h) for h in dealt]
-                stock = tuple(self._piece(p, span) for p in obj.get("stock", []))
-                if st.by_lot:
-                    st.apply_action(obj.get("dealer"))  # the first dealer, drawn by lot
-                st.apply_deal(tuple(hands) + ((stock,) if gd.stock else ()))
-            except GameError as e:
-                raise RecordError(f"bad deal: {e.message}", span) from None
-            self._take_events(obj, span)
+            self._deal(obj, span)
             self._as_played(obj, span)
-            n = self.deals_of_hand[obj["hand"]] = self.deals_of_hand.get(obj["hand"], 0) + 1
-            again = f", deal {n}" if n > 1 else ""  # the deal before it was thrown in
-            turn = f"; {self._seat(obj['turn'])}'s turn" if "turn" in obj else ""
-            self._say(f"Hand {obj['hand']}{again}: {self._seat(obj['dealer'])} deals{turn}")
-            for s, h in enumerate(dealt):
-                self._say(f"  {self._seat(s):<6} {' '.join(h)}")
-            if obj.get("stock"):
-                self._say(f"  {'stock':<6} {' '.join(obj['stock'])}")
+            return
+        if t == "hand" and self.version >= 3:
+            self._hand(obj, span)
+            self._as_played(obj, span)
             return
         if t == "decision":
             self._decision(obj, span)
@@ -415,6 +419,81 @@ class _Verifier:
             return
         self._match_event(obj, span)
         self._as_played(obj, span)
+
+    def _deal(self, obj: dict, span: Span) -> None:
+        """A deal line (or a compact hand line's deal): the pieces dealt, checked and applied."""
+        st = self.state
+        gd = self.gd
+        self._flush()
+        if self.pending:
+            raise RecordError(f"the engine expected a '{self.pending[0]['type']}' line here",
+                              span)
+        if st.phase != DEAL:
+            raise RecordError("a deal where the engine expects "
+                              + ("the end of the game" if st.is_terminal() else
+                                 f"a decision by {self._seat(st.current_player())}"), span)
+        dealt = obj["dealt" if self.version >= 2 else "hands"]
+        if len(dealt) != gd.seat_count:
+            raise RecordError(f"bad deal: {len(dealt)} hands for {gd.seat_count} seats", span)
+        try:
+            hands = [tuple(self._piece(p, span) for p in h) for h in dealt]
+            stock = tuple(self._piece(p, span) for p in obj.get("stock", []))
+            if st.by_lot:
+                st.apply_action(obj.get("dealer"))  # the first dealer, drawn by lot
+            st.apply_deal(tuple(hands) + ((stock,) if gd.stock else ()))
+        except GameError as e:
+            raise RecordError(f"bad deal: {e.message}", span) from None
+        self._take_events(obj, span)
+        n = self.deals_of_hand[obj["hand"]] = self.deals_of_hand.get(obj["hand"], 0) + 1
+        again = f", deal {n}" if n > 1 else ""  # the deal before it was thrown in
+        turn = f"; {self._seat(obj['turn'])}'s turn" if "turn" in obj else ""
+        self._say(f"Hand {obj['hand']}{again}: {self._seat(obj['dealer'])} deals{turn}")
+        for s, h in enumerate(dealt):
+            self._say(f"  {self._seat(s):<6} {' '.join(h)}")
+        if obj.get("stock"):
+            self._say(f"  {'stock':<6} {' '.join(obj['stock'])}")
+
+    def _hand(self, obj: dict, span: Span) -> None:
+        """A compact (version 3) hand line: its deal and its actions go through the state, one
+        decision at a time, and what the engine then says of the hand must be what the line says."""
+        st = self.state
+        gd = self.gd
+        full = [{"type": "deal", **{k: obj[k] for k in ("hand", "dealer", "turn", "dealt", "stock")
+                                    if k in obj}}]
+        self._deal(full[0], span)
+        self._told(full)
+        actions = obj["actions"]
+        for i, name in enumerate(actions):
+            if self.pending and self.pending[0]["type"] == "hand" or st.phase == DEAL \
+                    or st.is_terminal():
+                raise RecordError(f"the hand line has {len(actions)} actions; the hand was over "
+                                  f"after {i}", span)
+            seat = st.current_player()
+            decision = {"type": "decision", "phase": PHASE_NAMES[st.phase], "seat": seat,
+                        "action": name,
+                        "legal": [gd.action_to_string(a) for a in st.legal_actions()]}
+            self._decision(decision, span)
+            full.append(decision)
+            self._told(full)
+        self._flush()
+        got = v3.compact(full)
+        if not got:
+            raise RecordError(f"the hand line's actions end before the hand does: "
+                              f"{self._seat(st.current_player())} is to act in the "
+                              f"{PHASE_NAMES[st.phase]}", span)
+        want = got[-1]
+        if not _same(want, obj):
+            k = next(k for k in list(want) + list(obj) if not _same(want.get(k), obj.get(k)))
+            raise RecordError(f"the hand line says {k} = {quote(obj.get(k), 80)}; the engine "
+                              f"computes {quote(want.get(k), 80)}", span)
+
+    def _told(self, full: list[dict]) -> None:
+        """The engine's lines so far of a compact hand line, said in the account (a match line
+        waits for its own line)."""
+        while self.pending and self.pending[0]["type"] != "match":
+            ev = self.pending.pop(0)
+            full.append(ev)
+            self._tell(ev)
 
     def _piece(self, name: str, span: Span) -> int:
         a = self.gd.string_to_action(name)
@@ -484,10 +563,14 @@ class _Verifier:
             k = diff[0] if diff else "type"
             raise RecordError(f"the {ev['type']} line says {k} = {quote(obj.get(k), 80)}; the "
                               f"engine computes {quote(ev.get(k), 80)}", span)
+        self._tell(ev if self.version >= 2 else obj)
+
+    def _tell(self, ev: dict) -> None:
+        """An engine line in the account, after the decision that caused it."""
         if ev["type"] == "exchange" and "buried" in ev:
             self.held = None  # the decision said it: bury once
         self._flush()
-        self._describe(ev if self.version >= 2 else obj)
+        self._describe(ev)
 
     def _describe(self, ev: dict) -> None:
         gd = self.gd

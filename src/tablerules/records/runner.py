@@ -16,9 +16,11 @@ from ..engine import events as record_lines
 from ..engine.state import DEAL, DONE, State
 from ..errors import GameError
 from ..game import Game
+from . import v3
 
 FORMAT = "tablerules-record"
-VERSION = 2
+VERSION = 2  # the full form (`--record-detail full`); the compact form is records/v3.py's
+DETAILS = ("compact", "full")  # how much a record keeps: version 3, or version 2
 
 
 def game_seed(seed: int, game: int) -> str:
@@ -67,7 +69,10 @@ class Summary:
     sides: int = 0
     first_dealer: int | str = 0  # the seat that dealt first, or "lot" (deal.first_dealer)
     interrupted: bool = False
-    chips: list = field(default_factory=list)  # with scoring.chips: each match's final chips
+    # with scoring.chips, each seat's final chips over the matches as running figures (not a
+    # list per match, so a long run keeps flat memory): [sum, min, max, matches below zero]
+    chips: list = field(default_factory=list)
+    chip_matches: int = 0
     chips_moved: int = 0  # chips paid over every hand played
 
     def add_hand(self, ev: dict) -> None:
@@ -84,18 +89,27 @@ class Summary:
             c[1] += 1
             c[0] += 1 if ev["made"] else 0
         self.scored_total += sum(ev["scored"])
-        self.chips_moved += sum(p["chips"] for p in ev.get("paid", ()))
+        self.chips_moved += ev["chips_paid"] if "chips_paid" in ev else sum(
+            p["chips"] for p in ev.get("paid", ()))  # a compact (version 3) line: the total
+
+    def add_chips(self, chips: list) -> None:
+        """A chips match's final chips, seat by seat, into the running figures."""
+        if not self.chips:
+            self.chips = [[0, c, c, 0] for c in chips]
+        for row, c in zip(self.chips, chips):
+            row[0] += c
+            row[1] = min(row[1], c)
+            row[2] = max(row[2], c)
+            row[3] += c < 0
+        self.chip_matches += 1
 
     def as_dict(self) -> dict:
         d = self._as_dict()
         if self.chips:  # a chips match: what each seat ended with
-            seats = range(len(self.chips[0]))
-            d["chips_by_seat"] = {str(s): {"mean": round(sum(c[s] for c in self.chips)
-                                                         / len(self.chips), 2),
-                                           "min": min(c[s] for c in self.chips),
-                                           "max": max(c[s] for c in self.chips),
-                                           "below_zero": sum(1 for c in self.chips if c[s] < 0)}
-                                  for s in seats}
+            n = self.chip_matches
+            d["chips_by_seat"] = {str(s): {"mean": round(total / n, 2), "min": lo, "max": hi,
+                                           "below_zero": below}
+                                  for s, (total, lo, hi, below) in enumerate(self.chips)}
             d["avg_chips_paid_per_hand"] = round(self.chips_moved / self.hands, 4) \
                 if self.hands else 0.0
         return d
@@ -148,14 +162,16 @@ def _bid_key(label: str):
 def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
               record: bool = True, emit: Callable[[dict], None] | None = None,
               decisions: bool = True, until: Callable[[dict], bool] | None = None,
-              first_dealer: int | None = None) -> State:
+              first_dealer: int | None = None,
+              on_hand: Callable[[State], None] | None = None) -> State:
     """Play game `index` of a run seeded `seed`: the one match driver of simulate, validate and
     compare.
 
     `agent_names` are agent texts (`NAME[:PARAM=VALUE...]`) by seat, repeated when fewer;
     `first_dealer` (a seat) overrides the ruleset's `deal.first_dealer`. Every record line goes
     to `emit` (decisions, deals, tricks, hands); `until(event)` returning
-    true stops the match early. The state bounds every hand (bounds.max_steps) and the match
+    true stops the match early; `on_hand(state)` is called as each hand ends (its result is
+    `state.hand_result()`, with or without `record`). The state bounds every hand (bounds.max_steps) and the match
     (bounds.max_hands), so this loop always ends.
     """
     gd = game.definition
@@ -165,6 +181,7 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
               for s in range(gd.seat_count)]
     st = State(gd, record=record, first_dealer=first_dealer)
     events = st.events
+    last = None
     while st.phase != DONE:
         if st.phase == DEAL:
             st.deal_random(deal_rng)
@@ -175,6 +192,9 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
             if decisions and emit is not None:
                 emit(record_lines.decision(st, seat, a, legal))
             st.apply_action(a)
+        if on_hand is not None and st.last_hand is not last:
+            last = st.last_hand
+            on_hand(st)
         if events:
             stop = False
             for ev in events:
@@ -188,9 +208,10 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     return st
 
 
-def header(game: Game, seed: int, games: int, agent_names: list[str]) -> dict:
+def header(game: Game, seed: int, games: int, agent_names: list[str],
+           version: int = VERSION) -> dict:
     gd = game.definition
-    return {"type": "header", "format": FORMAT, "version": VERSION, "ruleset": gd.name,
+    return {"type": "header", "format": FORMAT, "version": version, "ruleset": gd.name,
             "source": game.ref,
             "canonical": gd.canonical, "ruleset_hash": gd.content_hash,
             "options": gd.options, "seed": seed, "games": games,
@@ -249,29 +270,32 @@ class Fault:
 
 
 def play_games(game: Game, agent_names: list[str], seed: int, start: int, stop: int,
-               record: bool) -> Iterator[Played | Fault]:
+               record: str | None) -> Iterator[Played | Fault]:
     """Play games start..stop-1 of a run in order; a ruleset fault ends them with a Fault.
 
-    `record` says whether their record text (with decisions) is wanted. A worker process plays a
-    range of games with this, and the parent folds them in order as `simulate` does.
+    `record` is the record's detail ("full" or "compact", DETAILS), or None when no record is
+    wanted: then the engine builds no record lines and the summary is folded from each hand's
+    result (`State.hand_result()`). A worker process plays a range of games with this, and the
+    parent folds them in order as `simulate` does.
     """
+    gd = game.definition
     for i in range(start, stop):
         lines: list[dict] = [{"type": "game", "game": i + 1, "seed": game_seed(seed, i)}]
+        hands: list[dict] = []
         try:
-            st = play_game(game, agent_names, seed, i, record=True, emit=lines.append,
-                           decisions=record)
+            st = play_game(game, agent_names, seed, i, record=record is not None,
+                           emit=lines.append, decisions=record is not None,
+                           on_hand=lambda s: hands.append(s.hand_result()))
         except GameError as e:
             yield Fault(i, e.message, e.span, tuple(e.part))
             return
-        hands = [ev for ev in lines if ev["type"] == "hand"]
-        chips = next((ev["chips"] for ev in lines if ev["type"] == "match" and "chips" in ev),
-                     None)
-        if record:
-            text = "".join(dumps(o) + "\n" for o in lines)
-            decisions = sum(1 for ev in lines if ev["type"] == "decision")
+        chips = list(st.ctx.chips) if gd.match.stake is not None else None
+        if record is not None:
+            text = "".join(dumps(o) + "\n"
+                           for o in (v3.compact(lines) if record == "compact" else lines))
         else:
             text = ""
-            decisions = sum(1 for p, _ in st.history if p >= 0)  # not chance, not lot
+        decisions = sum(1 for p, _ in st.history if p >= 0)  # not chance, not lot
         yield Played(i, text, hands, chips, decisions, list(st.winner_sides))
 
 
@@ -280,7 +304,7 @@ def fold(summary: Summary, p: Played) -> None:
     for ev in p.hands:
         summary.add_hand(ev)
     if p.chips is not None:
-        summary.chips.append(p.chips)
+        summary.add_chips(p.chips)
     summary.decisions += p.decisions
     summary.games += 1
     for s in p.winners:
@@ -294,15 +318,19 @@ def new_summary(game: Game) -> Summary:
                    first_dealer=gd.first_dealer if gd.first_dealer >= 0 else "lot")
 
 
-GameSource = Callable[[int, int, bool], Iterator["Played | Fault"]]
+GameSource = Callable[[int, int, "str | None"], Iterator["Played | Fault"]]
 
 
 def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = ("random",),
              out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
              first: int = 0, stop: int | None = None, shard: dict | None = None,
-             source: GameSource | None = None) -> Summary:
+             source: GameSource | None = None, detail: str = "full") -> Summary:
     """Play `games` matches (or only games first..stop-1 of them, a shard); write the record to
     `out` if given; return the summary.
+
+    `detail` is "full" (record format version 2: the engine's lines, every decision with its
+    legal actions, every trick, lay and contract) or "compact" (version 3, a line per deal:
+    records/v3.py; what `simulate --record` writes unless told `--record-detail full`).
 
     Each game's lines are written once the game is over, so the record stops at a game boundary
     and ends with an `end` line: on KeyboardInterrupt (Ctrl-C, or SIGTERM where the caller maps
@@ -321,14 +349,16 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
             out.write("".join(dumps(o) + "\n" for o in objs))
             out.flush()
 
-    head = header(game, seed, games, names)
+    if detail not in DETAILS:
+        raise ValueError(f"detail is one of {', '.join(DETAILS)}, not {detail!r}")
+    head = header(game, seed, games, names, v3.VERSION if detail == "compact" else VERSION)
     if shard is not None:
         head["shard"] = shard
     put(head)
     if source is None:
-        def source(a: int, b: int, rec: bool):
+        def source(a: int, b: int, rec: str | None):
             return play_games(game, names, seed, a, b, rec)
-    played = source(first, stop, out is not None)
+    played = source(first, stop, detail if out is not None else None)
     try:
         for p in played:
             if isinstance(p, Fault):

@@ -1,0 +1,54 @@
+"""Record files by name: `.gz` is gzip (deterministic: no file name, mtime 0), else plain text."""
+
+from __future__ import annotations
+
+import gzip
+import io
+from typing import IO, BinaryIO
+
+
+def is_gzip(path) -> bool:
+    """Whether a record path names a gzip file (its name ends in `.gz`)."""
+    return str(path).endswith(".gz")
+
+
+class _GzipFile(gzip.GzipFile):
+    """A gzip file that also closes the file it was opened on."""
+
+    def __init__(self, raw: BinaryIO, mode: str):
+        super().__init__(filename="", mode=mode, fileobj=raw, mtime=0)
+        self._raw = raw
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
+def open_bytes(path, mode: str = "rb") -> BinaryIO:
+    """A record file as bytes ("rb" or "wb"), through gzip when its name ends in `.gz`."""
+    if mode not in ("rb", "wb"):
+        raise ValueError(f"open_bytes mode is 'rb' or 'wb', not {mode!r}")
+    raw = open(path, mode)
+    if not is_gzip(path):
+        return raw
+    try:
+        return _GzipFile(raw, mode)
+    except BaseException:
+        raw.close()
+        raise
+
+
+def open_text(path, mode: str = "r") -> IO[str]:
+    """A record file as UTF-8 text ("r" or "w", lines end in \\n), gzip when named `.gz`.
+
+    Gzip is written with no file name and mtime 0 in its header, so the same games give the
+    same bytes.
+    """
+    if mode not in ("r", "w"):
+        raise ValueError(f"open_text mode is 'r' or 'w', not {mode!r}")
+    if not is_gzip(path):
+        return open(path, mode, encoding="utf-8", newline="\n" if mode == "w" else None)
+    return io.TextIOWrapper(open_bytes(path, mode + "b"), encoding="utf-8",
+                            newline="\n" if mode == "w" else None)
