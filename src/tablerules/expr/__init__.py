@@ -61,7 +61,7 @@ def _too_deep(loc: Locator, text: str) -> ExprError:
 
 def compile_expression(text: str, env: Env, *, locate: Locate = None,
                        expected: Type | None = None) -> Compiled:
-    """Parse, check against `env` (and `expected`), and compile `text` to a closure."""
+    """Parse, check against `env` (and `expected`), and compile `text` to a Python function."""
     loc = Locator(locate)
     root = _parse(text, locate=loc)
     check_env(env, loc, len(text))
