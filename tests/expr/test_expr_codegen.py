@@ -38,6 +38,8 @@ def _env() -> Env:
     env.funcs["exec"] = define_function(
         "exec", [("__class__", INT), ("_b0", THING)],
         "__class__ + _b0.__class__ if _b0._r != '__import__(\"os\")' else eval", env)
+    env.funcs["print"] = define_function(  # kept once per pass and arguments
+        "print", [("__class__", INT)], "count(t in __builtins__ if t.__class__ > __class__)", env)
     return env
 
 
@@ -45,6 +47,7 @@ def _env() -> Env:
 # the other kind and a backslash stand for themselves.
 CASES = [
     ("__import__ + eval", 9),
+    ("print(__import__ - 6) + print(eval)", 2 + 2),
     ("_v0 == ')'", True),
     (r"""_v0 in ["a'b", '\\', "\\n"]""", False),
     ("count(_e in __builtins__ if _e._r == \")\")", 1),
@@ -57,7 +60,7 @@ CASES = [
 ]
 
 _GENERATED = re.compile(r"_[vgfkbh]\d+|_e|_r|_x|a|_(sum|min|max|any|all|len|map|ix|fdiv|fmod|"
-                        r"raise|keep|GE|oob|reloc)")
+                        r"raise|keep|GE|oob|reloc|getattr|q|m|NO|TE|MEMO)|get")
 
 
 def _check_source(source: str, user_text: str) -> None:
@@ -89,6 +92,9 @@ def test_a_user_function_body_is_generated_too():
     f = _env().funcs["exec"]
     assert f.impl(CTX, 1, (4, ")", True)) == 5
     assert f.impl(CTX, 1, (4, '__import__("os")', True)) == 2
+    _check_source(f.source, f.doc)
+    f = _env().funcs["print"]
+    assert f.impl(CTX, 2) == 2
     _check_source(f.source, f.doc)
 
 

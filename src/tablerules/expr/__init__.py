@@ -118,39 +118,17 @@ def define_function(name: str, params: list[tuple[str, Type]], body: str, env: E
         for b in binders:
             names.append(compiler.locals.setdefault(b, compiler.unit.local()))
         code = compiler.comp(root, INNER)
+        deps = compiler.deps(root)
+        # reading the context through an aggregate, and none of the names a pass changes:
+        # within one pass (the context's `memo`, see compiler.py) each call with the same
+        # arguments is worked out once
+        kept = deps.agg and deps.ctx and not deps.item
         if code.is_const:
             v = code.const
             impl = lambda ctx, *args: v  # noqa: E731
         else:
-            impl = compiler.unit.function(code.src, ", ".join(names))
+            impl = compiler.unit.function(code.src, ", ".join(names), kept=kept)
     except RecursionError:
         raise _too_deep(loc, body) from None
-    deps = compiler.deps(root)
-    if deps.agg and deps.ctx and not deps.item:
-        impl = _kept_call(impl)
     return Func(ptypes, checked.type, impl, needs_ctx=True, pure=not deps.dyn, doc=body,
                 reads_item=deps.item, source=compiler.unit.source)
-
-
-def _kept_call(impl):
-    """A function reading the context through an aggregate, and none of the names a pass
-    changes: within one pass (the context's `memo`, see compiler.py) each call with the same
-    arguments is worked out once."""
-    key = object()
-
-    def call(ctx, *args):
-        memo = getattr(ctx, "memo", None)  # a compile-time context has none
-        if memo is None:
-            return impl(ctx, *args)
-        k = (key, *args)
-        try:
-            v = memo.get(k, _KEPT_MISS)
-        except TypeError:  # an argument that cannot be a key
-            return impl(ctx, *args)
-        if v is _KEPT_MISS:
-            v = memo[k] = impl(ctx, *args)
-        return v
-    return call
-
-
-_KEPT_MISS = object()

@@ -156,7 +156,8 @@ def _keep(a, f):
 
 _HELPERS = {"_sum": sum, "_min": min, "_max": max, "_any": any, "_all": all, "_len": len,
             "_map": map, "_ix": _index, "_fdiv": _floordiv, "_fmod": _mod, "_raise": _raise,
-            "_keep": _keep, "_GE": GameError, "_oob": _out_of_bound}
+            "_keep": _keep, "_GE": GameError, "_oob": _out_of_bound, "_getattr": getattr,
+            "_NO": _EMPTY, "_TE": TypeError, "_MEMO": "memo"}
 
 # Python's spelling of each operator, and its function for folding constants.
 _PY = {"+": "+", "-": "-", "*": "*", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
@@ -240,11 +241,22 @@ class Unit:
         self.defs.append(f"def {name}(a):\n    return {src}\n")
         return f"_keep(a, {name})"
 
-    def function(self, src: str, params: str = "a", bound=None, defs: bool = True) -> Callable:
-        """The function returning `src`, compiled; `bound`: the span of the int bound check."""
+    def function(self, src: str, params: str = "a", bound=None, defs: bool = True,
+                 kept: bool = False) -> Callable:
+        """The function returning `src`, compiled; `bound`: the span of the int bound check;
+        `kept`: each call worked out once per pass and arguments (a user function, see
+        `define_function`), with the context's `memo` (a compile-time context has none)."""
         filename = f"<tablerules expression {next(_MODULES)}>"
-        body = f"_r = {src}" if bound is not None else f"return {src}"
+        body = f"_r = {src}" if bound is not None or kept else f"return {src}"
         lines = [*(self.defs if defs else ()), f"def _e({params}):"]
+        if kept:
+            key = self.name("k", object())
+            args = "".join(p + ", " for p in params.split(", ")[1:])
+            lines += ["    _m = _getattr(a, _MEMO, None)", "    if _m is not None:",
+                      f"        _q = ({key}, {args})", "        try:",
+                      "            _r = _m.get(_q, _NO)", "        except _TE:",
+                      "            _m = None",
+                      "        else:", "            if _r is not _NO:", "                return _r"]
         if self.calls:
             lines += ["    try:", f"        {body}", "    except _GE as _x:",
                       "        raise _reloc(_x) from None"]
@@ -253,6 +265,8 @@ class Unit:
         if bound is not None:
             lines += [f"    if {-INT_LIMIT} <= _r <= {INT_LIMIT}:", "        return _r",
                       f"    raise _oob(_r, {self.name('k', bound)})"]
+        if kept:
+            lines += ["    if _m is not None:", "        _m[_q] = _r", "    return _r"]
         source = "\n".join(lines) + "\n"
         try:
             tree = ast.parse(source, filename)
