@@ -110,3 +110,46 @@ def test_a_bare_name_and_a_constant_generate_nothing():
     env = _env()
     assert compile_expression("_v0", env).source == ""
     assert compile_expression("eval * 3", env).source == ""
+
+
+class _Ctx:
+    def __init__(self, hand):
+        self.hand = hand
+        self.item = 0
+        self.memo = None
+
+
+def _raising_env() -> Env:
+    def pick(k):
+        if k < 0:
+            raise GameError(f"no piece {k}")  # no span: the call's is given to it
+        return k
+
+    def hand(ctx):
+        if not ctx.hand:
+            raise GameError("no hand")
+        return ctx.hand
+
+    env = Env({"hand": Var(ListType(INT), hand), "item": Var(INT, lambda c: c.item)},
+              {"pick": Func((INT,), INT, pick)}, "a test")
+    env.per_item = frozenset({"item"})
+    env.funcs["low"] = define_function("low", [("k", INT)], "pick(k - 1) + count(t in hand)", env)
+    return env
+
+
+@pytest.mark.parametrize("text,ctx,col", [
+    # in a part kept for the pass (its own function): the span of its call
+    ("item + max(pick(t) for t in hand)", [1, -2], 12),
+    # a user function's body: the span inside the body, not of the call
+    ("item + sum(low(t) for t in hand)", [1, 0], 1),
+    # a variable failing in a call's argument: the span of the innermost call, as the
+    # closures gave it
+    ("pick(len(hand)) + item", [], 6),
+    ("pick(item) + len(hand)", [], 14),
+    ("sum(pick(t) for t in hand if t < 5) + max(len(hand), pick(item - 1))", [3], 54),
+])
+def test_errors_find_their_call(text, ctx, col):
+    c = compile_expression(text, _raising_env())
+    with pytest.raises(GameError) as info:
+        c.fn(_Ctx(ctx))
+    assert info.value.span.col == col

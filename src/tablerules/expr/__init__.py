@@ -8,10 +8,9 @@ from typing import Any, Callable
 from ..errors import ExprError, GameError, Span
 from .builtins import AGGREGATES, BUILTINS, KEYWORDS, RESERVED, AggregateSpec, signature
 from .checker import Binder, Checker, check_env
-from . import nodes as _n
 from .compiler import CTX, INNER, NOT_CONST, Compiler, _too_big, const_fn
 from .env import Env, Func, Var
-from .nodes import Node
+from .nodes import Name, Node
 from .parser import Locate, Locator
 from .parser import parse as _parse
 from .types import INT, INT_LIMIT, Type
@@ -83,7 +82,7 @@ def compile_expression(text: str, env: Env, *, locate: Locate = None,
                 raise loc.error(_too_big(v), root.offset, root.length)
             return Compiled(const_fn(v), checked.type, uses, text, v)
         ref = checked.refs.get(id(root))
-        if isinstance(root, _n.Name) and ref is not None and not isinstance(ref, Binder) \
+        if isinstance(root, Name) and ref is not None and not isinstance(ref, Binder) \
                 and ref.get is not None:  # a bare variable: its getter is the function
             fn = _bounded(ref.get, loc.node(root)) if is_int else ref.get
             return Compiled(fn, checked.type, uses, text)
