@@ -15,6 +15,8 @@ from tablerules.expr import compile_expression, define_function
 from tablerules.expr.env import Env, Func, Var
 from tablerules.expr.types import BOOL, INT, SYM, Attr, ListType, ObjType
 
+from expr_vocab import build
+
 # names a user could pick that mean something to Python or to the generated code
 THING = ObjType("thing", {
     "__class__": Attr(INT, operator.itemgetter(0)),
@@ -153,3 +155,14 @@ def test_errors_find_their_call(text, ctx, col):
     with pytest.raises(GameError) as info:
         c.fn(_Ctx(ctx))
     assert info.value.span.col == col
+
+
+def test_a_part_that_reads_a_name_stays_code_when_its_branch_folds():
+    """As with the closures: only a part reading nothing is worked out at load time, so a
+    failing call whose argument lost its variable to a constant condition fails when run."""
+    env, ctx = build({"x": {"type": "int", "value": 5}, "n": {"type": "int", "const": 3}})
+    c = compile_expression("fail(x if false else 3)", env)
+    with pytest.raises(GameError, match="boom 3"):
+        c.fn(ctx)
+    c = compile_expression("abs(plus_x(n) if false else -n)", env)
+    assert not c.is_const and c.fn(ctx) == 3

@@ -381,6 +381,13 @@ class Compiler:
         except Exception as e:  # a vocabulary function failing on constant arguments
             return self.fail(node, f"evaluating this constant failed: {type(e).__name__}: {e}")
 
+    def folded(self, node: n.Node, *parts: Code) -> bool:
+        """Whether `node` is being folded and its parts are constants: worked out now. (A node
+        that reads something keeps its code even when its parts became constants, as a part
+        that may fail stays source; `fold` runs what is left.)"""
+        d = self.deps(node)
+        return not d.dyn and not d.free and all(p.is_const for p in parts)
+
     def fold(self, node: n.Node) -> Code:
         """Evaluate a constant node now."""
         code = getattr(self, "build_" + type(node).__name__)(node, CTX)
@@ -417,22 +424,22 @@ class Compiler:
     def build_Index(self, node: n.Index, mode) -> Code:
         obj, idx = self.comp(node.obj, mode), self.comp(node.index, mode)
         span = self.loc.node(node)
-        if obj.is_const and idx.is_const:
+        if self.folded(node, obj, idx):
             return self.attempt(node, lambda: _index(obj.const, idx.const, span))
         return Code(f"_ix({self.src(obj)}, {self.src(idx)}, {self.unit.name('k', span)})")
 
     def build_Attr(self, node: n.Attr, mode) -> Code:
         get = self.c.types[id(node.obj)].attrs[node.name].get
         obj = self.comp(node.obj, mode)
-        if obj.is_const:
+        if self.folded(node, obj):
             return self.attempt(node, lambda: get(obj.const))
-        return Code(f"{self.unit.name('g', get)}({obj.src})")
+        return Code(f"{self.unit.name('g', get)}({self.src(obj)})")
 
     def build_Call(self, node: n.Call, mode) -> Code:
         func = self.c.funcs[id(node)]
         impl = func.impl
         args = [self.comp(a, mode) for a in node.args]
-        if func.pure and all(c.is_const for c in args):
+        if self.folded(node, *args):
             values = [c.const for c in args]
             if func.needs_ctx:  # no context at compile time
                 return self.attempt(node, lambda: impl(None, *values))
@@ -451,7 +458,7 @@ class Compiler:
 
     def _binary(self, node, mode, op: str) -> Code:
         l, r = self.comp(node.left, mode), self.comp(node.right, mode)
-        if l.is_const and r.is_const:
+        if self.folded(node, l, r):
             return self.attempt(node, lambda: _FOLD[op](l.const, r.const))
         right = self.src(r)
         if r.is_const and op in ("in", "not in"):
@@ -465,7 +472,7 @@ class Compiler:
         l, r = self.comp(node.left, mode), self.comp(node.right, mode)
         if r.is_const and r.const == 0:
             return self.fail(node.right, message)
-        if l.is_const and r.is_const:
+        if self.folded(node, l, r):
             return self.attempt(node, lambda: op(l.const, r.const))
         if r.is_const:  # a constant other than zero: Python's operator, no check
             return Code(f"({self.src(l)} {_PY[node.op]} {self.src(r)})")
