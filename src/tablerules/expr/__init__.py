@@ -8,9 +8,9 @@ from typing import Any, Callable
 from ..errors import ExprError, GameError, Span
 from .builtins import AGGREGATES, BUILTINS, KEYWORDS, RESERVED, AggregateSpec, signature
 from .checker import Binder, Checker, check_env
-from .compiler import CTX, NOT_CONST, Compiler, FrameMode, ItemMode, const_fn
+from .compiler import CTX, INNER, NOT_CONST, Compiler, _too_big, const_fn
 from .env import Env, Func, Var
-from .nodes import Node
+from .nodes import Name, Node
 from .parser import Locate, Locator
 from .parser import parse as _parse
 from .types import INT, INT_LIMIT, Type
@@ -22,12 +22,7 @@ __all__ = ["AGGREGATES", "BUILTINS", "INT_LIMIT", "KEYWORDS", "NOT_CONST", "Aggr
 # Each int result is checked against INT_LIMIT, not every operator: there is no power operator,
 # so an expression of bounded inputs gives a bounded result, and a value that grows from hand to
 # hand is stopped. The per-piece hooks of trick play are tabled at compile time, so the check
-# runs a few times a hand.
-
-def _too_big(v: int) -> str:
-    return (f"the value ({'-' if v < 0 else ''}an integer of {v.bit_length()} bits) is beyond the "
-            f"integer bound: every int is between -2**53 and 2**53")
-
+# runs a few times a hand. The generated function checks its result itself (compiler.py).
 
 def _bounded(f: Callable[[Any], Any], span: Span) -> Callable[[Any], Any]:
     def bounded(a, f=f, lo=-INT_LIMIT, hi=INT_LIMIT):  # defaults: local lookups on a hot path
@@ -47,6 +42,7 @@ class Compiled:
     uses: frozenset[str]  # env names (vars and funcs) referenced; bound variables excluded
     text: str
     const: Any = NOT_CONST  # the folded value when the whole expression is constant
+    source: str = ""  # the generated Python source of `fn` ("" for a constant or a bare name)
 
     @property
     def is_const(self) -> bool:
@@ -64,7 +60,7 @@ def _too_deep(loc: Locator, text: str) -> ExprError:
 
 def compile_expression(text: str, env: Env, *, locate: Locate = None,
                        expected: Type | None = None) -> Compiled:
-    """Parse, check against `env` (and `expected`), and compile `text` to a closure."""
+    """Parse, check against `env` (and `expected`), and compile `text` to a Python function."""
     loc = Locator(locate)
     root = _parse(text, locate=loc)
     check_env(env, loc, len(text))
@@ -76,24 +72,30 @@ def compile_expression(text: str, env: Env, *, locate: Locate = None,
             if not expected.accepts(checked.type):
                 raise loc.error(f"expected {expected}, got {checked.type}", root.offset,
                                 root.length)
-        code = Compiler(checked, loc, env.per_item, hoist=True).comp(root, CTX)
+        compiler = Compiler(checked, loc, env.per_item, hoist=True)
+        code = compiler.comp(root, CTX)
+        uses = frozenset(checked.uses)
+        is_int = checked.type == INT
+        if code.is_const:
+            v = code.const
+            if is_int and isinstance(v, int) and not -INT_LIMIT <= v <= INT_LIMIT:
+                raise loc.error(_too_big(v), root.offset, root.length)
+            return Compiled(const_fn(v), checked.type, uses, text, v)
+        ref = checked.refs.get(id(root))
+        if isinstance(root, Name) and ref is not None and not isinstance(ref, Binder) \
+                and ref.get is not None:  # a bare variable: its getter is the function
+            fn = _bounded(ref.get, loc.node(root)) if is_int else ref.get
+            return Compiled(fn, checked.type, uses, text)
+        fn = compiler.unit.function(code.src, bound=loc.node(root) if is_int else None)
     except RecursionError:
         raise _too_deep(loc, text) from None
-    uses = frozenset(checked.uses)
-    is_int = checked.type == INT
-    if code.is_const:
-        v = code.const
-        if is_int and isinstance(v, int) and not -INT_LIMIT <= v <= INT_LIMIT:
-            raise loc.error(_too_big(v), root.offset, root.length)
-        return Compiled(const_fn(v), checked.type, uses, text, v)
-    fn = _bounded(code.fn, loc.node(root)) if is_int else code.fn
-    return Compiled(fn, checked.type, uses, text)
-
+    return Compiled(fn, checked.type, uses, text, source=compiler.unit.source)
 
 
 def define_function(name: str, params: list[tuple[str, Type]], body: str, env: Env, *,
                     locate: Locate = None) -> Func:
     """A user-defined function: `body` checked in `env` plus `params`; usable in later envs."""
+    ptypes = tuple(t for _, t in params)
     loc = Locator(locate)
     root = _parse(body, locate=loc)
     check_env(env, loc, len(body))
@@ -111,61 +113,21 @@ def define_function(name: str, params: list[tuple[str, Type]], body: str, env: E
     try:
         checked = Checker(inner, loc, binders).run(root)
         compiler = Compiler(checked, loc, env.per_item)
-        if len(binders) == 1 and compiler.item_ok(root, binders[0]):
-            # one parameter and no context: the body is a plain function of the argument
-            code = compiler.comp(root, ItemMode(binders[0]))
-            impl = _item_impl(code)
+        names = ["a"]  # the context, then the parameters as locals
+        for b in binders:
+            names.append(compiler.locals.setdefault(b, compiler.unit.local()))
+        code = compiler.comp(root, INNER)
+        deps = compiler.deps(root)
+        # reading the context through an aggregate, and none of the names a pass changes:
+        # within one pass (the context's `memo`, see compiler.py) each call with the same
+        # arguments is worked out once
+        kept = deps.agg and deps.ctx and not deps.item
+        if code.is_const:
+            v = code.const
+            impl = lambda ctx, *args: v  # noqa: E731
         else:
-            alloc = [len(binders) + 1]
-            code = compiler.comp(root, FrameMode({b: i for i, b in enumerate(binders, 1)}, alloc))
-            impl = _frame_impl(code, alloc[0] - 1 - len(binders))
+            impl = compiler.unit.function(code.src, ", ".join(names), kept=kept)
     except RecursionError:
         raise _too_deep(loc, body) from None
-    deps = compiler.deps(root)
-    if deps.agg and deps.ctx and not deps.item:
-        impl = _kept_call(impl)
-    return Func(tuple(t for _, t in params), checked.type, impl, needs_ctx=True,
-                pure=not deps.dyn, doc=body, reads_item=deps.item)
-
-
-def _kept_call(impl):
-    """A function reading the context through an aggregate, and none of the names a pass
-    changes: within one pass (the context's `memo`, see compiler.py) each call with the same
-    arguments is worked out once."""
-    key = object()
-
-    def call(ctx, *args):
-        memo = getattr(ctx, "memo", None)  # a compile-time context has none
-        if memo is None:
-            return impl(ctx, *args)
-        k = (key, *args)
-        try:
-            v = memo.get(k, _KEPT_MISS)
-        except TypeError:  # an argument that cannot be a key
-            return impl(ctx, *args)
-        if v is _KEPT_MISS:
-            v = memo[k] = impl(ctx, *args)
-        return v
-    return call
-
-
-_KEPT_MISS = object()
-
-
-def _item_impl(code):
-    if code.is_const:
-        v = code.const
-        return lambda ctx, x: v
-    f = code.fn
-    return lambda ctx, x: f(x)
-
-
-def _frame_impl(code, extra: int):
-    if code.is_const:
-        v = code.const
-        return lambda ctx, *args: v
-    f = code.fn
-    if extra:
-        pad = (None,) * extra
-        return lambda ctx, *args: f([ctx, *args, *pad])
-    return lambda ctx, *args: f([ctx, *args])
+    return Func(ptypes, checked.type, impl, needs_ctx=True, pure=not deps.dyn, doc=body,
+                reads_item=deps.item, source=compiler.unit.source)

@@ -1,32 +1,45 @@
-"""Checked AST to Python closures, built once; constant sub-expressions are folded."""
+"""Checked AST to the source of one Python function, built once; constant parts are folded."""
 
-# Every compiled node is a constant or a one-argument closure; what the argument is depends
-# on the mode the node was compiled in:
-# - ctx mode: the evaluation context (top level, no bound variable in scope);
-# - frame mode: a list `[ctx, slot1, ...]` holding bound variables, made fresh by the
-#   outermost aggregate (or user function) on each call, so evaluation is re-entrant and
-#   thread-safe;
-# - item mode: the current element of an aggregate, when its body and filter read nothing
-#   else (`t.high`), so the loop becomes `sum(map(getter, items))` with no frame at all.
+# Code generation: every checked node becomes a Python expression, and each compiled expression
+# (or user-defined function body) one function `def _e(a): return ...`, compiled with compile()
+# and run in a namespace holding only what the source refers to. The source is made from the
+# checked tree alone, never from the user's text: names of the vocabulary are objects in the
+# namespace under generated identifiers (`_v0(a)` a variable's getter, `_g1(x)` an attribute's,
+# `_f2(...)` a function, `_k3` a constant such as a symbol or a tuple), bound variables are
+# Python locals `_b4`, ints and booleans are `repr` literals, operators come from fixed tables.
+# The namespace's builtins are empty, so the source can reach nothing else.
+#
+# `a` is the evaluation context; an aggregate is a comprehension whose variable is a local, so
+# evaluation is re-entrant and thread-safe with no frame of our own. The mode a node is compiled
+# in only says where it stands: CTX at the top (no bound variable in scope), INNER in an
+# aggregate's body or filter or a user function's body.
 #
 # Hoisting: where the caller evaluates one expression many times in a pass, changing only some
 # names between calls (`play.legal` for each piece of a hand, with `tile`; a strategy's `choose`
 # for each legal action, with `a`), a costly part that reads none of them (an aggregate, a call
 # reading the context) is computed at its first use in the pass and kept in the context's
 # `memo` dict for the rest of it; the caller makes `memo` a fresh dict for each pass, and None
-# outside one (then nothing is kept).
+# outside one (then nothing is kept). A kept part is a function of its own, `_keep(a, _h5)`.
+#
+# A GameError without a span raised by a function is given the span of the call (`_relocated`):
+# the generated function catches it once (a try costs nothing until it raises) and finds the
+# call from the traceback, the source position of the innermost call it was raised within.
 
 from __future__ import annotations
 
+import ast
+import itertools
 import operator
+import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable
 
 from ..errors import UNKNOWN, ExprError, GameError
 from . import nodes as n
 from .checker import Binder, Checked
-from .env import Var
 from .parser import Locator
+from .types import INT_LIMIT
 
 
 class _NotConst:
@@ -38,10 +51,6 @@ class _NotConst:
 
 NOT_CONST: Any = _NotConst()
 _EMPTY = object()
-
-
-def _identity(x):
-    return x
 
 
 def const_fn(value: Any) -> Callable[[Any], Any]:
@@ -57,21 +66,17 @@ def normalize(value: Any) -> Any:
 
 
 class Code:
-    """A compiled node: a constant, or a closure over the mode's argument."""
+    """A compiled node: a constant, or the source of a Python expression over `a` and locals."""
 
-    __slots__ = ("fn", "const")
+    __slots__ = ("src", "const")
 
-    def __init__(self, fn: Callable[[Any], Any] | None = None, const: Any = NOT_CONST):
-        self.fn = fn
+    def __init__(self, src: str | None = None, const: Any = NOT_CONST):
+        self.src = src
         self.const = const
 
     @property
     def is_const(self) -> bool:
-        return self.fn is None
-
-    def lift(self) -> Callable[[Any], Any]:
-        """The node as a closure, constant or not."""
-        return const_fn(self.const) if self.fn is None else self.fn
+        return self.src is None
 
 
 @dataclass(frozen=True)
@@ -91,27 +96,8 @@ class Deps:
 
 _NONE = Deps()
 
-
-class FrameMode:
-    """Bound variables live in `fr[slot]`; `alloc[0]` is the next free slot of this frame."""
-
-    __slots__ = ("slots", "alloc")
-
-    def __init__(self, slots: dict[Binder, int], alloc: list[int]):
-        self.slots = slots
-        self.alloc = alloc
-
-
-class ItemMode:
-    """The argument is the current element bound to `binder`."""
-
-    __slots__ = ("binder",)
-
-    def __init__(self, binder: Binder):
-        self.binder = binder
-
-
 CTX = "ctx"
+INNER = "inner"
 
 
 def _relocated(e: GameError, span) -> GameError:
@@ -121,33 +107,180 @@ def _relocated(e: GameError, span) -> GameError:
     return e
 
 
-# Closure factories per operator: (both dynamic, constant right, constant left). Written out
-# because `l(a) + r(a)` is measurably faster than `operator.add(l(a), r(a))`.
-_OPS: dict[str, tuple[Callable, Callable, Callable]] = {
-    "+": (lambda l, r: lambda a: l(a) + r(a), lambda l, c: lambda a: l(a) + c,
-          lambda c, r: lambda a: c + r(a)),
-    "-": (lambda l, r: lambda a: l(a) - r(a), lambda l, c: lambda a: l(a) - c,
-          lambda c, r: lambda a: c - r(a)),
-    "*": (lambda l, r: lambda a: l(a) * r(a), lambda l, c: lambda a: l(a) * c,
-          lambda c, r: lambda a: c * r(a)),
-    "==": (lambda l, r: lambda a: l(a) == r(a), lambda l, c: lambda a: l(a) == c,
-           lambda c, r: lambda a: c == r(a)),
-    "!=": (lambda l, r: lambda a: l(a) != r(a), lambda l, c: lambda a: l(a) != c,
-           lambda c, r: lambda a: c != r(a)),
-    "<": (lambda l, r: lambda a: l(a) < r(a), lambda l, c: lambda a: l(a) < c,
-          lambda c, r: lambda a: c < r(a)),
-    "<=": (lambda l, r: lambda a: l(a) <= r(a), lambda l, c: lambda a: l(a) <= c,
-           lambda c, r: lambda a: c <= r(a)),
-    ">": (lambda l, r: lambda a: l(a) > r(a), lambda l, c: lambda a: l(a) > c,
-          lambda c, r: lambda a: c > r(a)),
-    ">=": (lambda l, r: lambda a: l(a) >= r(a), lambda l, c: lambda a: l(a) >= c,
-           lambda c, r: lambda a: c >= r(a)),
-    "in": (lambda l, r: lambda a: l(a) in r(a), lambda l, c: lambda a: l(a) in c,
-           lambda c, r: lambda a: c in r(a)),
-    "not in": (lambda l, r: lambda a: l(a) not in r(a), lambda l, c: lambda a: l(a) not in c,
-               lambda c, r: lambda a: c not in r(a)),
-}
-_DIVISION = {"//": (operator.floordiv, "division by zero"), "%": (operator.mod, "modulo by zero")}
+# -- run-time helpers, in every namespace under these fixed names ------------------------------
+
+def _index(xs, i, span):
+    if 0 <= i < len(xs):  # never from the end: -1 is a mistake, not the last
+        return xs[i]
+    raise GameError(f"index {i} is outside a list of {len(xs)} "
+                    f"(indexes are 0..{len(xs) - 1})", span)
+
+
+def _floordiv(x, y, span):
+    try:
+        return x // y
+    except ZeroDivisionError:
+        raise GameError("division by zero", span) from None
+
+
+def _mod(x, y, span):
+    try:
+        return x % y
+    except ZeroDivisionError:
+        raise GameError("modulo by zero", span) from None
+
+
+def _raise(message, span):
+    raise GameError(message, span)
+
+
+def _too_big(v: int) -> str:
+    return (f"the value ({'-' if v < 0 else ''}an integer of {v.bit_length()} bits) is beyond the "
+            f"integer bound: every int is between -2**53 and 2**53")
+
+
+def _out_of_bound(v, span):
+    return GameError(_too_big(v), span)
+
+
+def _keep(a, f):
+    """`f(a)` computed once per pass: kept in the context's `memo` (None: no pass, no keeping)."""
+    memo = a.memo
+    if memo is None:
+        return f(a)
+    v = memo.get(f, _EMPTY)  # the part's own function is its key
+    if v is _EMPTY:
+        v = memo[f] = f(a)
+    return v
+
+
+_HELPERS = {"_sum": sum, "_min": min, "_max": max, "_any": any, "_all": all, "_len": len,
+            "_map": map, "_ix": _index, "_fdiv": _floordiv, "_fmod": _mod, "_raise": _raise,
+            "_keep": _keep, "_GE": GameError, "_oob": _out_of_bound, "_getattr": getattr,
+            "_NO": _EMPTY, "_TE": TypeError, "_MEMO": "memo"}
+
+# Python's spelling of each operator, and its function for folding constants.
+_PY = {"+": "+", "-": "-", "*": "*", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
+       ">=": ">=", "in": "in", "not in": "not in", "//": "//", "%": "%"}
+_FOLD: dict[str, Callable] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq,
+    "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "in": lambda x, c: x in c, "not in": lambda x, c: x not in c}
+_DIVISION = {"//": (operator.floordiv, "division by zero", "_fdiv"),
+             "%": (operator.mod, "modulo by zero", "_fmod")}
+_AGG = {"sum": "_sum", "min": "_min", "max": "_max", "any": "_any", "all": "_all",
+        "count": "_len"}
+_MODULES = itertools.count()
+
+
+def _relocate(filename: str, sites: tuple, e: GameError) -> GameError:
+    """`e` with the span of the innermost call of this module it was raised within."""
+    if e.span != UNKNOWN:
+        return e
+    tb, last = e.__traceback__, None
+    while tb is not None:  # the deepest frame running this module's code
+        if tb.tb_frame.f_code.co_filename == filename:
+            last = tb
+        tb = tb.tb_next
+    if last is None:
+        return e
+    pos = next(itertools.islice(last.tb_frame.f_code.co_positions(), last.tb_lasti // 2, None),
+               None)
+    if pos is None or None in pos:
+        return e
+    start, end = (pos[0], pos[2]), (pos[1], pos[3])
+    best = None
+    for s0, s1, span in sites:  # calls nest or are apart: the latest start is the innermost
+        if s0 <= start and end <= s1 and (best is None or s0 > best[0]):
+            best = (s0, span)
+    return e if best is None else _relocated(e, best[1])
+
+
+class Unit:
+    """One generated module: its namespace (generated names only) and its kept parts."""
+
+    def __init__(self):
+        self.ns: dict[str, Any] = {"__builtins__": {}, **_HELPERS}
+        self._shared: dict[tuple, str] = {}
+        self._count = itertools.count()
+        self.defs: list[str] = []  # the kept parts, each `def _hN(a): ...`
+        self.calls: dict[str, Any] = {}  # a call site's own name -> the span of the call
+        self.source = ""  # the last module built
+
+    def name(self, prefix: str, obj: Any, share: bool = True) -> str:
+        """A generated identifier for `obj` in the namespace (one per object when shared)."""
+        key = (prefix, id(obj))
+        if share and key in self._shared:
+            return self._shared[key]
+        name = f"_{prefix}{next(self._count)}"
+        self.ns[name] = obj  # kept alive here, so its id is not reused
+        if share:
+            self._shared[key] = name
+        return name
+
+    def local(self) -> str:
+        return f"_b{next(self._count)}"
+
+    def call(self, impl: Any, span) -> str:
+        """A name of its own for one call site, so that errors find their call."""
+        name = self.name("f", impl, share=False)
+        self.calls[name] = span
+        return name
+
+    def lit(self, value: Any) -> str:
+        """A constant in source: an int or a bool as its repr, anything else from the namespace."""
+        if type(value) is int:
+            return repr(value) if value >= 0 else f"({value!r})"
+        if type(value) is bool:
+            return repr(value)
+        return self.name("k", value)
+
+    def kept(self, src: str) -> str:
+        """A kept part as a function of its own; its use is `_keep(a, _hN)`."""
+        name = f"_h{next(self._count)}"
+        self.defs.append(f"def {name}(a):\n    return {src}\n")
+        return f"_keep(a, {name})"
+
+    def function(self, src: str, params: str = "a", bound=None, defs: bool = True,
+                 kept: bool = False) -> Callable:
+        """The function returning `src`, compiled; `bound`: the span of the int bound check;
+        `kept`: each call worked out once per pass and arguments (a user function, see
+        `define_function`), with the context's `memo` (a compile-time context has none)."""
+        filename = f"<tablerules expression {next(_MODULES)}>"
+        body = f"_r = {src}" if bound is not None or kept else f"return {src}"
+        lines = [*(self.defs if defs else ()), f"def _e({params}):"]
+        if kept:
+            key = self.name("k", object())
+            args = "".join(p + ", " for p in params.split(", ")[1:])
+            lines += ["    _m = _getattr(a, _MEMO, None)", "    if _m is not None:",
+                      f"        _q = ({key}, {args})", "        try:",
+                      "            _r = _m.get(_q, _NO)", "        except _TE:",
+                      "            _m = None",
+                      "        else:", "            if _r is not _NO:", "                return _r"]
+        if self.calls:
+            lines += ["    try:", f"        {body}", "    except _GE as _x:",
+                      "        raise _reloc(_x) from None"]
+        else:
+            lines.append(f"    {body}")
+        if bound is not None:
+            lines += [f"    if {-INT_LIMIT} <= _r <= {INT_LIMIT}:", "        return _r",
+                      f"    raise _oob(_r, {self.name('k', bound)})"]
+        if kept:
+            lines += ["    if _m is not None:", "        _m[_q] = _r", "    return _r"]
+        source = "\n".join(lines) + "\n"
+        try:
+            tree = ast.parse(source, filename)
+            code = compile(tree, filename, "exec")
+        except (SyntaxError, MemoryError):  # too many nested parentheses for Python
+            raise RecursionError from None
+        sites = tuple(((c.lineno, c.col_offset), (c.end_lineno, c.end_col_offset),
+                       self.calls[c.func.id]) for c in ast.walk(tree)
+                      if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+                      and c.func.id in self.calls)
+        ns = {**self.ns, "_reloc": partial(_relocate, filename, sites)}
+        exec(code, ns)  # generated from the checked tree only (see the header)
+        self.source = source
+        return ns["_e"]
 
 
 class Compiler:
@@ -161,6 +294,8 @@ class Compiler:
         self.guard = 0  # > 0 while compiling a part that is evaluated only conditionally
         self.per_item = per_item  # the names that change within a pass (Env.per_item)
         self.hoist = hoist and bool(per_item)  # keep the parts that read none of them (memo)
+        self.unit = Unit()
+        self.locals: dict[Binder, str] = {}  # bound variable -> its Python local
 
     def err(self, node: n.Node, message: str) -> ExprError:
         return self.loc.error(message, node.offset, node.length)
@@ -193,11 +328,6 @@ class Compiler:
         self._deps[id(node)] = d
         return d
 
-    def item_ok(self, node: n.Node, binder: Binder) -> bool:
-        """Whether `node` reads only `binder`, so it can be compiled in item mode."""
-        d = self.deps(node)
-        return not d.ctx and not d.agg and d.free <= {binder}
-
     # -- driver --------------------------------------------------------------------------
 
     def comp(self, node: n.Node, mode) -> Code:
@@ -211,7 +341,7 @@ class Compiler:
                 code = getattr(self, "build_" + type(node).__name__)(node, mode)
             finally:
                 self.hoist = True
-            return Code(_kept(code.lift()))
+            return Code(self.unit.kept(self.src(code)))
         return getattr(self, "build_" + type(node).__name__)(node, mode)
 
     def _costly(self, node: n.Node, d: Deps) -> bool:
@@ -228,6 +358,9 @@ class Compiler:
         finally:
             self.guard -= 1
 
+    def src(self, code: Code) -> str:
+        return self.unit.lit(code.const) if code.is_const else code.src
+
     def fail(self, node: n.Node, message: str, span=None) -> Code:
         """A constant part that cannot be computed: an error now, or when reached if guarded."""
         # Always evaluated, the expression can never work; but a branch or filter may never
@@ -235,24 +368,33 @@ class Compiler:
         span = span or self.loc.node(node)
         if not self.guard:
             raise ExprError(message, span)
+        return Code(f"_raise({self.unit.name('k', message)}, {self.unit.name('k', span)})")
 
-        def fails(_):
-            raise GameError(message, span)
-        return Code(fails)
-
-    def fold(self, node: n.Node) -> Code:
-        """Evaluate a constant node now."""
-        code = getattr(self, "build_" + type(node).__name__)(node, CTX)
-        if code.is_const:
-            return code
+    def attempt(self, node: n.Node, compute: Callable[[], Any]) -> Code:
+        """A constant worked out now; failing, a `fail` of `node`."""
         try:
-            return Code(const=code.fn(None))
+            return Code(const=compute())
         except GameError as e:
             return self.fail(node, e.message, None if e.span == UNKNOWN else e.span)
         except RecursionError:
             raise self.err(node, "expression is nested too deeply") from None
         except Exception as e:  # a vocabulary function failing on constant arguments
             return self.fail(node, f"evaluating this constant failed: {type(e).__name__}: {e}")
+
+    def folded(self, node: n.Node, *parts: Code) -> bool:
+        """Whether `node` is being folded and its parts are constants: worked out now. (A node
+        that reads something keeps its code even when its parts became constants, as a part
+        that may fail stays source; `fold` runs what is left.)"""
+        d = self.deps(node)
+        return not d.dyn and not d.free and all(p.is_const for p in parts)
+
+    def fold(self, node: n.Node) -> Code:
+        """Evaluate a constant node now."""
+        code = getattr(self, "build_" + type(node).__name__)(node, CTX)
+        if code.is_const:
+            return code
+        # an aggregate over constants, or a guarded part that fails: run its source once
+        return self.attempt(node, lambda: self.unit.function(code.src, defs=False)(None))
 
     # -- leaves --------------------------------------------------------------------------
 
@@ -265,100 +407,46 @@ class Compiler:
         codes = [self.comp(i, mode) for i in node.items]
         if all(c.is_const for c in codes):
             return Code(const=tuple(c.const for c in codes))
-        fs = [c.lift() for c in codes]
-        return Code(lambda a: tuple([f(a) for f in fs]))
+        return Code("(" + "".join(self.src(c) + ", " for c in codes) + ")")
 
     def build_Name(self, node: n.Name, mode) -> Code:
         ref = self.c.refs[id(node)]
         if isinstance(ref, Binder):
-            if isinstance(mode, ItemMode):
-                return Code(_identity)
-            return Code(operator.itemgetter(mode.slots[ref]))
-        var: Var = ref
+            return Code(self.locals[ref])
+        var = ref
         if var.is_const:
             return Code(const=normalize(var.const))
         get = var.get
         if get is None:  # a vocabulary declared for checking only: fail if ever run
             get = _no_getter(node.name)
-        if mode is CTX:
-            return Code(get)
-        return Code(lambda fr: get(fr[0]))
+        return Code(f"{self.unit.name('v', get)}(a)")
 
     def build_Index(self, node: n.Index, mode) -> Code:
-        obj = self.comp(node.obj, mode).lift()
-        idx = self.comp(node.index, mode).lift()
+        obj, idx = self.comp(node.obj, mode), self.comp(node.index, mode)
         span = self.loc.node(node)
-
-        def index(a):
-            xs = obj(a)
-            i = idx(a)
-            if 0 <= i < len(xs):  # never from the end: -1 is a mistake, not the last
-                return xs[i]
-            raise GameError(f"index {i} is outside a list of {len(xs)} "
-                            f"(indexes are 0..{len(xs) - 1})", span)
-        return Code(index)
+        if self.folded(node, obj, idx):
+            return self.attempt(node, lambda: _index(obj.const, idx.const, span))
+        return Code(f"_ix({self.src(obj)}, {self.src(idx)}, {self.unit.name('k', span)})")
 
     def build_Attr(self, node: n.Attr, mode) -> Code:
         get = self.c.types[id(node.obj)].attrs[node.name].get
-        obj = node.obj
-        if isinstance(mode, FrameMode) and isinstance(self.c.refs.get(id(obj)), Binder):
-            k = mode.slots[self.c.refs[id(obj)]]
-            return Code(lambda fr: get(fr[k]))
-        sub = self.comp(obj, mode).lift()
-        if sub is _identity:
-            return Code(get)
-        return Code(lambda a: get(sub(a)))
+        obj = self.comp(node.obj, mode)
+        if self.folded(node, obj):
+            return self.attempt(node, lambda: get(obj.const))
+        return Code(f"{self.unit.name('g', get)}({self.src(obj)})")
 
     def build_Call(self, node: n.Call, mode) -> Code:
         func = self.c.funcs[id(node)]
         impl = func.impl
-        fs = [self.comp(a, mode).lift() for a in node.args]
-        span = self.loc.node(node)
-        if func.needs_ctx and mode is CTX and len(fs) == 1:
-            f0 = fs[0]
-
-            def call(a):  # the common case, written out: no argument list to build
-                try:
-                    return impl(a, f0(a))
-                except GameError as e:
-                    raise _relocated(e, span) from None
-        elif func.needs_ctx and mode is CTX and not fs:
-            def call(a):
-                try:
-                    return impl(a)
-                except GameError as e:
-                    raise _relocated(e, span) from None
-        elif func.needs_ctx:
-            getc = _identity if mode is CTX else operator.itemgetter(0)
-
-            def call(a):
-                try:
-                    return impl(getc(a), *[f(a) for f in fs])
-                except GameError as e:
-                    raise _relocated(e, span) from None
-        elif len(fs) == 1:
-            f0 = fs[0]
-
-            def call(a):
-                try:
-                    return impl(f0(a))
-                except GameError as e:
-                    raise _relocated(e, span) from None
-        elif len(fs) == 2:
-            f0, f1 = fs
-
-            def call(a):
-                try:
-                    return impl(f0(a), f1(a))
-                except GameError as e:
-                    raise _relocated(e, span) from None
-        else:
-            def call(a):
-                try:
-                    return impl(*[f(a) for f in fs])
-                except GameError as e:
-                    raise _relocated(e, span) from None
-        return Code(call)
+        args = [self.comp(a, mode) for a in node.args]
+        if self.folded(node, *args):
+            values = [c.const for c in args]
+            if func.needs_ctx:  # no context at compile time
+                return self.attempt(node, lambda: impl(None, *values))
+            return self.attempt(node, lambda: impl(*values))
+        parts = ["a"] if func.needs_ctx else []
+        parts += [self.src(c) for c in args]
+        return Code(f"{self.unit.call(impl, self.loc.node(node))}({', '.join(parts)})")
 
     # -- operators -----------------------------------------------------------------------
 
@@ -366,39 +454,30 @@ class Compiler:
         code = self.comp(node.operand, mode)
         if code.is_const:
             return Code(const=(-code.const if node.op == "-" else not code.const))
-        f = code.fn
-        return Code((lambda a: -f(a)) if node.op == "-" else (lambda a: not f(a)))
+        return Code(f"(-{code.src})" if node.op == "-" else f"(not {code.src})")
 
     def _binary(self, node, mode, op: str) -> Code:
         l, r = self.comp(node.left, mode), self.comp(node.right, mode)
-        if l.is_const and r.is_const:  # only while folding: fold() evaluates it
-            return Code(_OPS[op][0](l.lift(), r.lift()))
-        both, right_const, left_const = _OPS[op]
-        if r.is_const:
-            c = r.const
-            if op in ("in", "not in"):
-                c = _fast_container(c)
-            return Code(right_const(l.fn, c))
-        if l.is_const:
-            return Code(left_const(l.const, r.fn))
-        return Code(both(l.fn, r.fn))
+        if self.folded(node, l, r):
+            return self.attempt(node, lambda: _FOLD[op](l.const, r.const))
+        right = self.src(r)
+        if r.is_const and op in ("in", "not in"):
+            right = self.unit.lit(_fast_container(r.const))
+        return Code(f"({self.src(l)} {_PY[op]} {right})")
 
     def build_Binary(self, node: n.Binary, mode) -> Code:
         if node.op not in _DIVISION:
             return self._binary(node, mode, node.op)
-        op, message = _DIVISION[node.op]
+        op, message, helper = _DIVISION[node.op]
         l, r = self.comp(node.left, mode), self.comp(node.right, mode)
         if r.is_const and r.const == 0:
             return self.fail(node.right, message)
-        lf, rf = l.lift(), r.lift()
-        span = self.loc.node(node)
-
-        def divide(a):
-            try:
-                return op(lf(a), rf(a))
-            except ZeroDivisionError:
-                raise GameError(message, span) from None
-        return Code(divide)
+        if self.folded(node, l, r):
+            return self.attempt(node, lambda: op(l.const, r.const))
+        if r.is_const:  # a constant other than zero: Python's operator, no check
+            return Code(f"({self.src(l)} {_PY[node.op]} {self.src(r)})")
+        span = self.unit.name("k", self.loc.node(node))
+        return Code(f"{helper}({self.src(l)}, {self.src(r)}, {span})")
 
     def build_Compare(self, node: n.Compare, mode) -> Code:
         return self._binary(node, mode, node.op)
@@ -409,127 +488,63 @@ class Compiler:
             if (node.op == "and") != bool(l.const):
                 return Code(const=l.const)
             return r
-        lf, rf = l.fn, r.lift()
-        if node.op == "and":
-            return Code(lambda a: lf(a) and rf(a))
-        return Code(lambda a: lf(a) or rf(a))
+        return Code(f"({l.src} {'and' if node.op == 'and' else 'or'} {self.src(r)})")
 
     def build_IfElse(self, node: n.IfElse, mode) -> Code:
         cond = self.comp(node.cond, mode)
         if cond.is_const:
             return self.comp(node.then if cond.const else node.orelse, mode)
-        cf = cond.fn
-        tf, ef = self.guarded(node.then, mode).lift(), self.guarded(node.orelse, mode).lift()
-        return Code(lambda a: tf(a) if cf(a) else ef(a))
+        then, orelse = self.guarded(node.then, mode), self.guarded(node.orelse, mode)
+        return Code(f"({self.src(then)} if {cond.src} else {self.src(orelse)})")
 
     # -- aggregates ----------------------------------------------------------------------
 
     def build_Aggregate(self, node: n.Aggregate, mode) -> Code:
         kind = node.func.name
-        binder = self.c.binders[id(node)]
-        items = self.comp(node.iter, mode).lift()
-        inner = [x for x in (node.elem, node.cond) if x is not None]
-        if all(self.item_ok(x, binder) for x in inner):
-            select = self._item_select(node, ItemMode(binder), items)
-        else:
-            select = self._frame_select(node, binder, mode, items)
-        dflt = None if node.default is None else self.guarded(node.default, mode).lift()
-        return Code(self._reduce(kind, select, dflt, self.loc.node(node), node, items))
-
-    def _item_select(self, node: n.Aggregate, im: ItemMode, items):
-        """`a -> iterable of values`, mapping closures of the element itself."""
-        pred = None if node.cond is None else self.guarded(node.cond, im)
+        agg = _AGG[kind]
+        items = self.comp(node.iter, mode)
+        b = self.locals[self.c.binders[id(node)]] = self.unit.local()
+        pred = None if node.cond is None else self.guarded(node.cond, INNER)
         if pred is not None and pred.is_const:
-            if not pred.const:
-                return const_fn(())
+            if not pred.const:  # nothing passes: the list is never read
+                return self._empty(node, kind, mode)
             pred = None
-        p = pred.fn if pred is not None else None
-        body = None if node.elem is None else self.guarded(node.elem, im)
-        if body is None or body.fn is _identity:  # count, or the elements themselves
-            if p is None:
-                return items
-            return lambda a: filter(p, items(a))
-        bf = body.lift()
-        if p is None:
-            return lambda a: map(bf, items(a))
-        return lambda a: map(bf, filter(p, items(a)))
-
-    def _frame_select(self, node: n.Aggregate, binder: Binder, mode, items):
-        """`a -> iterable of values`, binding the element in a frame slot."""
-        if isinstance(mode, FrameMode):
-            alloc, slots = mode.alloc, mode.slots
-        else:
-            alloc, slots = [1], {}
-        k = alloc[0]
-        alloc[0] += 1
-        fm = FrameMode({**slots, binder: k}, alloc)
-        pred = None if node.cond is None else self.guarded(node.cond, fm)
-        if pred is not None and pred.is_const:
-            if not pred.const:
-                return const_fn(())
-            pred = None
-        pf = pred.fn if pred is not None else None
-        bf = const_fn(1) if node.elem is None else self.guarded(node.elem, fm).lift()
-
-        if pf is None:
-            def gen(fr, xs):
-                for x in xs:
-                    fr[k] = x
-                    yield bf(fr)
-        else:
-            def gen(fr, xs):
-                for x in xs:
-                    fr[k] = x
-                    if pf(fr):
-                        yield bf(fr)
-
-        if isinstance(mode, FrameMode):
-            return lambda fr: gen(fr, items(fr))
-        size = alloc[0]  # every nested aggregate has taken its slot by now
-
-        def select(ctx):
-            fr = [None] * size
-            fr[0] = ctx
-            return gen(fr, items(ctx))
-        return select
-
-    def _reduce(self, kind: str, select, dflt, span, node: n.Aggregate, items):
-        if kind == "sum":
-            return lambda a: sum(select(a))
-        if kind == "any":
-            return lambda a: any(select(a))
-        if kind == "all":
-            return lambda a: all(select(a))
+        body = None if node.elem is None else self.guarded(node.elem, INNER)
+        dflt = None if node.default is None else self.guarded(node.default, mode)
+        it = self.src(items)
+        cond = "" if pred is None else f" if {pred.src}"
+        elem = b if body is None else self.src(body)
+        whole = elem == b and pred is None  # the elements themselves
+        getter = re.fullmatch(r"(_g\d+)\((_b\d+)\)", elem)
         if kind == "count":
-            if select is items:
-                return lambda a: len(items(a))
-            return lambda a: len(list(select(a)))  # measurably faster than sum(1 for ...)
-        pick = min if kind == "min" else max
-        message = f"{kind}() of an empty collection"
+            seq = it if pred is None else f"[0 for {b} in {it}{cond}]"
+        elif whole:
+            seq = it
+        elif getter and getter.group(2) == b and pred is None:  # `t.high for t in ...`
+            seq = f"_map({getter.group(1)}, {it})"
+        elif kind in ("any", "all"):  # a generator: they stop at the first that decides
+            return Code(f"{agg}({elem} for {b} in {it}{cond})")
+        else:
+            seq = f"[{elem} for {b} in {it}{cond}]"
+        if kind not in ("min", "max"):
+            return Code(f"{agg}({seq})")
+        if seq.startswith("_map("):
+            seq = f"[*{seq}]"  # `or` needs a sequence that is false when empty
+        if dflt is not None:
+            return Code(f"{agg}({seq} or ({self.src(dflt)},))")
+        message = self.unit.name("k", f"{kind}() of an empty collection")
+        span = self.unit.name("k", self.loc.node(node))
+        return Code(f"{agg}({seq} or _raise({message}, {span}))")
 
-        def extreme(a):
-            r = pick(select(a), default=_EMPTY)
-            if r is _EMPTY:
-                if dflt is None:
-                    raise GameError(message, span)
-                return dflt(a)
-            return r
-        return extreme
-
-
-def _kept(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """`f` computed once per pass: kept in the context's `memo` (None: no pass, no keeping)."""
-    key = object()  # this part's own key
-
-    def kept(a):
-        memo = a.memo
-        if memo is None:
-            return f(a)
-        v = memo.get(key, _EMPTY)
-        if v is _EMPTY:
-            v = memo[key] = f(a)
-        return v
-    return kept
+    def _empty(self, node: n.Aggregate, kind: str, mode) -> Code:
+        """An aggregate whose filter is always false."""
+        if kind in ("min", "max"):
+            if node.default is not None:
+                d = self.guarded(node.default, mode)
+                return Code(self.src(d))
+            message = self.unit.name("k", f"{kind}() of an empty collection")
+            return Code(f"_raise({message}, {self.unit.name('k', self.loc.node(node))})")
+        return Code({"sum": "0", "count": "0", "any": "False", "all": "True"}[kind])
 
 
 def _no_getter(name: str):

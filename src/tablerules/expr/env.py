@@ -49,6 +49,7 @@ class Func:
     # reads a name that changes within one evaluation pass (Env.per_item); only a function
     # defined in the ruleset can, since no vocabulary function reads those names
     reads_item: bool = False
+    source: str = ""  # a function defined in the ruleset: the generated Python source of impl
 
 
 @dataclass

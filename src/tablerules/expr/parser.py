@@ -16,7 +16,7 @@ from .types import INT_LIMIT
 Locate = Union[Callable[[int, int], Span], Span, None]
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
-# Beyond this nesting the recursive checker and the compiled closures could hit Python's
+# Beyond this nesting the recursive checker and Python compiling the generated source could hit its
 # recursion limit; no sensible ruleset expression comes close.
 MAX_DEPTH = 100
 
