@@ -161,7 +161,7 @@ def _bid_key(label: str):
 
 def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
               record: bool = True, emit: Callable[[dict], None] | None = None,
-              decisions: bool = True, until: Callable[[dict], bool] | None = None,
+              decisions: bool | str = True, until: Callable[[dict], bool] | None = None,
               first_dealer: int | None = None,
               on_hand: Callable[[State], None] | None = None) -> State:
     """Play game `index` of a run seeded `seed`: the one match driver of simulate, validate and
@@ -169,7 +169,8 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
 
     `agent_names` are agent texts (`NAME[:PARAM=VALUE...]`) by seat, repeated when fewer;
     `first_dealer` (a seat) overrides the ruleset's `deal.first_dealer`. Every record line goes
-    to `emit` (decisions, deals, tricks, hands); `until(event)` returning
+    to `emit` (decisions, deals, tricks, hands; `decisions="action"`: a decision line holds only
+    its action, all a compact record keeps of it); `until(event)` returning
     true stops the match early; `on_hand(state)` is called as each hand ends (its result is
     `state.hand_result()`, with or without `record`). The state bounds every hand (bounds.max_steps) and the match
     (bounds.max_hands), so this loop always ends.
@@ -190,7 +191,8 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
             legal = st.legal_actions()
             a = agents[seat].act(seat, legal, lambda s=seat: st.observation(s))
             if decisions and emit is not None:
-                emit(record_lines.decision(st, seat, a, legal))
+                emit(record_lines.decision(st, seat, a, legal) if decisions is True
+                     else {"type": "decision", "action": gd.action_to_string(a)})
             st.apply_action(a)
         if on_hand is not None and st.last_hand is not last:
             last = st.last_hand
@@ -284,7 +286,8 @@ def play_games(game: Game, agent_names: list[str], seed: int, start: int, stop: 
         hands: list[dict] = []
         try:
             st = play_game(game, agent_names, seed, i, record=record is not None,
-                           emit=lines.append, decisions=record is not None,
+                           emit=lines.append,
+                           decisions="action" if record == "compact" else record is not None,
                            on_hand=lambda s: hands.append(s.hand_result()))
         except GameError as e:
             yield Fault(i, e.message, e.span, tuple(e.part))
