@@ -54,3 +54,16 @@ def test_a_ruleset_path_reaches_the_cluster_as_text(tmp_path, scheduler):
     one = run(tmp_path, "one.jsonl", str(path), "-n", "4", "-s", "1")
     assert run(tmp_path, "dask.jsonl", str(path), "-n", "4", "-s", "1",
                "--cluster", scheduler) == one
+
+
+def test_a_rulesets_own_strategy_file_goes_with_it(tmp_path, scheduler):
+    home = tmp_path / "hall"
+    home.mkdir()
+    strategy = (RULESETS / "strategies" / "fortytwo.yaml").read_text(encoding="utf-8")
+    (home / "ours.yaml").write_text(strategy.replace("name: fortytwo", "name: ours", 1)
+                                    .replace("for: [", "for: [our-hall, ", 1), encoding="utf-8")
+    (home / "hall.yaml").write_text("name: our-hall\nextends: texas42\nsimulate:\n"
+                                    "  strategy: ours.yaml\n", encoding="utf-8")
+    one = run(tmp_path, "one.jsonl", str(home / "hall.yaml"), "-n", "3", "-s", "1")
+    assert run(tmp_path, "dask.jsonl", str(home / "hall.yaml"), "-n", "3", "-s", "1",
+               "--cluster", scheduler) == one

@@ -45,7 +45,10 @@ def source_of(game: Game, ship: bool = False) -> Source:
     gd = game.definition
     files = ()
     if ship and game.tree is not None and _is_path(game.ref):
-        files = tuple(sorted(game.tree.sources.items()))
+        texts = dict(game.tree.sources)
+        if gd.strategy and os.path.isabs(gd.strategy):  # its own strategy file, beside it
+            texts.setdefault(gd.strategy, Path(gd.strategy).read_text(encoding="utf-8"))
+        files = tuple(sorted(texts.items()))
     return Source(game.ref, dict(gd.options), gd.content_hash, files,
                   key=f"{gd.content_hash}:{sorted(gd.options.items())!r}")
 
