@@ -8,9 +8,11 @@ many workers gives the bytes one process gives. A worker loads the ruleset once 
 
 from __future__ import annotations
 
+import atexit
 import math
 import multiprocessing
 import os
+import shutil
 import signal
 import tempfile
 from collections import deque
@@ -98,6 +100,8 @@ def _materialise(src: Source) -> str:
     paths = [os.path.abspath(p) for p, _ in src.files]
     root = os.path.commonpath([os.path.dirname(p) for p in paths])
     tmp = Path(tempfile.mkdtemp(prefix="tablerules-"))
+    # read again while the worker plays (its strategy file), so removed when the worker ends
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     for p, (_, text) in zip(paths, src.files):
         dest = tmp / os.path.relpath(p, root)
         dest.parent.mkdir(parents=True, exist_ok=True)
