@@ -51,7 +51,7 @@ def observation(st, seat: int) -> dict[str, Any]:
     names = g.pieces.names
     ctx = st.ctx
     su = st.setup
-    hist = visible_actions(st, seat, st.hand_start)  # this hand's
+    named, actions = _this_hand(st, seat)
     obs = {
         "seat": seat,
         "phase": PHASE_NAMES[st.phase],
@@ -59,7 +59,7 @@ def observation(st, seat: int) -> dict[str, Any]:
         "dealer": ctx.dealer,
         "hand": [names[t] for t in g.mask_pieces(st.hands[seat])],
         "hand_sizes": [bin(m).count("1") for m in st.hands],
-        "history": [*_history_before(st, seat), *_named(g, hist)],
+        "history": [*_history_before(st, seat), *named],
         "bid": g.bids[ctx.high if st.phase == AUCTION else ctx.bid].label,
         "bidder": ctx.bidder,
         "declarations": {d.name: ctx.decl[d.index] for d in g.declarations},
@@ -73,7 +73,7 @@ def observation(st, seat: int) -> dict[str, Any]:
         if su is not None else [],
         "layout": st.layout.text() if st.layout is not None else {},
         # for rebuilding worlds: this hand's actions as the seat saw them, and the match so far
-        "hand_actions": [[s, a] for s, a in hist],  # a deal starts each hand
+        "hand_actions": list(actions),  # a deal starts each hand
         "dealt": [names[t] for t in st.dealt_hands[seat]] if st.dealt_hands else [],
         "took": [names[st.dealt_stock[p]] for s, _, ps in su.takes if s == seat for p in ps]
         if su is not None else [],
@@ -102,6 +102,22 @@ def _named(g, hist) -> list:
     """Decisions (no chance action, no lot) as [seat, action name]."""
     names = g.actions.names
     return [[s, names[a] if a is not HIDDEN else "bury (face down)"] for s, a in hist if s >= 0]
+
+
+def _this_hand(st, seat: int) -> tuple[tuple, tuple]:
+    """This hand's decisions as `seat` saw them, named, and every action of the hand as it saw
+    it ([seat, id or None]); kept in the state and extended by what happened since the last
+    observation, as `_history_before` keeps the match before the hand."""
+    start, upto, named, actions = st.seen_hand.get(seat, (-1, 0, (), ()))
+    n = len(st.history)
+    if start != st.hand_start or upto > n:
+        start, upto, named, actions = st.hand_start, st.hand_start, (), ()
+    if upto < n:
+        more = visible_actions(st, seat, upto, n)
+        named = named + tuple(_named(st.game, more))
+        actions = actions + tuple([s, a] for s, a in more)
+        st.seen_hand[seat] = (start, n, named, actions)
+    return named, actions
 
 
 def _history_before(st, seat: int) -> tuple:
