@@ -51,11 +51,16 @@ class ActionSpace:
     draw_action: int = field(init=False)
     knock_action: int = field(init=False)
     claim_action: int = field(init=False)
+    lay_ids: tuple = field(init=False, repr=False, compare=False)  # arm -> piece -> its lay id
 
     def __post_init__(self) -> None:
         for i, name in enumerate(("pass", "agree", "decline", "take", "leave", "draw", "knock",
                                      "claim")):
             object.__setattr__(self, f"{name}_action", self.pieces + i)
+        per = len(self.arms)
+        object.__setattr__(self, "lay_ids", tuple(
+            tuple(self.layout_base + per * t + arm for t in range(self.pieces))
+            for arm in range(per)))
 
     def bid_action(self, bid: int) -> int:
         """The action of bid index `bid` (1-based: 0 is "no bid yet")."""

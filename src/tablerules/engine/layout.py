@@ -157,15 +157,14 @@ def legal(st) -> tuple[int, ...]:
         first = g.mask_pieces(hand)
         return first if lay.legal_fn is None else st.ctx.allowed(lay.legal_fn, first)
     acts = g.actions
-    per = len(acts.arms)
-    base = acts.layout_base
+    ids = acts.lay_ids
     masks = g.number_mask
     plays = []
     for a in lay.arms:
         if a.playable:
             m = hand & masks[a.open]
             if m:
-                plays.extend(base + per * t + a.index for t in g.mask_pieces(m))
+                plays.extend(map(ids[a.index].__getitem__, g.mask_pieces(m)))
     if len(plays) > 1:
         plays.sort()
     if lay.legal_fn is not None:
