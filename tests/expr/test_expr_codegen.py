@@ -166,3 +166,11 @@ def test_a_part_that_reads_a_name_stays_code_when_its_branch_folds():
         c.fn(ctx)
     c = compile_expression("abs(plus_x(n) if false else -n)", env)
     assert not c.is_const and c.fn(ctx) == 3
+
+
+@pytest.mark.parametrize("source", ["'x'", "__import__", "a.__class__", "(lambda: 1)()",
+                                    "f'{a}'", "b'x'"])
+def test_source_that_is_not_the_generators_own_is_never_compiled(source):
+    from tablerules.expr.compiler import Unit
+    with pytest.raises(RuntimeError, match="generated expression source holds"):
+        Unit().function(source)

@@ -196,6 +196,32 @@ def _relocate(filename: str, sites: tuple, e: GameError) -> GameError:
     return e if best is None else _relocated(e, best[1])
 
 
+# What generated source may hold: its own identifiers (`a`, the helpers, `_v0`, `_b1`, ...), the
+# one method it calls (the memo's `get`), and int, bool and None literals. Checked on the parsed
+# source before it is compiled, so that no text of a ruleset can reach `exec`, whatever the
+# generator above does.
+_OWN_NAME = re.compile(r"a|_[A-Za-z]+\d*")
+_OWN_ATTRS = frozenset({"get"})
+
+
+def _only_generated(tree: ast.AST) -> None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            ok = _OWN_NAME.fullmatch(node.id) is not None
+        elif isinstance(node, (ast.FunctionDef, ast.arg)):
+            ok = _OWN_NAME.fullmatch(node.name if isinstance(node, ast.FunctionDef)
+                                     else node.arg) is not None
+        elif isinstance(node, ast.Attribute):
+            ok = node.attr in _OWN_ATTRS
+        elif isinstance(node, ast.Constant):
+            ok = node.value is None or type(node.value) in (int, bool)
+        else:
+            ok = not isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal,
+                                       ast.JoinedStr, ast.Lambda, ast.ClassDef))
+        if not ok:  # a defect of the generator, never a user error
+            raise RuntimeError(f"generated expression source holds {ast.dump(node)[:80]}")
+
+
 class Unit:
     """One generated module: its namespace (generated names only) and its kept parts."""
 
@@ -270,6 +296,7 @@ class Unit:
         source = "\n".join(lines) + "\n"
         try:
             tree = ast.parse(source, filename)
+            _only_generated(tree)
             code = compile(tree, filename, "exec")
         except (SyntaxError, MemoryError):  # too many nested parentheses for Python
             raise RecursionError from None
