@@ -36,7 +36,8 @@ def end_hand(st, how: int) -> None:
         ctx.hands_played += 1
         _check_points(st, layout_play)
     # what State.hand_result() says of the hand, kept with or without events
-    st.last_hand = (thrown_in, ctx.contract, ctx.bid, events.forced(st), ctx.made, awarded, paid)
+    st.last_hand = (thrown_in, ctx.contract, ctx.bid, ctx.bidder, events.forced(st), ctx.made,
+                    awarded, paid)
     if st.events is not None:
         st.events.append(events.hand(st, thrown_in, awarded, layout_play, interrupted, paid,
                                      facts))

@@ -14,10 +14,11 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
+from ..errors import GameError
 from ..game import Game
-from .runner import NO_BID, _bid_key, bid_row, play_game, rate, wilson
+from .runner import NO_BID, Fault, _bid_key, bid_row, play_game, rate, wilson
 
 INTERVAL = "Wilson score, 95%"
 
@@ -226,20 +227,16 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
     done = 0
     if workers > 1:
         return _compare_on(res, plan, deals, total, workers, progress)
+
+    def one_done():
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
     try:
         for d in range(deals):
-            results = []
-            for who, seating, a_side in plan:
-                cfg = b if who == "B" else a
-                gd = cfg.game.definition
-                hands: list[dict] = []
-                st = play_game(cfg.game, seating, seed, d, record=True, decisions=False,
-                               first_dealer=d % gd.seat_count,
-                               emit=lambda ev: hands.append(ev) if ev["type"] == "hand" else None)
-                results.append((who, seating, a_side, hands, list(st.winner_sides)))
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+            results = play_deal(lambda who: (b if who == "B" else a).game, plan, seed, d,
+                                one_done)
             for who, seating, a_side, hands, winners in results:  # a deal counts whole
                 _count(res, who, a_side, hands, winners)
             res.deals += 1
@@ -247,6 +244,38 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
         res.interrupted = True
     res.games = res.played["AB"] if mode == "match" else max(res.played["A"], res.played["B"])
     return res
+
+
+def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
+              after: Callable[[], None] | None = None) -> list:
+    """Every planned game of deal `d` (`game_of(who)` the game "A", "B" or "AB" plays): per game
+    (who, seating, A's side, its hands' results, its winning sides). No record is built: the
+    hands are `State.hand_result()`s. `after()` runs as each game ends."""
+    results = []
+    for who, seating, a_side in plan:
+        game = game_of(who)
+        hands: list[dict] = []
+        st = play_game(game, seating, seed, d, record=False, decisions=False,
+                       first_dealer=d % game.definition.seat_count,
+                       on_hand=lambda s: hands.append(s.hand_result()))
+        results.append((who, seating, a_side, hands, list(st.winner_sides)))
+        if after is not None:
+            after()
+    return results
+
+
+def play_deals(a, b, plan: list, seed: int, start: int, stop: int) -> list:
+    """Play deals start..stop-1 of a comparison in a worker (`a`, `b`: parallel.Source): per deal
+    `play_deal`'s list, or a Fault for the first deal a ruleset fault stops."""
+    from .parallel import _game
+    out = []
+    for d in range(start, stop):
+        try:
+            out.append(play_deal(lambda who: _game(b if who == "B" else a), plan, seed, d))
+        except GameError as e:
+            out.append(Fault(d, e.message, e.span, tuple(e.part)))
+            return out
+    return out
 
 
 def _count(res: Comparison, who: str, a_side: int | None, hands: list[dict], winners: list[int]):
@@ -279,8 +308,7 @@ def _count(res: Comparison, who: str, a_side: int | None, hands: list[dict], win
 def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: int,
                 progress: Callable[[int, int], None] | None) -> Comparison:
     """`compare` with the deals played on worker processes, counted in deal order."""
-    from ..errors import GameError
-    from .parallel import _Pool, _ordered, chunks, play_deals, source_of
+    from .parallel import _Pool, _ordered, chunks, source_of
     a, b = source_of(res.a.game), source_of(res.b.game)
     parts = chunks(0, deals, workers)
     tasks = [(play_deals, a, b, plan, res.seed, s, e) for s, e in parts]

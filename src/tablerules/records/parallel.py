@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..errors import GameError, TablerulesError
+from ..errors import TablerulesError
 from ..game import Game, load_game
-from .runner import Fault, Played, play_game, play_games
+from .runner import Fault, Played, play_games
 
 CLUSTER_EXTRA = "--cluster needs the cluster extra: pip install 'tablerules[cluster]'"
 MAX_CHUNK = 25  # games a task plays at most: progress and Ctrl-C stay responsive
@@ -126,28 +126,6 @@ def play_chunk(src: Source, agents: list[str], seed: int, start: int, stop: int,
                record: str | None) -> list[Played | Fault]:
     """Play games start..stop-1 of a run (a task of a pool or a cluster): a top-level function."""
     return list(play_games(_game(src), agents, seed, start, stop, record))
-
-
-def play_deals(a: Source, b: Source, plan: list, seed: int, start: int,
-               stop: int) -> list:
-    """Play deals start..stop-1 of a comparison: per deal, each planned game's (who, seating,
-    A's side, hand lines, winners), or a Fault for the first game a ruleset fault stops."""
-    out = []
-    for d in range(start, stop):
-        results = []
-        for who, seating, a_side in plan:
-            game = _game(b if who == "B" else a)
-            hands: list[dict] = []
-            try:
-                st = play_game(game, seating, seed, d, record=True, decisions=False,
-                               first_dealer=d % game.definition.seat_count,
-                               emit=lambda ev: hands.append(ev) if ev["type"] == "hand" else None)
-            except GameError as e:
-                out.append(Fault(d, e.message, e.span, tuple(e.part)))
-                return out
-            results.append((who, seating, a_side, hands, list(st.winner_sides)))
-        out.append(results)
-    return out
 
 
 class _Pool:
