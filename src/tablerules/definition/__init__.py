@@ -2,8 +2,10 @@
 
 from .actions import FIXED_NAMES, ActionSpace, build_actions, value_str
 from .game import (CHUNK, CHUNK_MASK, AuctionDef, BidDef, Bounds, ContractDef, Declaration,
-                   DeclareStep, ExchangeDef, GameDef, LayoutDef, MatchDef, Pieces, PlayDef, TrickTables)
+                   DeclareStep, ExchangeDef, GameDef, LayoutDef, MarkDef, MatchDef, Pieces, PlayDef,
+                   TrickTables)
 
 __all__ = ["FIXED_NAMES", "ActionSpace", "build_actions", "value_str", "CHUNK", "CHUNK_MASK",
            "AuctionDef", "BidDef", "Bounds", "ContractDef", "Declaration", "DeclareStep",
-           "ExchangeDef", "GameDef", "LayoutDef", "MatchDef", "Pieces", "PlayDef", "TrickTables"]
+           "ExchangeDef", "GameDef", "LayoutDef", "MarkDef", "MatchDef", "Pieces", "PlayDef",
+           "TrickTables"]

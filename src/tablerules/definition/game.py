@@ -230,6 +230,18 @@ class MatchDef:
 
 
 @dataclass(frozen=True)
+class MarkDef:
+    """A mark people see on pieces (`display.marks`): which pieces carry it now, and its look."""
+
+    name: str
+    when: Fn  # over `tile`: the piece carries the mark while this holds
+    ring: str  # "solid" or "dashed": two marks read apart without colour
+    colour: str  # "#rrggbb"
+    symbol: str  # one character after a marked piece at the terminal
+    description: str = ""
+
+
+@dataclass(frozen=True)
 class Bounds:
     """What a ruleset promises about itself; the engine enforces the step and deal limits."""
 
@@ -273,6 +285,7 @@ class GameDef:
     lineage: tuple[str, ...] = ()  # its name, then the name of each ruleset it extends
     seat_step: int = 1  # `seats.order`: 1 clockwise (next is seat + 1), -1 counter-clockwise
     turn: Fn | None = None  # `deal.turn`: the seat whose turn it is, evaluated after each deal
+    marks: tuple = ()  # `display.marks`: MarkDefs, in drawing order; the rules never read them
     # what the engine writes down per piece for the names that read it (vocab.KEEPS): "plays"
     # (who played each piece), "taken" (whose trick took it), "laid" (who buried it); a record
     # no expression of the ruleset reads is not kept

@@ -207,6 +207,12 @@ PLACES: tuple[Place, ...] = (
         Name("made", "bool", "made", "whether the contract was made"),),
           ("declarations", "totals", "dealt", "plays", "stock", "laid"),
           note="evaluated at the end of a hand that is played"),
+    Place(("display.marks.*.when",), (_tile, Name("bid", "bid", "bid", "the winning bid (contract "
+                                                         "'none' before the auction ends)"),
+                                     Name("bidder", "int", "bidder", "the seat that won the auction "
+                                                                   "(-1 without one)"), _dealer),
+          ("declarations", "holder"), note="for people only (play, the HTML replay): evaluated for "
+                                           "each piece when a view is drawn, never by the rules"),
     Place(("scoring.match_over",), (Name("hands_played", "int", "hands_played",
                                          "hands completed this match"),), ("score",)),
     Place(("scoring.during_hand", "scoring.chips.stake"), stage="compile", note="nothing more (fixed before the game "

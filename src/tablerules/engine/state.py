@@ -198,6 +198,12 @@ class State:
         """What `seat` may know (its information state); see `engine/observe.py`."""
         return observe.observation(self, seat)
 
+    def marks(self) -> dict[str, tuple[int, ...]]:
+        """Each `display.marks` mark -> the piece ids that carry it now (for people: play and the
+        HTML replay; a trump mark, say, holds only once trump is named)."""
+        pieces = range(len(self.game.pieces))
+        return {m.name: self.ctx.allowed(m.when, pieces) for m in self.game.marks}
+
     def returns(self) -> list[float]:
         """Per seat at the end of the match: 1 win, 0 draw, -1 loss, or `scoring.returns`."""
         if self.phase != DONE or self.single_hand:

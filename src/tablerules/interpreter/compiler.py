@@ -13,8 +13,8 @@ from ..expr.types import BOOL, INT, SCALAR, ListType
 from ..load.ruleset import content_hash
 from ..load.yamltree import Tree
 from .core import Compiler, as_part
-from . import (auction, bounds, contracts, deal, declarations, pieces, scoring, seats, settings,
-               tables, vocab)
+from . import (auction, bounds, contracts, deal, declarations, display, pieces, scoring, seats,
+               settings, tables, vocab)
 from .options import canonical_name
 
 
@@ -99,6 +99,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None, *,
     match_def = scoring.match(comp, s.scope)
     bnds = bounds.bounds(comp, s.scope.base)
     strategy = settings.default_strategy(comp)
+    marks = display.marks(comp, s.scope)
     comp.raise_if_errors()
     actions, bid_defs, contract_defs, trick_tables = finish(comp, s, drafts, bids)
     if comp.profile is not None:
@@ -115,7 +116,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None, *,
         match_over=match_over, match=match_def, bounds=bnds, actions=actions,
         trick_tables=trick_tables, agents=settings.default_agents(comp),
         strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d,
-        turn=turn, keeps=vocab.keeps(comp.uses), profile=comp.profile)
+        turn=turn, keeps=vocab.keeps(comp.uses), marks=marks, profile=comp.profile)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:

@@ -215,9 +215,10 @@ def _sub_locs(locs: dict, prefix: tuple) -> dict[tuple, Loc]:
 
 def content_hash(data) -> str:
     """A stable hash of the merged ruleset content (not of its file layout); `simulate`, which
-    only says how bots play it by default, is not part of the game."""
-    if isinstance(data, dict) and "simulate" in data:
-        data = {k: v for k, v in data.items() if k != "simulate"}
+    only says how bots play it by default, and `display`, which only says how people see it,
+    are not part of the game."""
+    if isinstance(data, dict) and ("simulate" in data or "display" in data):
+        data = {k: v for k, v in data.items() if k not in ("simulate", "display")}
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()[:16]
 
