@@ -67,3 +67,24 @@ def test_a_rulesets_own_strategy_file_goes_with_it(tmp_path, scheduler):
     one = run(tmp_path, "one.jsonl", str(home / "hall.yaml"), "-n", "3", "-s", "1")
     assert run(tmp_path, "dask.jsonl", str(home / "hall.yaml"), "-n", "3", "-s", "1",
                "--cluster", scheduler) == one
+
+
+def compared(*args):
+    r = cli("compare", *args, "--no-progress", "-f", "json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def test_compare_on_a_cluster_is_the_comparison_of_one_process(scheduler):
+    """A against B at one table, and two option values side by side: the same report."""
+    args = ("texas42", "--agents", "rules", "--vs", "--agents", "random", "-n", "4", "-s", "3")
+    assert compared(*args, "--cluster", scheduler) == compared(*args)
+    sep = ("texas42-quick", "--vs", "-o", "min_bid=31", "-n", "4", "-s", "1")
+    assert compared(*sep, "--cluster", scheduler) == compared(*sep)
+
+
+def test_compare_cluster_and_workers_is_a_usage_error():
+    r = cli("compare", "texas42", "--vs", "--agents", "random", "--cluster", "local",
+            "--workers", "2")
+    assert r.exit_code == 2
+    assert "--workers and --cluster" in r.output

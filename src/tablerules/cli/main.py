@@ -573,6 +573,10 @@ def compare(ctx: typer.Context,
                                           help="Progress bar on a terminal for runs over a "
                                                "second."),
             workers: str = WorkersArg,
+            cluster: Optional[str] = typer.Option(
+                None, "--cluster", metavar="ADDRESS",
+                help="Play the deals on a Dask cluster: its scheduler (tcp://HOST:8786), or "
+                     "'local' for one on this machine (the cluster extra). Same results."),
             fmt: str = FormatArg) -> None:
     """Compare A and B over paired deals: agents, rulesets or options.
 
@@ -595,6 +599,8 @@ def compare(ctx: typer.Context,
     from ..records.compare import Config, compare as run
     _check_format(fmt)
     n_workers = _workers(workers)
+    if cluster is not None:
+        _need_cluster(n_workers, workers)
     a_args, b_args = _split_vs(list(ctx.args))
     b_ruleset = ruleset
     if b_args and not b_args[0].startswith("-"):
@@ -620,7 +626,8 @@ def compare(ctx: typer.Context,
 
     term = _terminate_as_interrupt()
     try:
-        res = run(a, b, games=games, seed=seed, progress=tick, workers=n_workers)
+        res = run(a, b, games=games, seed=seed, progress=tick, workers=n_workers,
+                  cluster=cluster)
     except TablerulesError as e:
         bar.close()
         _fail(e)

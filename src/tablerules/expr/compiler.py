@@ -31,6 +31,7 @@ import ast
 import itertools
 import operator
 import re
+import threading
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable
@@ -200,6 +201,9 @@ def _relocate(filename: str, sites: tuple, e: GameError) -> GameError:
 # one method it calls (the memo's `get`), and int, bool and None literals. Checked on the parsed
 # source before it is compiled, so that no text of a ruleset can reach `exec`, whatever the
 # generator above does.
+# CPython's parser keeps a recursion count that two threads parsing at once can upset (a
+# SystemError); a Dask worker loads games on several threads, so one parse at a time
+_PARSING = threading.Lock()
 _OWN_NAME = re.compile(r"a|_[A-Za-z]+\d*")
 _OWN_ATTRS = frozenset({"get"})
 
@@ -295,9 +299,11 @@ class Unit:
             lines += ["    if _m is not None:", "        _m[_q] = _r", "    return _r"]
         source = "\n".join(lines) + "\n"
         try:
-            tree = ast.parse(source, filename)
+            with _PARSING:
+                tree = ast.parse(source, filename)
             _only_generated(tree)
-            code = compile(tree, filename, "exec")
+            with _PARSING:
+                code = compile(tree, filename, "exec")
         except (SyntaxError, MemoryError):  # too many nested parentheses for Python
             raise RecursionError from None
         sites = tuple(((c.lineno, c.col_offset), (c.end_lineno, c.end_col_offset),

@@ -208,10 +208,11 @@ def own_seatings(c: Config) -> list[list[str]]:
 
 def compare(a: Config, b: Config, *, games: int, seed: int,
             progress: Callable[[int, int], None] | None = None,
-            workers: int = 1) -> Comparison:
+            workers: int = 1, cluster: str | None = None) -> Comparison:
     """Play the paired deals; `progress(done, total)` after each game. Ctrl-C stops the run and
-    the comparison covers the deals whose every game finished. With `workers` > 1 the deals are
-    played on worker processes in chunks and counted here in deal order: the same result."""
+    the comparison covers the deals whose every game finished. With `workers` > 1, or on a Dask
+    `cluster` (an address, or "local"), the deals are played in chunks elsewhere and counted
+    here in deal order: the same result."""
     mode = "match" if same_game(a, b) else "separate"
     res = Comparison(mode, a, b, seed)
     if mode == "match":
@@ -225,8 +226,8 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
     deals = max(1, math.ceil(games / per_deal))
     total = len(plan) * deals
     done = 0
-    if workers > 1:
-        return _compare_on(res, plan, deals, total, workers, progress)
+    if workers > 1 or cluster is not None:
+        return _compare_on(res, plan, deals, total, workers, progress, cluster)
 
     def one_done():
         nonlocal done
@@ -306,13 +307,18 @@ def _count(res: Comparison, who: str, a_side: int | None, hands: list[dict], win
 
 
 def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: int,
-                progress: Callable[[int, int], None] | None) -> Comparison:
-    """`compare` with the deals played on worker processes, counted in deal order."""
-    from .parallel import _Pool, _ordered, chunks, source_of
-    a, b = source_of(res.a.game), source_of(res.b.game)
-    parts = chunks(0, deals, workers)
+                progress: Callable[[int, int], None] | None,
+                cluster: str | None = None) -> Comparison:
+    """`compare` with the deals played on worker processes or a cluster, counted in deal order."""
+    from .parallel import _ordered, chunks, driver, source_of
+    ship = cluster is not None  # a path on this machine means nothing on a cluster's workers
+    a, b = source_of(res.a.game, ship=ship), source_of(res.b.game, ship=ship)
+    d = driver(workers, cluster, (a, b)) if ship else None
+    parts = chunks(0, deals, d.workers if d is not None else workers)
+    if d is None:
+        d = driver(min(workers, len(parts)), None, (a, b))
     tasks = [(play_deals, a, b, plan, res.seed, s, e) for s, e in parts]
-    results = _ordered(_Pool(min(workers, len(parts)), (a, b)), tasks)
+    results = _ordered(d, tasks)
     done = 0
     try:
         for chunk in results:

@@ -15,6 +15,7 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,12 +76,22 @@ def chunks(start: int, stop: int, workers: int) -> list[tuple[int, int]]:
 
 
 _GAMES: dict[str, Game] = {}  # per worker process: the games it has loaded, by Source key
+# a Dask worker runs tasks on several threads: a game is loaded by one of them, once
+_LOADING = threading.Lock()
 
 
 def _game(src: Source) -> Game:
     """The worker's game for `src`, loaded once; a ruleset that differs here is an error."""
     game = _GAMES.get(src.key)
     if game is not None:
+        return game
+    with _LOADING:
+        return _load(src)
+
+
+def _load(src: Source) -> Game:
+    game = _GAMES.get(src.key)
+    if game is not None:  # another thread loaded it while this one waited
         return game
     ref = src.ref
     if src.files:
