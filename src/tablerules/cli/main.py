@@ -737,7 +737,7 @@ def _render_rule_effects(r: dict) -> str:
     w = max([len("rule")] + [len(x["rule"]) for x in rows])
     lines = [f"ruleset   {r['ruleset']}   agent {r['agent']} (strategy {r['strategy']})",
              f"seed      {r['seed']}   {rows[0]['games'] if rows else 0} games per rule, the "
-             f"same {deals} deals for every rule",
+             f"same {deals} deal{'s' if deals != 1 else ''} for every rule",
              "each rule: the full agent plays the agent with that rule off (rules:NAME=off), "
              "every deal once with the full agent on each side", "",
              f"{'rule':<{w}}  {'games':>6}  {'full':>5}  {'off':>5}  {'draws':>5}  "

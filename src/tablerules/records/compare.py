@@ -396,7 +396,10 @@ def each_rule_off(game: Game, agent: str, *, games: int, seed: int,
     choice = parse(agent)
     name, on, off = rule_names(game.definition, dict(choice.params))
     spec = AGENTS["rules"]
-    fixed = [r for r in on if spec.param(r) is None]  # a custom file's own rule names
+    # a rule no agent text switches off: a custom file's own rule names, or one whose default
+    # here differs from the agent parameter's (taken from a shipped file), so `=off` is a no-op
+    fixed = [r for r in on if spec.param(r) is None
+             or r in rule_names(game.definition, dict(parse(f"{choice.text}:{r}=off").params))[1]]
     out = RuleEffects(choice.text, name, seed, games, off=off, fixed=fixed)
     rules = [r for r in on if r not in fixed]
     seats = game.definition.seat_count
