@@ -87,7 +87,9 @@ class Summary:
             self.thrown_in += 1
             return
         self.hands += 1
-        self.scored_counts.update(ev["scored"])
+        counts = self.scored_counts
+        for v in ev["scored"]:  # cheaper than Counter.update for a few sides
+            counts[v] += 1
         bidder = ev.get("bidder", -1)
         if bidder >= 0 and self.side_of and "points" in ev:
             self.bidder_points[ev["points"][self.side_of[bidder]]] += 1

@@ -70,6 +70,7 @@ def intervals(name: str, rows: list, *, title: str, xlabel: str, ref: float | No
 def counts(name: str, values: dict, *, title: str, xlabel: str, ylabel: str = "share") -> str:
     """A distribution of values counted (value -> count) as bars of their share."""
     from matplotlib import rc_context
+    from matplotlib.ticker import MaxNLocator
     with rc_context(STYLE):
         fig, ax = _figure(2.5)
         total = sum(values.values()) or 1
@@ -80,8 +81,11 @@ def counts(name: str, values: dict, *, title: str, xlabel: str, ylabel: str = "s
             if len(xs) < 8:  # few values: narrow bars, not a wall
                 pad = (8 - len(xs)) * min(gaps) / 2
                 ax.set_xlim(xs[0] - pad, xs[-1] + pad)
-            if len(xs) <= 20 and all(float(x).is_integer() for x in xs):
-                ax.set_xticks(xs, [str(int(x)) for x in xs])
+            if all(float(x).is_integer() for x in xs):
+                if xs[-1] - xs[0] <= 16:  # a tick under every bar while they fit
+                    ax.set_xticks(xs, [str(int(x)) for x in xs])
+                else:
+                    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         else:
             ax.hist(xs, bins=40, weights=[values[x] / total for x in xs], color=ACCENT)
         ax.yaxis.set_major_formatter(lambda v, _p: f"{v:.0%}")
@@ -97,6 +101,7 @@ def counts(name: str, values: dict, *, title: str, xlabel: str, ylabel: str = "s
 def paired_bars(name: str, groups: list, series: dict, *, title: str, ylabel: str) -> str:
     """Bars side by side: for each group label, one bar per series (label -> values)."""
     from matplotlib import rc_context
+    from matplotlib.ticker import MaxNLocator
     with rc_context(STYLE):
         fig, ax = _figure(2.5)
         k = len(series)
@@ -106,6 +111,7 @@ def paired_bars(name: str, groups: list, series: dict, *, title: str, ylabel: st
             xs = [i + (j - (k - 1) / 2) * w for i in range(len(groups))]
             ax.bar(xs, vals, width=w, label=label, color=colours[j % len(colours)])
         ax.set_xticks(range(len(groups)), groups)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(axis="y", color=GRID, lw=0.8)
         ax.set_axisbelow(True)
         ax.set_ylabel(ylabel)
