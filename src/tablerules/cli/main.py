@@ -630,6 +630,11 @@ def compare(ctx: typer.Context,
     rate with a 95% Wilson interval. Otherwise each plays the same deals
     separately and the report sets them side by side.
 
+    --each-rule-off plays the rules agent against itself with one rule of
+    its strategy switched off, for each rule it plays, on the same deals:
+    a table of the full agent's win rate with its interval, rule by rule
+    (above even, the rule helps).
+
     Exit status 2 for a usage error, 1 for a ruleset error.
     """
 
