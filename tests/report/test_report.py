@@ -113,3 +113,13 @@ def test_each_rule_off_usage_errors():
     r = cli("compare", "allfives", "--each-rule-off", "--agents", "random", "-n", "2")
     assert r.exit_code == 2 and "give --agents one rules agent" in r.stderr
     assert "--each-rule-off" in cli("compare", "--help").stdout
+
+
+def test_the_per_deal_differences_add_up_to_the_scores():
+    from tablerules.records import compare as cmp
+    game = load_game("allfives", {})
+    seats = game.definition.seat_count
+    res = cmp.compare(cmp.Config("A", game, ["rules"] * seats),
+                      cmp.Config("B", game, ["random"] * seats), games=6, seed=5)
+    assert sum(res.deal_diffs.values()) == res.deals == 3
+    assert sum(k * v for k, v in res.deal_diffs.items()) == res.ta.scored - res.tb.scored
