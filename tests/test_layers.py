@@ -17,7 +17,8 @@ FORBIDDEN = {
     "expr": {"interpreter", "engine", "game", "agents", "records", "cli", "definition"},
     "load": {"interpreter", "engine", "game", "agents", "records", "cli", "expr", "definition"},
     "agents": {"records", "cli", "validation"},
-    "records": {"cli", "validation"},
+    "records": {"cli", "validation", "report"},
+    "report": {"cli", "validation"},
 }
 
 

@@ -84,5 +84,15 @@ SPEC = AgentSpec("rules", "plays a strategy file: ordered, named rules in the ex
                  _params(), make)  # its switches: those of the shipped strategy files
 
 
+def rule_names(gd, params: dict) -> tuple[str, list[str], list[str]]:
+    """The strategy `params` give the rules agent in `gd`: its name, the rules it plays (on), and
+    the rules it has switched off, each in file order; flags are not rules."""
+    s = strategy_for(gd, params)
+    on = [r.name for sec in s.sections.values() for r in sec]
+    tree = strat.read(strat.resolve(str(params.get("strategy") or gd.strategy)))
+    flags = set(tree.data.get("flags") or {})
+    off = [k for k in s.switches if k not in flags and k not in on]
+    return s.name, on, off
 
-__all__ = ["SPEC", "RulesAgent", "make", "strategy_for"]
+
+__all__ = ["SPEC", "RulesAgent", "make", "rule_names", "strategy_for"]

@@ -161,6 +161,34 @@ WorkersArg = typer.Option("1", "--workers", "-w", metavar="N|auto",
                                "this process may use). Same results as one.")
 
 
+ReportArg = typer.Option(None, "--report", metavar="FILE.html",
+                         help="Also write a report: one self-contained HTML file (tables, and "
+                              "charts as inline SVG; nothing fetched), the report extra.")
+
+
+def _need_report(path: Path | None) -> None:
+    """--report needs matplotlib: a one-line error (exit 2) before any game is played."""
+    if path is None:
+        return
+    from ..report import ReportUnavailable, require
+    try:
+        require()
+    except ReportUnavailable as e:
+        _err(f"error: {e}")
+        raise typer.Exit(2)
+
+
+def _write_report(path: Path, build) -> None:
+    """Build the report's HTML (`build()`) and write it to `path`; a write error is one line."""
+    text = build()
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        _err(f"error: cannot write {path}: {e.strerror or e}")
+        raise typer.Exit(1)
+    _err(f"report written to {path}")
+
+
 def _err(msg: str) -> None:
     typer.echo(msg, err=True)
 
@@ -386,6 +414,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                  None, "--cluster", metavar="ADDRESS",
                  help="Play the games on a Dask cluster: its scheduler (tcp://HOST:8786), or "
                       "'local' for one on this machine (the cluster extra). Same results."),
+             report: Optional[Path] = ReportArg,
              fmt: str = FormatArg) -> None:
     """Play matches with bots and report what happened (contracts, make rates, marks, wins).
 
@@ -396,6 +425,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     from ..records.io import open_text
     from ..records.runner import simulate as run
     _check_format(fmt)
+    _need_report(report)
     n_workers = _workers(workers)
     if cluster is not None:
         _need_cluster(n_workers, workers)
@@ -464,6 +494,9 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              f"({summary.hands / elapsed if elapsed else 0:.0f} hands/s)")
         if profile:
             _err(_render_profile(result["profile"]))
+    if report is not None:
+        from ..report import simulate_report
+        _write_report(report, lambda: simulate_report(result, summary.distributions()))
     if summary.interrupted:
         _err(f"interrupted after {summary.games} of {stop - first} games"
              + (f"; the record holds those {summary.games}" if record else ""))
@@ -577,11 +610,19 @@ def compare(ctx: typer.Context,
                 None, "--cluster", metavar="ADDRESS",
                 help="Play the deals on a Dask cluster: its scheduler (tcp://HOST:8786), or "
                      "'local' for one on this machine (the cluster extra). Same results."),
+            each_rule_off: bool = typer.Option(
+                False, "--each-rule-off",
+                help="Instead of --vs: the rules agent (--agents, default the ruleset's) against "
+                     "itself with one strategy rule switched off (rules:NAME=off), once per rule "
+                     "it plays, every comparison on the same deals; --games is per rule."),
+            report: Optional[Path] = ReportArg,
             fmt: str = FormatArg) -> None:
     """Compare A and B over paired deals: agents, rulesets or options.
 
     tablerules compare RULESET [--agents A] [-o NAME=VALUE ...]
       --vs [RULESET] [--agents B] [-o NAME=VALUE ...] [--games N] [--seed S]
+
+    tablerules compare RULESET --each-rule-off [--agents RULES] [--games N]
 
     B starts as A and changes what follows --vs: its ruleset, its agents,
     its options (added to A's). Both are dealt the same hands (the same
@@ -593,14 +634,27 @@ def compare(ctx: typer.Context,
     rate with a 95% Wilson interval. Otherwise each plays the same deals
     separately and the report sets them side by side.
 
+    --each-rule-off plays the rules agent against itself with one rule of
+    its strategy switched off, for each rule it plays, on the same deals:
+    a table of the full agent's win rate with its interval, rule by rule
+    (above even, the rule helps).
+
     Exit status 2 for a usage error, 1 for a ruleset error.
     """
 
     from ..records.compare import Config, compare as run
     _check_format(fmt)
+    _need_report(report)
     n_workers = _workers(workers)
     if cluster is not None:
         _need_cluster(n_workers, workers)
+    if each_rule_off:
+        if "--vs" in ctx.args:
+            _usage("--each-rule-off compares the agent with itself: leave out --vs")
+        agent, opts = _side_options(list(ctx.args), "the agent")
+        _each_rule_off(ruleset, agent, opts, games=games, seed=seed, progress=progress,
+                       workers=n_workers, cluster=cluster, fmt=fmt, report=report)
+        return
     a_args, b_args = _split_vs(list(ctx.args))
     b_ruleset = ruleset
     if b_args and not b_args[0].startswith("-"):
@@ -640,9 +694,83 @@ def compare(ctx: typer.Context,
     else:
         typer.echo(_render_compare(out))
         _err(f"{sum(res.played.values())} games in {time.perf_counter() - started:.2f}s")
+    if report is not None:
+        from ..report import compare_report
+        _write_report(report, lambda: compare_report(out, dict(sorted(res.deal_diffs.items()))))
     if res.interrupted:
         _err(f"interrupted after {res.deals} whole deals; the report covers those")
         raise typer.Exit(130)
+
+
+def _each_rule_off(ruleset: str, agent: str | None, opts: list[str], *, games: int, seed: int,
+                   progress: bool, workers: int, cluster: str | None, fmt: str,
+                   report: Path | None) -> None:
+    """`compare RULESET --each-rule-off`: the table of each rule's effect (and the report)."""
+    from ..agents import parse
+    from ..records.compare import each_rule_off as run
+    game = _load(ruleset, opts)
+    names = _agents_for(game, _agent_list(agent) if agent is not None else None)
+    if len(set(names)) != 1 or parse(names[0]).spec.name != "rules":
+        _usage("--each-rule-off switches the rules of the rules agent: give --agents one rules "
+               f"agent for every seat (rules, or rules:PARAM=VALUE...), not '{','.join(names)}'")
+    bar = _Progress(1, enabled=progress and sys.stderr.isatty())
+    started = time.perf_counter()
+
+    def tick(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done)
+
+    term = _terminate_as_interrupt()
+    try:
+        res = run(game, names[0], games=games, seed=seed, progress=tick, workers=workers,
+                  cluster=cluster)
+    except TablerulesError as e:
+        bar.close()
+        _fail(e)
+    finally:
+        _restore_terminate(term)
+    bar.close()
+    out = {"ruleset": game.definition.canonical, **res.as_dict()}
+    if fmt == "json":
+        typer.echo(json.dumps(out, indent=2))
+    else:
+        typer.echo(_render_rule_effects(out))
+        _err(f"{sum(sum(c.played.values()) for _r, c in res.runs)} games in "
+             f"{time.perf_counter() - started:.2f}s")
+    if report is not None:
+        from ..report import rule_effects_report
+        _write_report(report, lambda: rule_effects_report(out, out["ruleset"]))
+    if res.interrupted:
+        _err(f"interrupted at rule {res.runs[-1][0]}; the table covers its whole deals")
+        raise typer.Exit(130)
+
+
+def _render_rule_effects(r: dict) -> str:
+    rows = r["rules"]
+    deals = rows[0]["deals"] if rows else 0
+    w = max([len("rule")] + [len(x["rule"]) for x in rows])
+    lines = [f"ruleset   {r['ruleset']}   agent {r['agent']} (strategy {r['strategy']})",
+             f"seed      {r['seed']}   {rows[0]['games'] if rows else 0} games per rule, the "
+             f"same {deals} deal{'s' if deals != 1 else ''} for every rule",
+             "each rule: the full agent plays the agent with that rule off (rules:NAME=off), "
+             "every deal once with the full agent on each side", "",
+             f"{'rule':<{w}}  {'games':>6}  {'full':>5}  {'off':>5}  {'draws':>5}  "
+             f"{'full wins':>9}   95% CI"]
+    for x in rows:
+        lines.append(f"{x['rule']:<{w}}  {x['games']:>6}  {x['full_wins']:>5}  {x['off_wins']:>5}"
+                     f"  {x['draws']:>5}  {x['full_win_rate']:>9.1%}   {_ci(x)}"
+                     if x["ci"] else f"{x['rule']:<{w}}  no game finished")
+    if not rows:
+        lines.append("(the agent plays no rule that can be switched off)")
+    if r["off_already"]:
+        lines.append(f"(off already, not run: {', '.join(r['off_already'])})")
+    if r["not_switchable"]:
+        lines.append(f"(not a parameter of the rules agent, not run: "
+                     f"{', '.join(r['not_switchable'])})")
+    lines.append(f"(full wins: the full agent's share of the games, a draw counting half, with a "
+                 f"95% Wilson interval; even is {rows[0]['even']:.1%}: above it the rule helps)"
+                 if rows else "")
+    return "\n".join(lines).rstrip()
 
 
 def _split_vs(args: list[str]) -> tuple[list[str], list[str]]:

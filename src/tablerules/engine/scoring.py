@@ -37,7 +37,7 @@ def end_hand(st, how: int) -> None:
         _check_points(st, layout_play)
     # what State.hand_result() says of the hand, kept with or without events
     st.last_hand = (thrown_in, ctx.contract, ctx.bid, ctx.bidder, events.forced(st), ctx.made,
-                    awarded, paid)
+                    awarded, paid, ctx.points)  # a new hand gets a new points list: no copy
     if st.events is not None:
         st.events.append(events.hand(st, thrown_in, awarded, layout_play, interrupted, paid,
                                      facts))

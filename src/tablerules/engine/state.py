@@ -253,19 +253,19 @@ class State:
 
     def hand_result(self) -> dict | None:
         """The hand that ended last, with the keys of its record line: `thrown_in`, or `contract`
-        and `bid` (names), `bidder`, `forced`, `made`, `scored` (per side) and, with
+        and `bid` (names), `bidder`, `forced`, `made`, `points` and `scored` (per side) and, with
         scoring.chips, `paid` (the payments, each `from`, `to`, `chips`, `for`); None before the
         first hand ends. Kept with or without `record`, so a summary needs no events."""
         last = self.last_hand
         if last is None:
             return None
-        thrown_in, contract, bid, bidder, forced, made, awarded, paid = last
+        thrown_in, contract, bid, bidder, forced, made, awarded, paid, points = last
         if thrown_in:
             return {"thrown_in": True}
         g = self.game
         out = {"thrown_in": False, "contract": g.contracts[contract].name,
                "bid": g.bids[bid].label, "bidder": bidder, "forced": forced, "made": made,
-               "scored": list(awarded)}
+               "points": list(points), "scored": list(awarded)}
         if g.match.stake is not None:
             out["paid"] = [{"from": a, "to": b, "chips": x, "for": name}
                            for a, b, x, name in paid]

@@ -107,6 +107,10 @@ class Comparison:
     side_wins: dict = field(default_factory=lambda: {"A": Counter(), "B": Counter()})
     played: Counter = field(default_factory=Counter)  # games by "A", "B" (separate) or "AB"
     interrupted: bool = False
+    # per deal, A's score less B's over the deal's games, as counts of values (for a report;
+    # not in `as_dict`): in a match what A's side scored less what B's sides did on average,
+    # else what A's games scored (all sides together) less what B's did
+    deal_diffs: Counter = field(default_factory=Counter)
 
     def a_score(self) -> float:
         """A's games won, a draw counting half."""
@@ -240,6 +244,7 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
                                 one_done)
             for who, seating, a_side, hands, winners in results:  # a deal counts whole
                 _count(res, who, a_side, hands, winners)
+            _count_difference(res, results)
             res.deals += 1
     except KeyboardInterrupt:
         res.interrupted = True
@@ -306,6 +311,21 @@ def _count(res: Comparison, who: str, a_side: int | None, hands: list[dict], win
         res.side_wins[who][s] += 1
 
 
+def _count_difference(res: Comparison, deal: list) -> None:
+    """One deal's score difference, A less B, into `res.deal_diffs`."""
+    diff = 0.0
+    for who, _seating, a_side, hands, _winners in deal:
+        for ev in hands:
+            if ev.get("thrown_in"):
+                continue
+            sc = ev["scored"]
+            if who == "AB":
+                diff += sc[a_side] - (sum(sc) - sc[a_side]) / max(1, len(sc) - 1)
+            else:
+                diff += sum(sc) if who == "A" else -sum(sc)
+    res.deal_diffs[int(diff) if diff == int(diff) else round(diff, 4)] += 1
+
+
 def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: int,
                 progress: Callable[[int, int], None] | None,
                 cluster: str | None = None) -> Comparison:
@@ -329,6 +349,7 @@ def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: in
                     raise err
                 for who, seating, a_side, hands, winners in deal:
                     _count(res, who, a_side, hands, winners)
+                _count_difference(res, deal)
                 res.deals += 1
                 done += len(deal)
             if progress is not None:
@@ -339,3 +360,71 @@ def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: in
         results.close()
     res.games = res.played["AB"] if res.mode == "match" else max(res.played["A"], res.played["B"])
     return res
+
+
+@dataclass
+class RuleEffects:
+    """`compare --each-rule-off`: the rules agent against itself with one rule switched off."""
+
+    agent: str  # the full agent's text
+    strategy: str  # its strategy's name
+    seed: int
+    games: int  # asked per rule
+    runs: list = field(default_factory=list)  # (rule, Comparison), a rule at a time
+    off: list = field(default_factory=list)  # rules the full agent already has off: not run
+    fixed: list = field(default_factory=list)  # rules no agent text switches: not run
+    interrupted: bool = False
+
+    def as_dict(self) -> dict:
+        rows = []
+        for rule, c in self.runs:
+            r = c.as_dict()["result"]
+            rows.append({"rule": rule, "off": f"{self.agent}:{rule}=off", "games": c.games,
+                         "deals": c.deals, "full_wins": r["a_wins"], "off_wins": r["b_wins"],
+                         "draws": r["draws"], "full_win_rate": r["a_win_rate"], "ci": r["ci"],
+                         "even": r["even"]})
+        d = {"agent": self.agent, "strategy": self.strategy, "seed": self.seed,
+             "games_per_rule": self.games, "interval": INTERVAL, "rules": rows,
+             "off_already": list(self.off), "not_switchable": list(self.fixed)}
+        if self.interrupted:
+            d["interrupted"] = True
+        return d
+
+
+def each_rule_off(game: Game, agent: str, *, games: int, seed: int,
+                  progress: Callable[[int, int], None] | None = None,
+                  workers: int = 1, cluster: str | None = None) -> RuleEffects:
+    """For each rule the rules agent `agent` plays in `game`, `compare` it (A) against itself
+    with that rule switched off (B): the same seed, so every comparison is dealt the same hands.
+    `progress(done, total)` counts games over every comparison."""
+    from ..agents import AGENTS, parse
+    from ..agents.rules import rule_names
+    choice = parse(agent)
+    name, on, off = rule_names(game.definition, dict(choice.params))
+    spec = AGENTS["rules"]
+    # a rule no agent text switches off: a custom file's own rule names, or one whose default
+    # here differs from the agent parameter's (taken from a shipped file), so `=off` is a no-op
+    fixed = [r for r in on if spec.param(r) is None
+             or r in rule_names(game.definition, dict(parse(f"{choice.text}:{r}=off").params))[1]]
+    out = RuleEffects(choice.text, name, seed, games, off=off, fixed=fixed)
+    rules = [r for r in on if r not in fixed]
+    seats = game.definition.seat_count
+    total = [0]
+    base = [0]
+
+    def tick(done: int, n: int) -> None:
+        total[0] = n * len(rules)
+        if progress is not None:
+            progress(base[0] + done, total[0])
+
+    for rule in rules:
+        a = Config("A", game, [choice.text] * seats)
+        b = Config("B", game, [f"{choice.text}:{rule}=off"] * seats)
+        c = compare(a, b, games=games, seed=seed, progress=tick, workers=workers,
+                    cluster=cluster)
+        out.runs.append((rule, c))
+        base[0] += sum(c.played.values())
+        if c.interrupted:
+            out.interrupted = True
+            break
+    return out

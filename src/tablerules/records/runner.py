@@ -74,12 +74,25 @@ class Summary:
     chips: list = field(default_factory=list)
     chip_matches: int = 0
     chips_moved: int = 0  # chips paid over every hand played
+    # distributions for a report (simulate --report), as counts of values, so flat in memory:
+    # what one side scored in one hand (every side, every hand), the points the side that won
+    # the auction took in its hand, and the deals a match lasted
+    side_of: tuple = ()  # the side of each seat (new_summary), to find the bidding side
+    scored_counts: Counter = field(default_factory=Counter)
+    bidder_points: Counter = field(default_factory=Counter)
+    match_deals: Counter = field(default_factory=Counter)
 
     def add_hand(self, ev: dict) -> None:
         if ev.get("thrown_in"):
             self.thrown_in += 1
             return
         self.hands += 1
+        counts = self.scored_counts
+        for v in ev["scored"]:  # cheaper than Counter.update for a few sides
+            counts[v] += 1
+        bidder = ev.get("bidder", -1)
+        if bidder >= 0 and self.side_of and "points" in ev:
+            self.bidder_points[ev["points"][self.side_of[bidder]]] += 1
         self.contracts[ev["contract"]] += 1
         b = self.bids[bid_row(ev)]
         b[1] += 1
@@ -133,6 +146,13 @@ class Summary:
             "win_rate_by_side": {str(s): round(self.side_wins.get(s, 0) / self.games, 4)
                                  if self.games else 0.0 for s in range(self.sides)},
         }
+
+    def distributions(self) -> dict:
+        """The report's distributions, value -> count in value order (not in `as_dict`, so the
+        summary printed and its JSON stay as they were)."""
+        return {"scored_by_a_side_per_hand": dict(sorted(self.scored_counts.items())),
+                "points_of_the_bidding_side": dict(sorted(self.bidder_points.items())),
+                "deals_per_match": dict(sorted(self.match_deals.items()))}
 
     def _make_rate(self) -> dict:
         made = sum(v[0] for k, v in self.bids.items() if k != NO_BID)
@@ -310,6 +330,7 @@ def fold(summary: Summary, p: Played) -> None:
         summary.add_chips(p.chips)
     summary.decisions += p.decisions
     summary.games += 1
+    summary.match_deals[len(p.hands)] += 1
     for s in p.winners:
         summary.side_wins[s] += 1
 
@@ -317,7 +338,7 @@ def fold(summary: Summary, p: Played) -> None:
 def new_summary(game: Game) -> Summary:
     """An empty summary of a run of `game`."""
     gd = game.definition
-    return Summary(sides=len(gd.sides),
+    return Summary(sides=len(gd.sides), side_of=tuple(gd.side_of),
                    first_dealer=gd.first_dealer if gd.first_dealer >= 0 else "lot")
 
 

@@ -1,0 +1,255 @@
+"""Reports of experiments (`simulate --report`, `compare --report`): one self-contained HTML
+file, the figures as tables and the charts as inline SVG drawn with matplotlib (the `report`
+extra). It reads only the results the commands print (their JSON), so it knows no game."""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..records.runner import wilson
+
+EXTRA = "--report needs matplotlib: pip install 'tablerules[report]'"
+
+
+class ReportUnavailable(Exception):
+    """matplotlib is not installed: the one-line message says how to get it."""
+
+
+def require() -> None:
+    """Fail early, before any game is played, when the charts cannot be drawn."""
+    try:
+        import matplotlib  # noqa: F401
+        from matplotlib.figure import Figure  # noqa: F401
+    except ImportError:
+        raise ReportUnavailable(EXTRA) from None
+
+
+CSS = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;
+  margin:0;background:#f6f6f4}
+main{max-width:760px;margin:0 auto;padding:18px 24px 40px;background:#fff}
+h1{font-size:20px;margin:6px 0 2px}h2{font-size:16px;margin:26px 0 6px;
+  border-bottom:1px solid #ddd;padding-bottom:3px}
+p.sub{color:#555;margin:0 0 10px}p.verdict{font-weight:600}
+table{border-collapse:collapse;margin:6px 0 10px;font-variant-numeric:tabular-nums}
+th,td{padding:2px 10px 2px 0;text-align:right;white-space:nowrap}
+th:first-child,td:first-child,th.t,td[class^=t]{text-align:left}th{border-bottom:1px solid #bbb;font-weight:600}
+tr.total td{border-top:1px solid #bbb;font-weight:600}
+svg.chart{display:block;max-width:100%;height:auto;margin:4px 0 12px}
+small{color:#666}
+"""
+
+
+def pct(v) -> str:
+    return "-" if v is None else f"{v:.1%}"
+
+
+def ci_text(ci) -> str:
+    return f"{ci[0]:.1%} to {ci[1]:.1%}" if ci else "-"
+
+
+def page(title: str, subtitle: str, body: list[str]) -> str:
+    """The whole HTML document: no script, no link, nothing fetched."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width\"><title>{escape(title)}</title>"
+            f"<style>{CSS}</style></head>\n<body><main>\n<h1>{escape(title)}</h1>\n"
+            f"<p class=\"sub\">{escape(subtitle)}</p>\n" + "\n".join(body)
+            + "\n</main></body></html>\n")
+
+
+def table(tid: str, head: list[str], rows: list, *, total: set | None = None) -> str:
+    """A table: `rows` are (key, [cell, ...]) with the cells' class names from `head`."""
+    cls = [h.split("|")[0] for h in head]  # a class "t..." is a text column, set left
+    out = [f'<table id="{tid}"><thead><tr>'
+           + "".join(f"<th class=\"{c[:1]}\">{escape(h.split('|')[-1])}</th>"
+                   for c, h in zip(cls, head)) + "</tr></thead><tbody>"]
+    for key, cells in rows:
+        mark = ' class="total"' if total and key in total else ""
+        out.append(f'<tr data-key="{escape(str(key))}"{mark}>'
+                   + "".join(f'<td class="{c}">{escape(str(v))}</td>' for c, v in zip(cls, cells))
+                   + "</tr>")
+    return "".join(out) + "</tbody></table>"
+
+
+def _rate_rows(by: dict) -> list:
+    return [(k, v["rate"], *(v["ci"] or (None, None)), v["hands"]) for k, v in by.items()]
+
+
+def _make_table(tid: str, by: dict, every: dict | None, first: str = "bid") -> str:
+    rows = [(k, [k, v["hands"], v["made"], pct(v["rate"]), ci_text(v["ci"]),
+                 pct(None if v["rate"] is None else 1 - v["rate"])]) for k, v in by.items()]
+    if every is not None:
+        rows.append(("every bid", ["every bid", every["hands"], every["made"], pct(every["rate"]),
+                                   ci_text(every["ci"]),
+                                   pct(None if every["rate"] is None else 1 - every["rate"])]))
+    return table(tid, [f"name|{first}", "hands|hands", "made|made", "rate|rate", "ci|95% CI",
+                       "set|set"], rows, total={"every bid"})
+
+
+def simulate_report(r: dict, dist: dict) -> str:
+    """The report of a `simulate` run: `r` its JSON summary, `dist` Summary.distributions()."""
+    from . import charts
+    games, hands = r["games"], r["hands"]
+    body = ["<h2>Summary</h2>", table("overview", ["name|", "value|"], [
+        ("ruleset", ["ruleset", r["ruleset"]]), ("seed", ["seed", r["seed"]]),
+        ("games", ["games", games]), ("hands", ["hands played", hands]),
+        ("thrown_in", ["deals thrown in", r["thrown_in"]]),
+        ("decisions", ["decisions", r["decisions"]]),
+        ("avg_scored_per_hand", ["scored per hand (all sides)", f"{r['avg_scored_per_hand']:.3f}"]),
+    ])]
+    if r.get("interrupted"):
+        body.append("<p><strong>interrupted:</strong> the figures cover the games that "
+                    "finished</p>")
+    body += ["<h2>Contracts</h2>", table("contracts", ["name|contract", "hands|hands",
+                                                       "share|share"],
+             [(k, [k, v, pct(v / hands if hands else None)]) for k, v in r["contracts"].items()])]
+    if r["make_rate_by_bid"]:
+        body += ["<h2>Make rate by bid</h2>",
+                 "<p><small>Hands won in the auction; 95% Wilson intervals. A forced bid (a seat "
+                 "that could not pass) has its own row.</small></p>",
+                 charts.intervals("make-by-bid", _rate_rows(r["make_rate_by_bid"])
+                                  + [("every bid", r["make_rate"]["rate"],
+                                      *r["make_rate"]["ci"], r["make_rate"]["hands"])],
+                                  title="Make rate by bid, with its 95% interval",
+                                  xlabel="bids made"),
+                 _make_table("make-rate-by-bid", r["make_rate_by_bid"], r["make_rate"]),
+                 "<h3>By contract</h3>",
+                 charts.intervals("make-by-contract", _rate_rows(r["make_rate_by_contract"]),
+                                  title="Make rate by contract, with its 95% interval",
+                                  xlabel="bids made"),
+                 _make_table("make-rate-by-contract", r["make_rate_by_contract"], None,
+                             "contract")]
+    else:
+        body.append("<p>No auction: every hand is played without a bid.</p>")
+    body.append("<h2>Scores</h2>")
+    if dist["points_of_the_bidding_side"]:
+        body.append(charts.counts("bidder-points", dist["points_of_the_bidding_side"],
+                                  title="Points the bidding side took in its hand",
+                                  xlabel="points taken", ylabel="share of hands"))
+    if dist["scored_by_a_side_per_hand"]:
+        body.append(charts.counts("side-scored", dist["scored_by_a_side_per_hand"],
+                                  title="What one side scored in one hand (every side, every hand)",
+                                  xlabel="scored in a hand", ylabel="share"))
+    if dist["deals_per_match"]:
+        body += ["<h2>Match length</h2>",
+                 charts.counts("match-length", dist["deals_per_match"],
+                               title="Deals per match (deals thrown in included)",
+                               xlabel="deals", ylabel="share of matches")]
+    wins = []
+    for s, w in r["wins_by_side"].items():
+        ci = wilson(w, games)
+        wins.append((s, [s, w, pct(r["win_rate_by_side"][s]),
+                         ci_text([round(ci[0], 4), round(ci[1], 4)] if ci else None)], ci))
+    sides = len(wins)
+    body += ["<h2>Wins by side</h2>",
+             charts.intervals("wins-by-side", [(f"side {s}", r["win_rate_by_side"][s],
+                                                *(ci or (None, None)), games)
+                                               for s, _c, ci in wins],
+                              title="Matches won by each side, with its 95% interval",
+                              xlabel="matches won", ref=1 / sides if sides else None,
+                              ref_label="even"),
+             table("wins", ["name|side", "wins|wins", "rate|rate", "ci|95% CI"],
+                   [(s, c) for s, c, _ci in wins])]
+    if r.get("chips_by_seat"):
+        body += ["<h2>Chips by seat</h2>", table("chips", ["name|seat", "mean|mean", "min|min",
+                                                           "max|max", "below|below 0"],
+                 [(s, [s, f"{v['mean']:.2f}", v["min"], v["max"], v["below_zero"]])
+                  for s, v in r["chips_by_seat"].items()])]
+    return page(f"simulate {r['ruleset']}",
+                f"{games:,} games, {hands:,} hands, seed {r['seed']}", body)
+
+
+def compare_report(r: dict, diffs: dict) -> str:
+    """The report of a `compare` run: `r` its JSON, `diffs` the per-deal score differences."""
+    from . import charts
+    a, b = r["a"], r["b"]
+    body = ["<h2>A and B</h2>", table("configs", ["name|", "truleset|ruleset", "tagents|agents"], [
+        ("A", ["A", a["ruleset"], ",".join(sorted(set(a["agents"]), key=a["agents"].index))]),
+        ("B", ["B", b["ruleset"], ",".join(sorted(set(b["agents"]), key=b["agents"].index))])]),
+        f"<p>differ: {escape('; '.join(r['differences']) or 'nothing: A and B are the same')}"
+        f"; seed {r['seed']}, {r['deals']:,} deals, {r['games']:,} games"
+        f"{'' if r['mode'] == 'match' else ' each'}</p>",
+        f'<p class="verdict" id="verdict">{escape(r["verdict"])}</p>']
+    sa, sb = r["a_stats"], r["b_stats"]
+    if r["mode"] == "match":
+        res = r["result"]
+        body += ["<h2>A plays B</h2>"]
+        if res["ci"]:
+            body.append(charts.intervals("a-win-rate", [("A's win rate", res["a_win_rate"],
+                                                         *res["ci"], r["games"])],
+                                         title="A's share of the games (a draw counts half), "
+                                               "with its 95% interval",
+                                         xlabel="games won by A", ref=res["even"],
+                                         ref_label="even"))
+        body.append(table("result", ["name|", "a_wins|A wins", "b_wins|B wins", "draws|draws",
+                                     "rate|A's win rate", "ci|95% CI", "even|even"],
+                          [("result", ["games", res["a_wins"], res["b_wins"], res["draws"],
+                                       pct(res["a_win_rate"]), ci_text(res["ci"]),
+                                       pct(res["even"])])]))
+    else:
+        body.append("<h2>Side by side</h2>")
+        wa, wb = r["wins_by_side"]["A"], r["wins_by_side"]["B"]
+        groups = sorted(set(wa) | set(wb), key=int)
+        body.append(charts.paired_bars("wins-by-side", [f"side {s}" for s in groups],
+                                       {"A": [wa.get(s, 0) for s in groups],
+                                        "B": [wb.get(s, 0) for s in groups]},
+                                       title="Matches won by each side", ylabel="matches"))
+        body.append(table("wins", ["name|side", "a|A wins", "b|B wins"],
+                          [(s, [s, wa.get(s, 0), wb.get(s, 0)]) for s in groups]))
+    rows = []
+    for k, st in (("A", sa), ("B", sb)):
+        m = st["make_rate"]
+        if m["hands"]:
+            rows.append((f"{k}: every bid", m["rate"], *m["ci"], m["hands"]))
+        rows += [(f"{k}: {c}", v["rate"], *v["ci"], v["hands"])
+                 for c, v in st["make_rate_by_contract"].items()]
+    if rows:
+        body += ["<h2>Bids made</h2>",
+                 charts.intervals("make-rates", rows, title="Make rate of A's and B's bids, "
+                                  "by contract, with its 95% interval", xlabel="bids made")]
+    per = "by its side" if r["mode"] == "match" else "per side"
+    body.append(table("stats", ["name|", "hands|hands", "scored|scored per hand " + per,
+                                "rate|make rate", "ci|95% CI"],
+                      [(k, [k, st["hands"], f"{st['scored_per_hand']:.3f}",
+                            pct(st["make_rate"]["rate"]), ci_text(st["make_rate"]["ci"])])
+                       for k, st in (("A", sa), ("B", sb))]))
+    if diffs:
+        what = ("what A's side scored less what B's side did" if r["mode"] == "match" and
+                r["sides"] == 2 else "what A's side scored less B's sides' mean" if
+                r["mode"] == "match" else "what A's games scored less what B's did")
+        n = sum(diffs.values())
+        mean = sum(k * v for k, v in diffs.items()) / n
+        body += ["<h2>Score difference per deal</h2>",
+                 f"<p><small>Per deal, over its games: {escape(what)}. Mean "
+                 f"<span id=\"mean-diff\">{mean:+.3f}</span> over {n:,} deals.</small></p>",
+                 charts.counts("deal-diffs", diffs, title="A's score less B's, per deal",
+                               xlabel="difference (A less B)", ylabel="share of deals")]
+    return page(f"compare {a['ruleset']}" + (f" vs {b['ruleset']}" if b["ruleset"] != a["ruleset"]
+                                             else ""), r["verdict"], body)
+
+
+def rule_effects_report(d: dict, ruleset: str) -> str:
+    """The report of `compare --each-rule-off`: `d` its JSON."""
+    from . import charts
+    rows = d["rules"]
+    body = ["<p><small>Each row: the full agent (A) plays the same agent with that one rule "
+            "switched off (B), over the same deals; A's share of the games with its 95% Wilson "
+            "interval. Above even, the rule helps; an interval across even shows no clear "
+            "effect.</small></p>"]
+    if rows:
+        body.append(charts.intervals("rule-effects",
+                                     [(x["rule"], x["full_win_rate"], *(x["ci"] or (None, None)),
+                                       x["games"]) for x in rows],
+                                     title="The full agent's win rate against each rule off",
+                                     xlabel="games won by the full agent", ref=rows[0]["even"],
+                                     ref_label="even"))
+    body.append(table("rules", ["name|rule", "games|games", "full|full wins", "off|off wins",
+                                "draws|draws", "rate|full agent's win rate", "ci|95% CI"],
+                      [(x["rule"], [x["rule"], x["games"], x["full_wins"], x["off_wins"],
+                                    x["draws"], pct(x["full_win_rate"]), ci_text(x["ci"])])
+                       for x in rows]))
+    if d["off_already"]:
+        body.append(f"<p>Off already, not run: {escape(', '.join(d['off_already']))}</p>")
+    return page(f"compare {ruleset}: each strategy rule switched off",
+                f"{d['agent']} (strategy {d['strategy']}), {d['games_per_rule']:,} games per rule, "
+                f"seed {d['seed']}", body)

@@ -1,0 +1,125 @@
+"""`simulate --report`, `compare --report` and `compare --each-rule-off`: the HTML is written,
+self-contained and deterministic; without matplotlib a one-line error."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import pytest
+
+from tablerules.game import load_game
+from tablerules.records.runner import new_summary, play_games, fold
+
+from support import cli
+
+SIM = ("simulate", "texas42", "-n", "3", "--seed", "4", "--no-progress", "--format", "json")
+CMP = ("compare", "texas42", "--vs", "--agents", "random", "-n", "4", "--no-progress")
+SEP = ("compare", "texas42", "--vs", "-o", "marks_to_win=3", "-n", "2", "--no-progress")
+OFF = ("compare", "allfives", "--each-rule-off", "-n", "2", "--no-progress")
+
+
+def _report(tmp_path, args, name="r.html"):
+    path = tmp_path / name
+    r = cli(*args, "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    assert f"report written to {path}" in r.stderr
+    return path.read_text(encoding="utf-8"), r
+
+
+@pytest.mark.parametrize("args", [SIM, CMP, SEP, OFF], ids=["simulate", "match", "separate",
+                                                            "each-rule-off"])
+def test_the_report_is_one_offline_file_and_the_same_bytes_each_run(tmp_path, args):
+    html, r = _report(tmp_path, args)
+    again, _ = _report(tmp_path, args, "again.html")
+    assert html == again  # no dates, no random ids
+    assert html.startswith("<!DOCTYPE html>") and html.count("<svg") >= 1
+    assert not re.search(r"https?:|<link|<script|<img|@import|url\((?!#)", html, re.I), \
+        "the report fetches nothing"
+    ids = re.findall(r'\bid="([^"]+)"', html)
+    assert len(ids) == len(set(ids))  # several charts on one page: no id twice
+    assert cli(*args).stdout == r.stdout  # what is printed does not change with --report
+
+
+def test_the_summary_counts_what_the_report_draws():
+    game = load_game("texas42", {})
+    s = new_summary(game)
+    for p in play_games(game, ["random"], 1, 0, 3, None):
+        fold(s, p)
+    d = s.distributions()
+    assert sum(d["deals_per_match"].values()) == s.games == 3
+    assert sum(k * v for k, v in d["deals_per_match"].items()) == s.hands + s.thrown_in
+    assert sum(d["scored_by_a_side_per_hand"].values()) == 2 * s.hands
+    assert sum(k * v for k, v in d["scored_by_a_side_per_hand"].items()) == s.scored_total
+    assert sum(d["points_of_the_bidding_side"].values()) == s.hands
+    assert all(0 <= k <= 42 for k in d["points_of_the_bidding_side"])
+    assert "points_of_the_bidding_side" not in s.as_dict()
+
+
+def test_without_matplotlib_report_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    for m in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, m)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` fails
+    for args in (SIM, CMP, OFF):
+        path = tmp_path / "r.html"
+        r = cli(*args, "--report", str(path))
+        assert r.exit_code == 2
+        assert r.stderr == "error: --report needs matplotlib: pip install 'tablerules[report]'\n"
+        assert r.stdout == "" and not path.exists()  # before any game is played
+    assert cli(*SIM).exit_code == 0  # without --report nothing needs it
+
+
+def test_a_report_that_cannot_be_written_is_one_line(tmp_path):
+    r = cli("simulate", "allfives", "-n", "1", "--report", str(tmp_path / "no" / "such" / "r.html"))
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[-1].startswith(f"error: cannot write {tmp_path}/no/such/r.html")
+
+
+def test_each_rule_off_table(snapshot):
+    r = cli(*OFF)
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == snapshot
+    d = json.loads(cli(*OFF, "--format", "json").stdout)
+    assert [x["rule"] for x in d["rules"]] == [
+        line.split()[0] for line in r.stdout.splitlines()[5:5 + len(d["rules"])]]
+    assert all(x["games"] == 2 and x["off"] == f"rules:{x['rule']}=off" for x in d["rules"])
+
+
+def test_each_rule_off_plays_every_rule_on_the_same_deals(monkeypatch):
+    from tablerules.records import compare as cmp
+    seen = []
+    real = cmp.play_game
+
+    def spy(game, agents, seed, index, **kw):
+        seen.append((agents[0], agents[1], seed, index))
+        return real(game, agents, seed, index, **kw)
+
+    monkeypatch.setattr(cmp, "play_game", spy)
+    res = cmp.each_rule_off(load_game("allfives", {}), "rules", games=2, seed=3)
+    rules = [rule for rule, _c in res.runs]
+    assert rules and not res.off
+    for rule in rules:
+        mine = [(s, i) for a, b, s, i in seen if f"{rule}=off" in a + b]
+        assert mine == [(3, 0), (3, 0)]  # deal 0 of seed 3, once per side
+    seated = {(a, b) for a, b, _s, _i in seen}
+    assert ("rules", "rules:claim_count=off") in seated and ("rules:claim_count=off", "rules") \
+        in seated
+
+
+def test_each_rule_off_usage_errors():
+    r = cli("compare", "allfives", "--each-rule-off", "--vs", "--agents", "random")
+    assert r.exit_code == 2 and "leave out --vs" in r.stderr
+    r = cli("compare", "allfives", "--each-rule-off", "--agents", "random", "-n", "2")
+    assert r.exit_code == 2 and "give --agents one rules agent" in r.stderr
+    assert "--each-rule-off" in cli("compare", "--help").stdout
+
+
+def test_the_per_deal_differences_add_up_to_the_scores():
+    from tablerules.records import compare as cmp
+    game = load_game("allfives", {})
+    seats = game.definition.seat_count
+    res = cmp.compare(cmp.Config("A", game, ["rules"] * seats),
+                      cmp.Config("B", game, ["random"] * seats), games=6, seed=5)
+    assert sum(res.deal_diffs.values()) == res.deals == 3
+    assert sum(k * v for k, v in res.deal_diffs.items()) == res.ta.scored - res.tb.scored
