@@ -18,6 +18,7 @@ FORBIDDEN = {
     "load": {"interpreter", "engine", "game", "agents", "records", "cli", "expr", "definition"},
     "agents": {"records", "cli", "validation"},
     "records": {"cli", "validation"},
+    "play": {"cli", "validation"},
 }
 
 
