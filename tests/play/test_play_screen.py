@@ -1,0 +1,57 @@
+"""One turn's screen without colour (a snapshot), and the command's one-line errors."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from tablerules.cli.main import app
+
+
+def run(*args: str, input: str = ""):
+    res = CliRunner().invoke(app, ["play", *args], input=input)
+    assert "Traceback" not in res.output, res.output
+    return res
+
+
+def test_one_turn_screen_without_colour(tmp_path, snapshot):
+    rec = tmp_path / "t.jsonl"
+    res = run("texas42", "--seed", "5", "--seat", "South", "--record", str(rec),
+              input="pass\n1\n1\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "\x1b[" not in res.output
+    assert res.output.replace(str(rec), "GAME.jsonl") == snapshot
+
+
+def test_names_and_refusals_are_read_generously(tmp_path):
+    rec = tmp_path / "t.jsonl"
+    res = run("texas42", "--seed", "3", "--seat", "South", "--record", str(rec),
+              input="help\nBID   29\nfrobnicate\n99\npass\nquit\n")
+    assert "choose by number or by name: 1) pass" in res.output
+    assert "not allowed: " in res.output
+    assert "'frobnicate' is not a choice" in res.output
+    assert "there is no choice 99" in res.output
+    assert "South (you)  pass" in res.output
+
+
+def test_unknown_seat_is_a_one_line_error():
+    res = run("texas42", "--seat", "Nobody")
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines() == [
+        "error: no seat 'Nobody' in texas42: the seats are 0 North, 1 East, 2 South, 3 West"]
+
+
+def test_resume_of_another_ruleset_is_a_one_line_error(tmp_path):
+    rec = tmp_path / "t.jsonl"
+    run("texas42", "--seed", "3", "--record", str(rec), input="quit\n")
+    res = run("allfives", "--resume", str(rec))
+    assert res.exit_code == 2
+    assert res.output.strip() == f"error: {rec} is a game of texas42, not of allfives"
+    missing = run("--resume", str(tmp_path / "none.jsonl"))
+    assert missing.exit_code == 2 and missing.output.startswith("error: no record")
+
+
+def test_end_of_input_quits_with_the_record_kept(tmp_path):
+    rec = tmp_path / "t.jsonl"
+    res = run("moon", "--seed", "1", "--record", str(rec), input="1\n")
+    assert res.exit_code == 0
+    assert f"game saved to {rec}; continue with: tablerules play --resume {rec}" in res.output
