@@ -55,3 +55,32 @@ def test_end_of_input_quits_with_the_record_kept(tmp_path):
     res = run("moon", "--seed", "1", "--record", str(rec), input="1\n")
     assert res.exit_code == 0
     assert f"game saved to {rec}; continue with: tablerules play --resume {rec}" in res.output
+
+
+def test_pieces_are_read_in_sensible_spellings():
+    import random
+
+    from tablerules.game import load_game
+    from tablerules.play.choose import resolve
+    g = load_game("texas42")
+    st = g.new_hand([["6-4", "5-5", "5-0", "4-4", "3-3", "2-2", "1-1"],
+                     ["5-3", "6-6", "6-2", "4-1", "3-2", "2-0", "1-0"],
+                     ["6-5", "6-3", "6-1", "4-3", "4-2", "3-1", "0-0"],
+                     ["5-4", "5-2", "5-1", "6-0", "4-0", "3-0", "2-1"]], dealer=3)
+    legal = st.legal_actions()
+    assert resolve(st, "  BID   31 ", legal) == (g.definition.string_to_action("bid 31"), None)
+    for a in ("bid 30", "pass", "pass", "pass", "trump 6"):
+        st.apply_action(g.definition.string_to_action(a))
+    legal = st.legal_actions()
+    assert resolve(st, "4-6", legal) == (g.definition.string_to_action("6-4"), None)
+    assert resolve(st, "5-3", legal) == (None, "you do not hold the 5-3")
+    cards = load_game("taroky")
+    st = cards.new_match()
+    st.deal_random(random.Random(1))
+    gd = cards.definition
+    held = gd.mask_pieces(st.hands[st.actor])
+    card = next(p for p in held if not gd.pieces.attrs["trump"][p])
+    face, suit = gd.pieces.attrs["face"][card], gd.pieces.attrs["suit"][card]
+    for text in (gd.pieces.names[card], f"{face} {suit}", f"{face}{suit[0]}".upper()):
+        a, why = resolve(st, text, st.legal_actions())
+        assert a is None and why is not None and "is not a choice" not in why, text

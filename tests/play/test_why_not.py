@@ -87,3 +87,46 @@ def test_layout_a_piece_that_matches_no_open_end():
                     return
         st.apply_action(legal[rng.randrange(len(legal))])
     pytest.fail("no piece that matched no open end in 400 steps")
+
+
+def first_state(ref: str, seed: int, want, limit: int = 600):
+    """The first state of a seeded random match for which `want(state, legal)` holds."""
+    g = load_game(ref)
+    st = g.new_match()
+    rng = random.Random(seed)
+    for _ in range(limit):  # bounded: well within a match
+        if st.is_terminal():
+            break
+        if st.is_chance_node():
+            st.deal_random(rng)
+            continue
+        legal = st.legal_actions()
+        if want(st, legal):
+            return st, legal
+        st.apply_action(legal[rng.randrange(len(legal))])
+    pytest.fail(f"no such state in {limit} steps of {ref}")
+
+
+def test_exchange_reason_comes_from_the_ruleset():
+    st, legal = first_state("taroky", 2, lambda st, legal: st.game.actions.kind(legal[0]) == "bury"
+                            and len(legal) < bin(st.hands[st.actor]).count("1"))
+    gd = st.game
+    refused = next(p for p in gd.mask_pieces(st.hands[st.actor])
+                   if gd.actions.bury_base + p not in legal)
+    reason = gd.reasons[("game", "exchange")]
+    assert st.why_not(gd.actions.bury_base + refused).startswith(f"you must bury {reason}: ")
+
+
+def test_follow_tiers_say_the_next_rule():
+    def void(st, legal):
+        t = st.tables
+        if st.play is None or st.led < 0 or not t.tiers:
+            return False
+        hand = st.hands[st.actor]
+        return not hand & t.follow_mask[st.led] and t.follow_of(st.led, hand) != hand
+    st, legal = first_state("taroky", 5, void)
+    gd = st.game
+    other = next(p for p in gd.mask_pieces(st.hands[st.actor]) if p not in legal)
+    suit = gd.suit_names.get(str(st.tables.suits[st.led]), str(st.tables.suits[st.led]))
+    assert st.why_not(other).startswith(f"you hold no {suit}, and the next rule to follow asks "
+                                        f"for the {gd.pieces.names[legal[0]]}")

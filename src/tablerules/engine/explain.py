@@ -84,7 +84,7 @@ def _trick(st, piece: int, legal) -> str:
             return f"you must follow {suit}: you hold {_pieces(g, follow)}{of}"
         allowed = t.follow_of(led, hand)
         if not follow and allowed != hand and not allowed >> piece & 1:
-            return (f"you hold no {suit}, so you must play the next the rules ask for: you hold "
+            return (f"you hold no {suit}, and the next rule to follow asks for "
                     f"{_pieces(g, allowed)}")
     return _own_rule(st, "play", legal, f"the {name}")
 

@@ -21,8 +21,8 @@ def _piece_names(gd) -> dict[str, int]:
             out[f"{lo}-{hi}"] = out[f"{hi}-{lo}"] = i
         suit, face = p.attrs.get("suit"), p.attrs.get("face")
         if suit is not None and face is not None:
-            out.setdefault(norm(f"{face} {suit[i]}"), i)
-            out.setdefault(norm(f"{face}{str(suit[i])[:1]}"), i)
+            out.setdefault(norm(f"{face[i]} {suit[i]}"), i)
+            out.setdefault(norm(f"{face[i]}{str(suit[i])[:1]}"), i)
     return out
 
 

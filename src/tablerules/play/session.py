@@ -102,7 +102,7 @@ class Session:
             if ev.get("thrown_in"):
                 self.say("  all passed: thrown in")
             else:
-                made = "" if "made" not in ev else (" made" if ev["made"] else " set")
+                made = "" if "made" not in ev else (" (made)" if ev["made"] else " (set)")
                 self.say(f"  hand over{made}: scored {by_side(gd, ev['scored'])}; score "
                          f"{by_side(gd, ev['score'])}")
         elif t == "match":
