@@ -84,3 +84,13 @@ def test_pieces_are_read_in_sensible_spellings():
     for text in (gd.pieces.names[card], f"{face} {suit}", f"{face}{suit[0]}".upper()):
         a, why = resolve(st, text, st.legal_actions())
         assert a is None and why is not None and "is not a choice" not in why, text
+
+
+def test_every_shipped_ruleset_plays_from_the_ruleset_alone(tmp_path):
+    from tablerules.load.ruleset import builtin_names
+    for name in builtin_names():
+        rec = tmp_path / f"{name}.jsonl"
+        res = run(name, "--seed", "1", "--record", str(rec), input="1\n1\nquit\n")
+        assert res.exit_code == 0, (name, res.output)
+        assert "your pieces: " in res.output and "choices: 1) " in res.output, name
+        assert f"game saved to {rec}" in res.output, name

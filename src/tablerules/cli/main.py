@@ -753,8 +753,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     trick or the layout, the score, bid and trump; answer with a number or a name (6-4, bid 31,
     pass), help or ? for the choices, quit to stop.
 
-    The game is recorded as it goes (the compact record `replay` reads), so Ctrl-C loses
-    nothing: continue with `tablerules play --resume FILE`.
+    The game is recorded as it goes (a compact record, as replay reads them), so Ctrl-C
+    loses nothing: continue it with tablerules play --resume FILE.
     """
     import random as _random
     from ..play import PERSON, Session, read_record

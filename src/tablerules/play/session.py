@@ -4,7 +4,9 @@ written after every step, and a resumed game brought back to where it stopped.""
 from __future__ import annotations
 
 import random
-from typing import IO, Callable
+import signal
+from contextlib import contextmanager
+from typing import Callable
 
 from ..agents import make_agent
 from ..engine.state import State
@@ -15,6 +17,20 @@ from .choose import resolve
 from .screen import by_side, choices, screen, side_name
 
 QUIT = -1
+
+
+@contextmanager
+def held():
+    """Ctrl-C waits while a step is applied and the record written, so the record on disk is
+    always the game so far (the person's last move included)."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is not None:
+        mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        if mask is not None:
+            mask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 class Session:
@@ -155,20 +171,17 @@ class Session:
         one answer (None at the end of the input)."""
         st = self.st
         while not st.is_terminal():
-            if st.is_chance_node():
-                self.deal()
-                self.save()
-                continue
             seat = st.actor
-            if seat != self.seat:
-                self.apply(seat, self.bot())
-                self.save()
-                continue
-            a = self.turn(ask)
+            a = None if st.is_chance_node() else self.bot() if seat != self.seat \
+                else self.turn(ask)
             if a == QUIT:
                 return "quit"
-            self.apply(seat, a)
-            self.save()
+            with held():
+                if a is None:
+                    self.deal()
+                else:
+                    self.apply(seat, a)
+                self.save()
         return "over"
 
     def turn(self, ask) -> int:
