@@ -13,7 +13,6 @@ import pexpect
 from support import cli
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
-PROMPT = "\r\n> |^> |\n> "
 
 
 def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
@@ -25,7 +24,7 @@ def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
                          encoding="utf-8", timeout=30, dimensions=(50, 200))
 
 
-def play_out(child, *, refuse: str, stop_after_hand: bool = False, limit: int = 400) -> list[str]:
+def play_out(child, *, stop_after_hand: bool = False, limit: int = 400) -> list[str]:
     """Answer 1 at every turn; the first time a piece is bracketed (not legal) in play, try it
     first and check the refusal; returns the refusals seen."""
     refused = []
@@ -58,7 +57,7 @@ def test_a_full_texas42_hand_with_a_refused_move(tmp_path):
     child = spawn("texas42", "-o", "marks_to_win=1", "--seed", "3", "--seat", "South",
                   "--record", str(rec))
     child.expect("you are South")
-    refused = play_out(child, refuse="follow")
+    refused = play_out(child)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -73,7 +72,7 @@ def test_a_full_allfives_hand_with_a_refused_move(tmp_path):
     rec = tmp_path / "fives.jsonl"
     child = spawn("allfives", "--seed", "4", "--record", str(rec))
     child.expect("you are North")
-    refused = play_out(child, refuse="end", stop_after_hand=True)
+    refused = play_out(child, stop_after_hand=True)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -100,7 +99,7 @@ def test_ctrl_c_saves_and_resume_continues(tmp_path):
     assert cli("replay", "-q", str(rec)).exit_code == 0
     child = spawn("--resume", str(rec))
     child.expect("resumed")
-    play_out(child, refuse="")
+    play_out(child)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
