@@ -17,8 +17,9 @@ FORBIDDEN = {
     "expr": {"interpreter", "engine", "game", "agents", "records", "cli", "definition"},
     "load": {"interpreter", "engine", "game", "agents", "records", "cli", "expr", "definition"},
     "agents": {"records", "cli", "validation"},
-    "records": {"cli", "validation", "report"},
-    "report": {"cli", "validation"},
+    "records": {"cli", "validation", "report", "play"},
+    "report": {"cli", "validation", "play"},
+    "play": {"cli", "validation", "report"},
 }
 
 

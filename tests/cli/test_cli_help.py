@@ -10,7 +10,8 @@ from tablerules import __version__
 
 from support import cli
 
-COMMANDS = ["list", "show", "validate", "simulate", "agents", "compare", "replay", "diff", "merge"]
+COMMANDS = ["list", "show", "validate", "simulate", "agents", "compare", "replay", "diff", "merge",
+            "play"]
 
 
 def test_version():

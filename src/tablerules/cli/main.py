@@ -867,6 +867,121 @@ def _ci(v: dict) -> str:
 
 
 @app.command(cls=_Command)
+def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .yaml path (with "
+                                                             "--resume: the record's, if given)."),
+         option: Optional[List[str]] = typer.Option(None, "--option", "-o", metavar="NAME=VALUE",
+                                                    help="Set a ruleset option (repeatable)."),
+         seat: Optional[str] = typer.Option(None, "--seat", metavar="NAME|NUMBER",
+                                            help="Your seat, by name or number (default the first)."),
+         agents: Optional[str] = typer.Option(None, "--agents", metavar="AGENTS",
+                                              help="The bots, as simulate takes them (your seat's "
+                                                   "entry is ignored); default the ruleset's."),
+         seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deals (default: a "
+                                                                 "new one, printed)."),
+         record_file: Optional[Path] = typer.Option(None, "--record", metavar="FILE",
+                                                    help="The record to write as you play "
+                                                         "(default RULESET-SEED.play.jsonl)."),
+         resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE",
+                                               help="Continue the game this record holds."),
+         ) -> None:
+    """Play a game at the terminal against bots: your pieces with the legal ones numbered, the
+    trick or the layout, the score, bid and trump; answer with a number or a name (6-4, bid 31,
+    pass), help or ? for the choices, quit to stop.
+
+    The game is recorded as it goes (a compact record, as replay reads them), so Ctrl-C
+    loses nothing: continue it with tablerules play --resume FILE.
+    """
+    import random as _random
+    from ..play import PERSON, Session, read_record
+    steps = None
+    if resume is not None:
+        try:
+            head, steps = read_record(str(resume))
+        except TablerulesError as e:
+            _usage(e.diagnostics[0].message)
+        if ruleset is not None:
+            named = _load(ruleset, option).definition.name
+            if named != head["ruleset"]:
+                _usage(f"{resume} is a game of {head['ruleset']}, not of {named}")
+        from ..records.replay import _game_for
+        try:
+            game = _game_for(head, str(resume), 1, None)
+        except TablerulesError as e:
+            _usage(e.diagnostics[0].message)
+        names = head["agents"]
+        you = names.index(PERSON)
+        seed = head["seed"]
+        path = str(record_file or resume)
+    else:
+        if ruleset is None:
+            _usage("name a RULESET to play, or --resume FILE")
+        game = _load(ruleset, option)
+        gd = game.definition
+        you = _seat_of(seat, gd)
+        given = _agent_list(agents) if agents is not None else None
+        if given is not None and len(given) == 1:
+            given = given * gd.seat_count
+        names = _agents_for(game, given)
+        names = [names[s % len(names)] for s in range(gd.seat_count)]
+        if seed is None:
+            seed = _random.SystemRandom().randrange(10 ** 6)
+            typer.echo(f"seed {seed}")
+        path = str(record_file or f"{gd.name}-{seed}.play.jsonl")
+    gd = game.definition
+    session = Session(game, you, [n if n != PERSON else names[(you + 1) % len(names)]
+                                  for n in names], seed, path, typer.echo,
+                      colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    if steps is not None:
+        try:
+            session.resume(steps)
+        except TablerulesError as e:
+            _usage(e.diagnostics[0].message)
+        typer.echo(f"resumed {path}: hand {session.st.hands_played + 1}")
+    typer.echo(f"{gd.title}: you are {gd.seat_names[you]}; the others are "
+               f"{', '.join(f'{gd.seat_names[s]} ({names[s]})' for s in range(gd.seat_count) if s != you)}")
+    tty = sys.stdin.isatty()
+
+    def ask(prompt: str):
+        try:
+            if tty:
+                return input(prompt)
+            sys.stdout.write(prompt)
+            sys.stdout.flush()
+            line = sys.stdin.readline()
+            return line if line else None
+        except EOFError:
+            return None
+
+    saved = f"game saved to {path}; continue with: tablerules play --resume {path}"
+    try:
+        session.save()
+        how = session.run(ask)
+    except KeyboardInterrupt:
+        typer.echo(f"\n{saved}")
+        raise typer.Exit(130)
+    except OSError as e:
+        _usage(f"cannot write the record {path}: {e.strerror or e}")
+    if how == "quit":
+        typer.echo(saved)
+        return
+    typer.echo(f"record written to {path}; replay it with: tablerules replay {path}")
+
+
+def _seat_of(text: str | None, gd) -> int:
+    """--seat by name (any case) or number (0-based, as the records number seats)."""
+    if text is None:
+        return 0
+    t = text.strip()
+    if t.isdigit() and int(t) < gd.seat_count:
+        return int(t)
+    for s, name in enumerate(gd.seat_names):
+        if name.lower() == t.lower():
+            return s
+    _usage(f"no seat {text!r} in {gd.name}: the seats are "
+           f"{', '.join(f'{s} {n}' for s, n in enumerate(gd.seat_names))}")
+
+
+@app.command(cls=_Command)
 def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simulate --record` "
                                                  "(.jsonl or .jsonl.gz)."),
            game: Optional[int] = typer.Option(None, "--game", "-g", min=1,

@@ -286,6 +286,11 @@ class GameDef:
     seat_step: int = 1  # `seats.order`: 1 clockwise (next is seat + 1), -1 counter-clockwise
     turn: Fn | None = None  # `deal.turn`: the seat whose turn it is, evaluated after each deal
     marks: tuple = ()  # `display.marks`: MarkDefs, in drawing order; the rules never read them
+    # `display.suits`: a suit value as written (value_str) -> its name for people ("fives")
+    suit_names: dict = field(default_factory=dict, compare=False)
+    # `display.reasons`: (contract name, "play" or "exchange") -> why that part's `legal` rule
+    # refuses a piece, in the ruleset's words (State.why_not says it); the rules never read them
+    reasons: dict = field(default_factory=dict, compare=False)
     # what the engine writes down per piece for the names that read it (vocab.KEEPS): "plays"
     # (who played each piece), "taken" (whose trick took it), "laid" (who buried it); a record
     # no expression of the ruleset reads is not kept

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..definition import GameDef
 from ..errors import CallerError, RulesetFault
-from . import auction, deal, layout, observe, play, scoring, setup, tricks
+from . import auction, deal, explain, layout, observe, play, scoring, setup, tricks
 from .context import Context
 from .tricks import apply as _play, legal as _plays
 from .phases import (AUCTION, BID, CHANCE, DEAL, DEALT, DECLARE, DONE, EXCHANGE, LAYOUT, LEAD,
@@ -203,6 +203,11 @@ class State:
         HTML replay; a trump mark, say, holds only once trump is named)."""
         pieces = range(len(self.game.pieces))
         return {m.name: self.ctx.allowed(m.when, pieces) for m in self.game.marks}
+
+    def why_not(self, action: int) -> str | None:
+        """None when `action` is legal now, else why not, in the game's words (engine/explain.py:
+        "you must follow fives: you hold the 5-3"), said to the seat to move."""
+        return explain.why_not(self, action)
 
     def returns(self) -> list[float]:
         """Per seat at the end of the match: 1 win, 0 draw, -1 loss, or `scoring.returns`."""

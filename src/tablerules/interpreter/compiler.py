@@ -100,6 +100,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None, *,
     bnds = bounds.bounds(comp, s.scope.base)
     strategy = settings.default_strategy(comp)
     marks = display.marks(comp, s.scope)
+    reasons = display.reasons(comp)
     comp.raise_if_errors()
     actions, bid_defs, contract_defs, trick_tables = finish(comp, s, drafts, bids)
     if comp.profile is not None:
@@ -116,7 +117,8 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None, *,
         match_over=match_over, match=match_def, bounds=bnds, actions=actions,
         trick_tables=trick_tables, agents=settings.default_agents(comp),
         strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d,
-        turn=turn, keeps=vocab.keeps(comp.uses), marks=marks, profile=comp.profile)
+        turn=turn, keeps=vocab.keeps(comp.uses), marks=marks, suit_names=display.suit_names(comp),
+        reasons=reasons, profile=comp.profile)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:

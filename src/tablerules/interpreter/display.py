@@ -1,4 +1,5 @@
-"""The `display:` pass: the marks people see on pieces (play at the terminal, the HTML replay)."""
+"""The `display:` pass: the marks people see on pieces (play at the terminal, the HTML replay),
+the names of the suits and the reasons a `legal` rule gives (why a move is refused)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,27 @@ def marks(comp: Compiler, scope: Scope) -> tuple[MarkDef, ...]:
         out.append(MarkDef(name, when, spec["ring"], spec.get("colour", GREY), spec["symbol"],
                            spec.get("description", "")))
     return tuple(out)
+
+
+def suit_names(comp: Compiler) -> dict[str, str]:
+    """`display.suits`: a suit value as the ruleset writes it -> its name for people."""
+    return {str(k): str(v) for k, v in (comp.get("display", "suits", default={}) or {}).items()}
+
+
+PARTS = ("play", "exchange")  # the parts of a contract whose `legal` rule a reason explains
+
+
+def reasons(comp: Compiler) -> dict[tuple[str, str], str]:
+    """`display.reasons`: (contract, part) -> the words that explain its `legal` rule; a
+    contract the ruleset does not have is an error at its key."""
+    written = comp.get("contracts", default={}) or {}
+    out = {}
+    for name, parts in (comp.get("display", "reasons", default={}) or {}).items():
+        if name not in written:
+            comp.error(("display", "reasons", name), f"display.reasons names contract {name!r}, "
+                       f"which this ruleset does not have (contracts: {', '.join(written)})",
+                       key=True)
+            continue
+        for part, text in (parts or {}).items():
+            out[(name, part)] = str(text)
+    return out

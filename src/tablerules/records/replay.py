@@ -29,7 +29,7 @@ from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
 from . import v1, v3
 from .io import open_bytes
-from .runner import FORMAT, VERSION, game_seed, play_game
+from .runner import FORMAT, PERSON, VERSION, game_seed, play_game
 
 VERSIONS = (1, VERSION, v3.VERSION)
 QUOTE = 200  # characters of a record's value quoted in a message at most
@@ -131,7 +131,7 @@ def check_line(obj: dict, version: int, span: Span) -> None:
     """The line against the schema of its kind in record format `version`."""
     t = obj["type"]
     name = f"v1_{t}" if version == 1 and t in v1.CHANGED else f"v3_{t}" \
-        if version == 3 and t == "hand" else t
+        if version == 3 and t in ("hand", "partial") else t
     v = None if (version == 1 and t == "end") or (version == 3 and t not in v3.TYPES) \
         else _validator(name)
     if v is None or t.startswith(("v1_", "v3_")):
@@ -195,9 +195,12 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         if end is not None:
             raise RecordError(f"a '{t}' line after the record's 'end' line", span)
         if t in ("game", "end") and verifier is not None:
-            verifier.finish(span)
-            out.verified += 1
-            verifier = None
+            if verifier.partial and t == "end" and obj.get("stopped") == "interrupted":
+                verifier = None  # a game a person stopped in a hand: verified as far as it goes
+            else:
+                verifier.finish(span)
+                out.verified += 1
+                verifier = None
         if t == "end":
             end = (obj, span)
             continue
@@ -268,6 +271,8 @@ def _check_header(head: dict, game: Game, span: Span) -> None:
     if len(agents) != gd.seat_count:
         raise RecordError(f"the header names {len(agents)} agents for {gd.seat_count} seats", span)
     for a in agents:  # an agent text per seat, parameters included, as --agents takes it
+        if a == PERSON:  # a seat a person played (tablerules play)
+            continue
         try:
             parse_agent(a)
         except AgentTextError as e:
@@ -338,7 +343,9 @@ class _Verifier:
         self.held: str | None = None  # a decision's text, until the lines it causes are seen
         self.seed = game_seed(head["seed"], out.number - 1)
         self.agents = head["agents"]
-        self.expected = self._play(head)
+        # a person's choices are in no seed: such a game is verified through the engine only
+        self.expected = self._play(head) if PERSON not in self.agents else None
+        self.partial = False  # a `partial` line was seen: the hand a person stopped in
         self.k = 0
         self.one_suit = False
         self.deals_of_hand: dict[int, int] = {}  # hand number -> deals so far (a throw-in redeals)
@@ -358,10 +365,13 @@ class _Verifier:
     def is_next(self, obj: dict) -> bool:
         """Whether `obj` is the next line the header's agents play from the game's seed."""
         k = self.k
-        return k < len(self.expected) and _same(self.expected[k], obj)
+        return self.expected is not None and k < len(self.expected) and \
+            _same(self.expected[k], obj)
 
     def _as_played(self, obj: dict, span: Span) -> None:
         """The line is the next one the header's agents play from the game's seed."""
+        if self.expected is None:
+            return
         k = self.k
         self.k += 1
         want = self.expected[k] if k < len(self.expected) else {"type": "match end"}
@@ -412,6 +422,9 @@ class _Verifier:
         if t == "hand" and self.version >= 3:
             self._hand(obj, span)
             self._as_played(obj, span)
+            return
+        if t == "partial":
+            self._partial(obj, span)
             return
         if t == "decision":
             self._decision(obj, span)
@@ -486,6 +499,32 @@ class _Verifier:
             k = next(k for k in list(want) + list(obj) if not _same(want.get(k), obj.get(k)))
             raise RecordError(f"the hand line says {k} = {quote(obj.get(k), 80)}; the engine "
                               f"computes {quote(want.get(k), 80)}", span)
+
+    def _partial(self, obj: dict, span: Span) -> None:
+        """A `partial` line (the hand a person stopped in, `tablerules play`): its deal and its
+        actions go through the state, each legal; it must be the game's last line but `end`."""
+        if self.partial:
+            raise RecordError("a second 'partial' line: only the hand in progress has one", span)
+        st = self.state
+        gd = self.gd
+        full = [{"type": "deal", **{k: obj[k] for k in ("hand", "dealer", "turn", "dealt", "stock")
+                                    if k in obj}}]
+        self._deal(full[0], span)
+        self._told(full)
+        for name in obj["actions"]:
+            if self.pending and self.pending[0]["type"] == "hand" or st.phase == DEAL \
+                    or st.is_terminal():
+                raise RecordError("the partial line goes on after its hand is over", span)
+            decision = {"type": "decision", "phase": PHASE_NAMES[st.phase],
+                        "seat": st.current_player(), "action": name,
+                        "legal": [gd.action_to_string(a) for a in st.legal_actions()]}
+            self._decision(decision, span)
+            self._told(full)
+        self._flush()
+        if self.pending and self.pending[0]["type"] == "hand":
+            raise RecordError("the partial line holds a whole hand: it is a hand line", span)
+        self.partial = True
+        self._say("  (the game stopped here, in the hand; tablerules play --resume continues it)")
 
     def _told(self, full: list[dict]) -> None:
         """The engine's lines so far of a compact hand line, said in the account (a match line

@@ -21,6 +21,7 @@ from . import v3
 FORMAT = "tablerules-record"
 VERSION = 2  # the full form (`--record-detail full`); the compact form is records/v3.py's
 DETAILS = ("compact", "full")  # how much a record keeps: version 3, or version 2
+PERSON = "person"  # a header's agent for a seat a person played (`tablerules play`)
 
 
 def game_seed(seed: int, game: int) -> str:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Iterable
 
 VERSION = 3
-TYPES = ("header", "game", "hand", "match", "end")  # the line kinds of version 3
+TYPES = ("header", "game", "hand", "partial", "match", "end")  # the line kinds of version 3
+# (`partial`: the hand in progress of a game a person stopped, written by tablerules play)
 
 _DEAL = ("hand", "dealer", "turn", "dealt", "stock")
 _RESULT = ("contract", "bid", "bidder", "forced", "points", "made")

@@ -1,0 +1,81 @@
+"""The record of a game a person plays: the compact form (version 3) as `simulate` writes it,
+rewritten whole after every decision or deal, so an interrupted game loses nothing.
+
+While the match is on, the file ends with a `partial` line (the hand in progress: its deal and
+the actions so far) and an `end` line that says the game was interrupted; `replay` verifies it as
+far as it goes, and `play --resume` continues it. The person's seat is the agent `person` in the
+header (records.runner.PERSON).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..records import runner, v3
+from ..records.io import open_text
+from ..records.replay import read_lines
+from ..errors import RecordError, Span
+
+PERSON = runner.PERSON
+
+
+def header(game, seed: int, agents: list[str], seat: int) -> dict:
+    """The header of a one-game record: the bots' agents, `person` at the person's seat."""
+    head = runner.header(game, seed, 1, agents, v3.VERSION)
+    head["agents"][seat] = PERSON
+    return head
+
+
+def partial_line(lines: list[dict]) -> dict | None:
+    """The hand in progress as a `partial` line (its deal and the actions so far), or None."""
+    at = next((i for i in range(len(lines) - 1, -1, -1) if lines[i]["type"] in ("deal", "hand")),
+              None)
+    if at is None or lines[at]["type"] != "deal":
+        return None
+    deal = lines[at]
+    line = {"type": "partial"}
+    line.update((k, deal[k]) for k in ("hand", "dealer", "turn", "dealt", "stock") if k in deal)
+    line["actions"] = [ev["action"] for ev in lines[at + 1:] if ev["type"] == "decision"]
+    return line
+
+
+def write(path: str, head: dict, lines: list[dict], over: bool) -> None:
+    """The whole record so far, written to a temporary file and moved over `path` (so a Ctrl-C
+    in the middle leaves the last whole record)."""
+    body = [head] + v3.compact(lines)
+    if over:
+        body.append(runner.end_line(1))
+    else:
+        part = partial_line(lines)
+        if part is not None:
+            body.append(part)
+        body.append(runner.end_line(0, "interrupted"))
+    tmp = f"{path}.tmp"
+    with open_text(tmp, "w") as f:
+        f.write("".join(runner.dumps(o) + "\n" for o in body))
+    os.replace(tmp, path)
+
+
+def read(path: str) -> tuple[dict, list[str]]:
+    """(header, every action name of the game in order, deals as `deal` markers) of a record
+    `play` wrote; RecordError says what is wrong."""
+    if not Path(path).is_file():
+        raise RecordError(f"no record {path} to resume", Span(path, 0, 0))
+    lines = list(read_lines(path))
+    if not lines or lines[0][1].get("type") != "header":
+        raise RecordError("the first line is not a tablerules record header", Span(path, 1, 1))
+    head = lines[0][1]
+    if head.get("version") != v3.VERSION or PERSON not in (head.get("agents") or []):
+        raise RecordError("not a record of a game `tablerules play` wrote (compact, with a "
+                          "person at the table)", Span(path, 1, 1))
+    steps: list = []
+    for ln, obj in lines[1:]:
+        t = obj["type"]
+        if t in ("hand", "partial"):
+            steps.append(("deal", obj))
+            steps.extend(("action", a) for a in obj.get("actions", []))
+        elif t == "end" and "stopped" not in obj:
+            raise RecordError("the game in this record is over: nothing to resume",
+                              Span(path, ln, 1))
+    return head, steps

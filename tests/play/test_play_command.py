@@ -1,0 +1,107 @@
+"""`tablerules play` driven as a person would: the real command in a pseudo-terminal (pexpect),
+answering with the first legal choice, once with an illegal piece and its explanation."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+
+from support import cli
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+
+def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
+    env = dict(os.environ, PYTHONPATH=SRC, COLUMNS="200")
+    env.pop("NO_COLOR", None)
+    if not colour:
+        env["NO_COLOR"] = "1"
+    return pexpect.spawn(sys.executable, ["-m", "tablerules", "play", *args], env=env,
+                         encoding="utf-8", timeout=30, dimensions=(50, 200))
+
+
+def play_out(child, *, stop_after_hand: bool = False, limit: int = 400) -> list[str]:
+    """Answer 1 at every turn; the first time a piece is bracketed (not legal) in play, try it
+    first and check the refusal; returns the refusals seen."""
+    refused = []
+    for _ in range(limit):  # bounded: a hand is far fewer turns
+        i = child.expect([r"\n> ", "record written to", "game saved to",
+                          r"hand over.*\r\n", pexpect.EOF])
+        if i == 3:
+            if stop_after_hand:
+                child.expect(r"\n> ")
+                child.sendline("quit")
+                child.expect("game saved to")
+                return refused
+            continue
+        if i != 0:
+            return refused
+        screen = child.before
+        m = re.search(r"your pieces: (.*)", screen)
+        bad = re.findall(r"\[(\d+-\d+)[^\]]*\]", m.group(1)) if m else []
+        if bad and not refused and re.search(r"\d+\) \d+-\d+", m.group(1)):
+            child.sendline(bad[0])
+            child.expect(r"not allowed: (.*)\r\n")
+            refused.append(child.match.group(1))
+            child.expect(r"> ")
+        child.sendline("1")
+    raise AssertionError("the game did not end")
+
+
+def test_a_full_texas42_hand_with_a_refused_move(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    child = spawn("texas42", "-o", "marks_to_win=1", "--seed", "3", "--seat", "South",
+                  "--record", str(rec))
+    child.expect("you are South")
+    refused = play_out(child)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert refused and re.match(r"(you must follow \w+: you hold the \d-\d|you must play )",
+                                refused[0]), refused
+    res = cli("replay", "-q", str(rec))
+    assert res.exit_code == 0, res.output
+    assert "1 games verified" in res.output
+
+
+def test_a_full_allfives_hand_with_a_refused_move(tmp_path):
+    rec = tmp_path / "fives.jsonl"
+    child = spawn("allfives", "--seed", "4", "--record", str(rec))
+    child.expect("you are North")
+    refused = play_out(child, stop_after_hand=True)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert refused and ("matches no open end" in refused[0] or "does not match" in refused[0]), \
+        refused
+    res = cli("replay", "-q", str(rec))  # the hand after it was under way: a partial line
+    assert res.exit_code == 0, res.output
+
+
+def test_ctrl_c_saves_and_resume_continues(tmp_path):
+    rec = tmp_path / "cut.jsonl"
+    child = spawn("texas42", "-o", "marks_to_win=1", "--seed", "3", "--seat", "2",
+                  "--record", str(rec), colour=True)
+    for _ in range(3):
+        child.expect(r"\n> ")
+        child.sendline("1")
+    child.expect(r"\n> ")
+    assert "\x1b[1m" in child.before or "\x1b[2m" in child.before  # bold and dim on a terminal
+    child.sendintr()
+    child.expect(f"game saved to {rec}; continue with: tablerules play --resume {rec}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert cli("replay", "-q", str(rec)).exit_code == 0
+    child = spawn("--resume", str(rec))
+    child.expect("resumed")
+    play_out(child)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    res = cli("replay", "-q", str(rec))
+    assert res.exit_code == 0 and "1 games verified" in res.output, res.output

@@ -1,0 +1,96 @@
+"""One turn's screen without colour (a snapshot), and the command's one-line errors."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from tablerules.cli.main import app
+
+
+def run(*args: str, input: str = ""):
+    res = CliRunner().invoke(app, ["play", *args], input=input)
+    assert "Traceback" not in res.output, res.output
+    return res
+
+
+def test_one_turn_screen_without_colour(tmp_path, snapshot):
+    rec = tmp_path / "t.jsonl"
+    res = run("texas42", "--seed", "5", "--seat", "South", "--record", str(rec),
+              input="pass\n1\n1\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "\x1b[" not in res.output
+    assert res.output.replace(str(rec), "GAME.jsonl") == snapshot
+
+
+def test_names_and_refusals_are_read_generously(tmp_path):
+    rec = tmp_path / "t.jsonl"
+    res = run("texas42", "--seed", "3", "--seat", "South", "--record", str(rec),
+              input="help\nBID   29\nfrobnicate\n99\npass\nquit\n")
+    assert "choose by number or by name: 1) pass" in res.output
+    assert "not allowed: " in res.output
+    assert "'frobnicate' is not a choice" in res.output
+    assert "there is no choice 99" in res.output
+    assert "South (you)  pass" in res.output
+
+
+def test_unknown_seat_is_a_one_line_error():
+    res = run("texas42", "--seat", "Nobody")
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines() == [
+        "error: no seat 'Nobody' in texas42: the seats are 0 North, 1 East, 2 South, 3 West"]
+
+
+def test_resume_of_another_ruleset_is_a_one_line_error(tmp_path):
+    rec = tmp_path / "t.jsonl"
+    run("texas42", "--seed", "3", "--record", str(rec), input="quit\n")
+    res = run("allfives", "--resume", str(rec))
+    assert res.exit_code == 2
+    assert res.output.strip() == f"error: {rec} is a game of texas42, not of allfives"
+    missing = run("--resume", str(tmp_path / "none.jsonl"))
+    assert missing.exit_code == 2 and missing.output.startswith("error: no record")
+
+
+def test_end_of_input_quits_with_the_record_kept(tmp_path):
+    rec = tmp_path / "t.jsonl"
+    res = run("moon", "--seed", "1", "--record", str(rec), input="1\n")
+    assert res.exit_code == 0
+    assert f"game saved to {rec}; continue with: tablerules play --resume {rec}" in res.output
+
+
+def test_pieces_are_read_in_sensible_spellings():
+    import random
+
+    from tablerules.game import load_game
+    from tablerules.play.choose import resolve
+    g = load_game("texas42")
+    st = g.new_hand([["6-4", "5-5", "5-0", "4-4", "3-3", "2-2", "1-1"],
+                     ["5-3", "6-6", "6-2", "4-1", "3-2", "2-0", "1-0"],
+                     ["6-5", "6-3", "6-1", "4-3", "4-2", "3-1", "0-0"],
+                     ["5-4", "5-2", "5-1", "6-0", "4-0", "3-0", "2-1"]], dealer=3)
+    legal = st.legal_actions()
+    assert resolve(st, "  BID   31 ", legal) == (g.definition.string_to_action("bid 31"), None)
+    for a in ("bid 30", "pass", "pass", "pass", "trump 6"):
+        st.apply_action(g.definition.string_to_action(a))
+    legal = st.legal_actions()
+    assert resolve(st, "4-6", legal) == (g.definition.string_to_action("6-4"), None)
+    assert resolve(st, "5-3", legal) == (None, "you do not hold the 5-3")
+    cards = load_game("taroky")
+    st = cards.new_match()
+    st.deal_random(random.Random(1))
+    gd = cards.definition
+    held = gd.mask_pieces(st.hands[st.actor])
+    card = next(p for p in held if not gd.pieces.attrs["trump"][p])
+    face, suit = gd.pieces.attrs["face"][card], gd.pieces.attrs["suit"][card]
+    for text in (gd.pieces.names[card], f"{face} {suit}", f"{face}{suit[0]}".upper()):
+        a, why = resolve(st, text, st.legal_actions())
+        assert a is None and why is not None and "is not a choice" not in why, text
+
+
+def test_every_shipped_ruleset_plays_from_the_ruleset_alone(tmp_path):
+    from tablerules.load.ruleset import builtin_names
+    for name in builtin_names():
+        rec = tmp_path / f"{name}.jsonl"
+        res = run(name, "--seed", "1", "--record", str(rec), input="1\n1\nquit\n")
+        assert res.exit_code == 0, (name, res.output)
+        assert "your pieces: " in res.output and "choices: 1) " in res.output, name
+        assert f"game saved to {rec}" in res.output, name
