@@ -72,12 +72,24 @@ def _set(obj, path, value):
 
 
 def _same_record(good: bytes, bad: bytes) -> bool:
-    """Whether an edit left every line the same JSON value (whitespace between tokens)."""
+    """Whether an edit left every line the same JSON value (whitespace between tokens); `true`
+    is not `1` there, though Python's == says so."""
     try:
-        return [json.loads(x) for x in good.split(b"\n") if x] == [
-            json.loads(x) for x in bad.split(b"\n") if x]
+        return [_typed(json.loads(x)) for x in good.split(b"\n") if x] == [
+            _typed(json.loads(x)) for x in bad.split(b"\n") if x]
     except ValueError:
         return False
+
+
+def _typed(obj):
+    """A JSON value in which a boolean and a number never compare equal."""
+    if isinstance(obj, bool):
+        return ("bool", obj)
+    if isinstance(obj, list):
+        return [_typed(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: _typed(v) for k, v in obj.items()}
+    return obj
 
 
 def _other(value, draw):
