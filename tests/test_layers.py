@@ -1,4 +1,4 @@
-"""Imports run one way: definition <- interpreter, engine <- game <- agents/records <- cli."""
+"""Imports run one way: definition <- interpreter, engine <- game <- agents/records <- view <- cli."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ FORBIDDEN = {
     "expr": {"interpreter", "engine", "game", "agents", "records", "cli", "definition"},
     "load": {"interpreter", "engine", "game", "agents", "records", "cli", "expr", "definition"},
     "agents": {"records", "cli", "validation"},
-    "records": {"cli", "validation", "report"},
-    "report": {"cli", "validation"},
+    "records": {"cli", "validation", "report", "view"},
+    "report": {"cli", "validation", "view"},
+    "view": {"cli", "validation", "report"},
 }
 
 

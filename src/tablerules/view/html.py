@@ -1,0 +1,32 @@
+"""The replay page: one self-contained HTML file (inline CSS and script, SVG drawn by the
+script, the frames embedded as JSON); nothing is fetched, so it opens from disk offline."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+
+def render_html(data: dict) -> str:
+    """The page for `build_frames` data; the same data always gives the same text."""
+    blob = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    # inside <script> only "</" can end the element early; "<!--" is defused with it
+    blob = blob.replace("</", "<\\/").replace("<!--", "<\\!--")
+    page = (HERE / "replay.html").read_text(encoding="utf-8")
+    meta = data["meta"]
+    title = f"{meta['title']}: replay, seed {meta['seed']}"
+    return (page.replace("{{title}}", html.escape(title))
+            .replace("{{css}}", (HERE / "replay.css").read_text(encoding="utf-8"))
+            .replace("{{script}}", (HERE / "replay.js").read_text(encoding="utf-8"))
+            .replace("{{data}}", blob))
+
+
+def write_html(data: dict, out: str | Path) -> Path:
+    """Write the page to `out` (UTF-8, "\\n" line ends, whatever the platform)."""
+    p = Path(out)
+    with open(p, "w", encoding="utf-8", newline="\n") as f:
+        f.write(render_html(data))
+    return p
