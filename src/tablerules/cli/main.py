@@ -914,7 +914,7 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
 
 def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[str]) -> None:
     """replay --html: verify the record, then write its page."""
-    from ..view import MAX_GAMES, build_frames, write_html
+    from ..view import build_frames, write_html
     try:
         data = build_frames(str(file), only_game=game, ruleset=ruleset)
     except TablerulesError as e:
@@ -929,7 +929,7 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
     meta = data["meta"]
     shown = [g["game"] for g in data["games"]]
     which = f"game {shown[0]}" if len(shown) == 1 else f"games {shown[0]} to {shown[-1]}"
-    more = (f" (of {meta['games_in_record']}; at most {MAX_GAMES} without --game)"
+    more = (f" (of {meta['games_in_record']}; at most {meta['max_games']} without --game)"
             if game is None and meta["games_in_record"] > len(shown) else "")
     typer.echo(f"{file}: ok ({meta['games_in_record']} games verified); wrote {out}: {which}{more}, "
                f"{sum(len(g['frames']) for g in data['games'])} steps")

@@ -14,17 +14,19 @@ from ..definition import value_str
 from ..engine.phases import AUCTION, DEAL, DONE, LAYOUT, PHASE_NAMES, PLAY
 from ..engine.state import State
 from ..game import Game
-from ..records.replay import _game_for, by_side, read_lines, replay, side_name
+from ..records.replay import by_side, read_lines, replay, side_name
 
 MAX_GAMES = 20  # games on one page when no --game is given (the first ones)
 
 
 def build_frames(path: str, *, only_game: int | None = None, ruleset: str | None = None,
-                 max_games: int = MAX_GAMES) -> dict:
-    """The page's data for a record: verified first (RecordError if it is not a good record)."""
+                 max_games: int | None = None) -> dict:
+    """The page's data for a record: verified first (RecordError if it is not a good record).
+    Without `only_game`, its first `max_games` games (MAX_GAMES)."""
+    max_games = max_games or MAX_GAMES
     rep = replay(path, only_game=only_game, ruleset=ruleset)
     head = rep.header
-    game = _game_for(head, path, 1, ruleset)
+    game = rep.game
     wanted = {only_game} if only_game is not None else set(range(1, max_games + 1))
     games = []
     builder = None
@@ -36,7 +38,9 @@ def build_frames(path: str, *, only_game: int | None = None, ruleset: str | None
                 games.append(builder)
         elif builder is not None:
             builder.line(obj)
-    return {"meta": _meta(game, head, rep.verified, len(games)), "pieces": pieces(game),
+    meta = _meta(game, head, rep.verified, len(games))
+    meta["max_games"] = max_games
+    return {"meta": meta, "pieces": pieces(game),
             "marks": marks(game), "games": [g.as_dict() for g in games]}
 
 
