@@ -884,6 +884,7 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
 
     A record that does not match what the engine computes (an illegal play, a wrong trick winner,
     a changed score) is rejected with the line of the record and the reason; exit status 1.
+
     With --html OUT the verified games are written to OUT as a page (dominoes or cards drawn,
     marks as rings, every step with next/previous and a slider) instead of printed.
     """
