@@ -36,10 +36,10 @@ return {seats, score, board, step: document.getElementById('step').textContent,
 """
 
 
-def make_page(tmp: Path, name: str, seed: int, agents: str | None = None) -> tuple[Path, list]:
+def make_page(tmp: Path, name: str, seed: int, agents: str, *options: str) -> tuple[Path, list]:
     rec = tmp / f"{name}.jsonl"
     args = ["simulate", name, "--games", "1", "--seed", str(seed), "--record", str(rec),
-            "--no-progress"] + (["--agents", agents] if agents else [])
+            "--no-progress", "--agents", agents, *options]
     assert cli(*args).exit_code == 0
     out = tmp / f"{name}.html"
     r = cli("replay", str(rec), "--html", str(out))
@@ -95,9 +95,9 @@ def step_through_first_hand(driver, page: Path, lines: list, name: str, shot_at:
         st.apply_action(piece(action))
         if k <= 6 or k > len(hand["actions"]):  # a mouse click (about 90 ms each) ...
             nxt.click()
+            view = driver.execute_script(READ)
         else:  # ... or the same button's click in the page (10 ms): the hand stays quick
-            driver.execute_script("document.getElementById('next').click()")
-        view = driver.execute_script(READ)
+            view = driver.execute_script("document.getElementById('next').click();" + READ)
         assert view["step"] == f"step {k} of {total}" and view["slider"] == k - 1
         if k - 1 < len(hand["actions"]):
             hands, on = expected(st, gd)
@@ -133,7 +133,7 @@ def slider_keys_and_previous(driver, total: int) -> None:
 
 
 def test_texas42_page(browser, tmp_path):
-    page, lines = make_page(tmp_path, "texas42", seed=3, agents="rules")
+    page, lines = make_page(tmp_path, "texas42", 3, "rules")
     got = step_through_first_hand(browser, page, lines, "texas42", shot_at=14)
     assert got["view"]["board"], "the last trick is on the board"
     slider_keys_and_previous(browser, got["total"])
@@ -141,7 +141,7 @@ def test_texas42_page(browser, tmp_path):
 
 
 def test_allfives_page(browser, tmp_path):
-    page, lines = make_page(tmp_path, "allfives", seed=3, agents="random")
+    page, lines = make_page(tmp_path, "allfives", 3, "random")
     got = step_through_first_hand(browser, page, lines, "allfives", shot_at=24)
     view = got["view"]
     laid = [x for x in lines if x["type"] == "hand"][0]["actions"]
@@ -150,8 +150,33 @@ def test_allfives_page(browser, tmp_path):
     slider_keys_and_previous(browser, got["total"])
 
 
+PIPS = """
+return [...document.querySelectorAll('#seats .piece')].map((p) => [p.dataset.piece,
+  p.querySelectorAll('circle.pip').length, [...p.querySelectorAll('text.num')].map((t) => t.textContent)]);
+"""
+
+
+def test_pips_and_numerals(browser, tmp_path):
+    """A domino is drawn with its pips up to nine and a numeral past it (a double-twelve set)."""
+    (tmp_path / "d12.yaml").write_text("name: fives-d12\ntitle: Double-twelve fives\n"
+                                       "extends: allfives\npieces: {max_pip: 12}\n",
+                                       encoding="utf-8")
+    rec = tmp_path / "d12.jsonl"
+    assert cli("simulate", str(tmp_path / "d12.yaml"), "-n", "1", "--seed", "1", "--agents",
+               "random", "--record", str(rec), "--no-progress").exit_code == 0
+    assert cli("replay", str(rec), "--html", str(tmp_path / "d12.html")).exit_code == 0
+    open_page(browser, tmp_path / "d12.html")
+    shown = browser.execute_script(PIPS)
+    assert len(shown) == sum(len(h) for h in json.loads(rec.read_text().splitlines()[2])["dealt"])
+    for name, pips, numerals in shown:
+        ends = [int(x) for x in name.split("-")]
+        assert pips == sum(e for e in ends if e <= 9), name
+        assert numerals == [str(e) for e in ends if e > 9], name
+    assert any(n for _, _, n in shown) and any(p > 6 for _, p, _ in shown)
+
+
 def test_taroky_page(browser, tmp_path):
-    page, lines = make_page(tmp_path, "taroky", seed=3, agents="random")
+    page, lines = make_page(tmp_path, "taroky", 3, "random", "--option", "hands=1")
     got = step_through_first_hand(browser, page, lines, "taroky", shot_at=40)
     assert got["view"]["board"]
     slider_keys_and_previous(browser, got["total"])

@@ -16,6 +16,7 @@ from support import cli
 
 NAMES = builtin_names()
 AGENTS = {"moon": "cautious"}  # uniformly random Moon bidders may never finish a match
+OPTIONS = {"taroky": ["--option", "hands=2"]}  # a match of eight hands is slow to make twice
 
 
 def record(tmp: Path, name: str, *, games: int = 1, seed: int = 2, file: str = "game.jsonl",
@@ -23,7 +24,7 @@ def record(tmp: Path, name: str, *, games: int = 1, seed: int = 2, file: str = "
     path = tmp / file
     agents = agents or AGENTS.get(name, "random")
     r = cli("simulate", name, "--games", str(games), "--seed", str(seed), "--record", str(path),
-            "--record-detail", detail, "--agents", agents, "--no-progress")
+            "--record-detail", detail, "--agents", agents, "--no-progress", *OPTIONS.get(name, []))
     assert r.exit_code == 0, r.output
     return path
 

@@ -296,8 +296,8 @@ def layout_data(gd, lay) -> dict | None:
         a, b = int(a), int(b)
         return [index(a, b), a, b]
 
-    west = [piece(p)[::1] for p in reversed(lay.line[0].pieces)]
-    west = [[p, b, a] for p, a, b in west]  # laid outward (near-far), drawn west to east
+    # the west arm's pieces are laid outward (near-far): drawn west to east, they turn round
+    west = [[p, b, a] for p, a, b in (piece(x) for x in reversed(lay.line[0].pieces))]
     line = west + [[lay.center, h, lo]] + [piece(p) for a in lay.line[1:] for p in a.pieces]
     spin = -1
     if lay.spinner >= 0:

@@ -74,7 +74,7 @@
 
   // the layout as a cross: the line west to east, the spinner's arms up and down from it
   function layoutSvg(ly, mk) {
-    const s = 22, items = [];
+    const s = 24, items = [];
     let x = 0;
     const xs = [];
     ly.line.forEach(([pid, a, b]) => {
@@ -145,7 +145,11 @@
 
   function drawBoard(f) {
     if (f.ly) {
-      $("board").innerHTML = layoutSvg(f.ly, f.mk);
+      const board = $("board");
+      board.innerHTML = layoutSvg(f.ly, f.mk);
+      // a long line shrinks to fit down to 60% of its size, then scrolls
+      const svg = board.querySelector("svg"), w = Number(svg.getAttribute("width"));
+      svg.style.width = Math.min(w, Math.max(board.clientWidth - 28, w * 0.6)) + "px";
     } else if (f.tr && f.tr.length) {
       const winner = f.wn ? f.wn[0] : -1;
       $("board").innerHTML = `<div class="trick">` + f.tr.map(([s, pid]) =>
