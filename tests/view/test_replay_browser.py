@@ -1,8 +1,8 @@
 """The replay page in a real headless chromium, opened from disk: step through the first hand
 with the Next button (clicked with the mouse at the hand's first and last steps, by the page in
-between, to keep the test quick), and at every step the pieces each seat shows, the rings on the marked
-pieces (solid or dashed, as the ruleset's display.marks say) and the score bar agree with the
-game rebuilt here through the Game/State API from the record; then the slider, the keyboard and
+between, to keep the test quick), and at every step the pieces each seat shows, the rings on
+the marked pieces (solid or dashed, as the ruleset's display.marks say) and the score bar agree
+with the game rebuilt here through the Game/State API from the record; then the slider, the keyboard and
 Previous; a screenshot of each (tests/screenshots/replay-*.png)."""
 
 from __future__ import annotations
@@ -152,7 +152,8 @@ def test_allfives_page(browser, tmp_path):
 
 PIPS = """
 return [...document.querySelectorAll('#seats .piece')].map((p) => [p.dataset.piece,
-  p.querySelectorAll('circle.pip').length, [...p.querySelectorAll('text.num')].map((t) => t.textContent)]);
+  p.querySelectorAll('circle.pip').length,
+  [...p.querySelectorAll('text.num')].map((t) => t.textContent)]);
 """
 
 

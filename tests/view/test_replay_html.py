@@ -130,3 +130,20 @@ def test_bad_input_is_a_one_line_error(tmp_path, snapshot):
     assert seen == snapshot
     r = cli("replay", str(rec), "--html", str(out), "--game", "0")
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("name", ["allfives", "moon", "texas42"])
+def test_a_version_1_record_gets_a_page(name, tmp_path):
+    rec = Path(__file__).parents[1] / "replay" / f"v1_{name}.jsonl"
+    out = tmp_path / "v1.html"
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 0, r.output
+    lines = [json.loads(x) for x in rec.read_text(encoding="utf-8").splitlines()]
+    data = page_data(out.read_text(encoding="utf-8"))
+    for g in data["games"]:
+        starts = [i for i, x in enumerate(lines) if x["type"] == "game"] + [len(lines)]
+        k = g["game"] - 1
+        game = lines[starts[k]:starts[k + 1]]
+        assert len(g["frames"]) == sum(x["type"] in ("deal", "decision") for x in game)
+        ends = [f["sc"] for f in g["frames"] if f.get("end")]
+        assert ends == [x["score"] for x in game if x["type"] == "hand"]

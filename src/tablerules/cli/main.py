@@ -932,8 +932,9 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
     which = f"game {shown[0]}" if len(shown) == 1 else f"games {shown[0]} to {shown[-1]}"
     more = (f" (of {meta['games_in_record']}; at most {meta['max_games']} without --game)"
             if game is None and meta["games_in_record"] > len(shown) else "")
-    typer.echo(f"{file}: ok ({meta['games_in_record']} games verified); wrote {out}: {which}{more}, "
-               f"{sum(len(g['frames']) for g in data['games'])} steps")
+    steps = sum(len(g["frames"]) for g in data["games"])
+    typer.echo(f"{file}: ok ({meta['games_in_record']} games verified); wrote {out}: {which}"
+               f"{more}, {steps} steps")
 
 
 def _render_record_error(d) -> str:

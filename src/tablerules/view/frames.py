@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..definition import value_str
-from ..engine.phases import AUCTION, DEAL, DONE, LAYOUT, PHASE_NAMES, PLAY
+from ..engine.phases import DEAL, DONE, LAYOUT, PHASE_NAMES, PLAY
 from ..engine.state import State
 from ..game import Game
 from ..records.replay import by_side, read_lines, replay, side_name
@@ -50,7 +50,8 @@ def _meta(game: Game, head: dict, verified: int, shown: int) -> dict:
             "agents": list(head["agents"]), "seats": list(gd.seat_names),
             "sides": [side_name(gd, s) for s in range(len(gd.sides))],
             "side_of": list(gd.side_of), "kind": gd.pieces.kind,
-            "chips": gd.match.stake is not None, "auction": gd.auction.fixed_contract < 0, "games_in_record": verified, "shown": shown}
+            "chips": gd.match.stake is not None, "auction": gd.auction.fixed_contract < 0,
+            "games_in_record": verified, "shown": shown}
 
 
 def pieces(game: Game) -> list[dict]:
@@ -247,7 +248,7 @@ class _GameFrames:
             f["mk"] = self._marks()
             f["sc"] = list(st.score)
             f["pt"] = list(st.points)
-            if st.phase == PLAY or (st.play is not None and st.phase != LAYOUT):
+            if st.play is not None:  # trick play under way (a layout has no tricks)
                 f["tk"] = list(st.tricks)
             if st.bid > 0:
                 f["bd"] = gd.bids[st.bid].label
