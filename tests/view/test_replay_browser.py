@@ -138,6 +138,11 @@ def test_texas42_page(browser, tmp_path):
     assert got["view"]["board"], "the last trick is on the board"
     slider_keys_and_previous(browser, got["total"])
     assert browser.find_elements(By.CSS_SELECTOR, "#auction li")
+    browser.find_element(By.ID, "nexthand").click()  # to the next hand's deal, and back
+    view = browser.execute_script(READ)
+    assert view["words"].startswith("Hand 2: ") and view["slider"] == got["hand_steps"]
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.PAGE_UP)
+    assert browser.execute_script(READ)["step"] == f"step 1 of {got['total']}"
 
 
 def test_allfives_page(browser, tmp_path):
