@@ -1,4 +1,5 @@
-"""Imports run one way: definition <- interpreter, engine <- game <- agents/records <- view <- cli."""
+"""Imports run one way: definition <- interpreter, engine <- game <- agents/records <- report/view
+<- cli."""
 
 from __future__ import annotations
 
