@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -13,15 +14,15 @@ HERE = Path(__file__).parent
 def render_html(data: dict) -> str:
     """The page for `build_frames` data; the same data always gives the same text."""
     blob = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    # inside <script> only "</" can end the element early; "<!--" is defused with it
-    blob = blob.replace("</", "<\\/").replace("<!--", "<\\!--")
+    # "<" occurs only inside JSON strings: escaped, no "</script>" or "<!--" can end the data early
+    blob = blob.replace("<", "\\u003c")
     page = (HERE / "replay.html").read_text(encoding="utf-8")
     meta = data["meta"]
-    title = f"{meta['title']}: replay, seed {meta['seed']}"
-    return (page.replace("{{title}}", html.escape(title))
-            .replace("{{css}}", (HERE / "replay.css").read_text(encoding="utf-8"))
-            .replace("{{script}}", (HERE / "replay.js").read_text(encoding="utf-8"))
-            .replace("{{data}}", blob))
+    parts = {"title": html.escape(f"{meta['title']}: replay, seed {meta['seed']}"),
+             "css": (HERE / "replay.css").read_text(encoding="utf-8"),
+             "script": (HERE / "replay.js").read_text(encoding="utf-8"), "data": blob}
+    # one pass: a ruleset's title or the data holding "{{css}}" is left as it is
+    return re.sub(r"\{\{(title|css|script|data)\}\}", lambda m: parts[m.group(1)], page)
 
 
 def write_html(data: dict, out: str | Path) -> Path:
