@@ -21,7 +21,9 @@ GAME_42 = re.compile(r"(\b(game|play(ing)?|of|texas)\s+42\b)|(\b42\s*(game|rules
 
 
 def sources() -> list[Path]:
-    files = sorted(p for p in SRC.rglob("*") if p.suffix in (".py", ".lark") and p.is_file())
+    # the replay page's template, style and script too: they draw every game from its data
+    files = sorted(p for p in SRC.rglob("*") if p.suffix in (".py", ".lark", ".html", ".js", ".css")
+                   and p.is_file())
     return [p for p in files if "_data" not in p.parts]
 
 

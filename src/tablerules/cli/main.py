@@ -990,13 +990,22 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
                                                  help="Ruleset to replay with, if not the built-in "
                                                       "named in the header (e.g. a file path)."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="Verify only; print one line."),
+           html: Optional[Path] = typer.Option(None, "--html", metavar="OUT",
+                                               help="Write the games as one self-contained HTML "
+                                                    "page to step through (the first 20 games, "
+                                                    "or the --game)."),
            ) -> None:
     """Re-execute a game record through the engine, verifying every line, and print the games.
 
     A record that does not match what the engine computes (an illegal play, a wrong trick winner,
     a changed score) is rejected with the line of the record and the reason; exit status 1.
+
+    With --html OUT the verified games are written to OUT as a page (dominoes or cards drawn,
+    marks as rings, every step with next/previous and a slider) instead of printed.
     """
     from ..records.replay import replay as run
+    if html is not None:
+        return _replay_html(file, html, game, ruleset)
     try:
         result = run(str(file), only_game=game, ruleset=ruleset)
     except TablerulesError as e:
@@ -1017,6 +1026,30 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
         typer.echo(f"Game {g.number}")
         for line in g.text:
             typer.echo(line)
+
+
+def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[str]) -> None:
+    """replay --html: verify the record, then write its page."""
+    from ..view import build_frames, write_html
+    try:
+        data = build_frames(str(file), only_game=game, ruleset=ruleset)
+    except TablerulesError as e:
+        for d in e.diagnostics:
+            _err(_render_record_error(d))
+        raise typer.Exit(1)
+    try:
+        write_html(data, out)
+    except OSError as e:
+        _err(f"error: cannot write {out}: {e.strerror or e}")
+        raise typer.Exit(1)
+    meta = data["meta"]
+    shown = [g["game"] for g in data["games"]]
+    which = f"game {shown[0]}" if len(shown) == 1 else f"games {shown[0]} to {shown[-1]}"
+    more = (f" (of {meta['games_in_record']}; at most {meta['max_games']} without --game)"
+            if game is None and meta["games_in_record"] > len(shown) else "")
+    steps = sum(len(g["frames"]) for g in data["games"])
+    typer.echo(f"{file}: ok ({meta['games_in_record']} games verified); wrote {out}: {which}"
+               f"{more}, {steps} steps")
 
 
 def _render_record_error(d) -> str:

@@ -52,6 +52,7 @@ class Replay:
     games: list[ReplayedGame] = field(default_factory=list)
     verified: int = 0  # games verified, shown or not
     stopped: str | None = None  # "interrupted" when the run was stopped before all its games
+    game: Game | None = None  # the game the record was replayed with (for views of it)
 
 
 def cut(text: str, limit: int = QUOTE) -> str:
@@ -181,7 +182,7 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
     check_line(head, version, Span(path, ln, 1))
     game = _game_for(head, path, ln, ruleset)
     _check_header(head, game, Span(path, ln, 1))
-    out = Replay(head)
+    out = Replay(head, game=game)
     verifier = None
     end = None
     last = ln

@@ -1,0 +1,160 @@
+"""`tablerules replay FILE --html OUT`: one self-contained page for every shipped ruleset's record,
+the same bytes for the same games (compact, full or gzipped record), the games it holds, and
+bad input as one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tablerules.load.ruleset import builtin_names
+
+from support import cli
+
+NAMES = builtin_names()
+AGENTS = {"moon": "cautious"}  # uniformly random Moon bidders may never finish a match
+OPTIONS = {"taroky": ["--option", "hands=2"]}  # a match of eight hands is slow to make twice
+
+
+def record(tmp: Path, name: str, *, games: int = 1, seed: int = 2, file: str = "game.jsonl",
+           detail: str = "compact", agents: str | None = None) -> Path:
+    path = tmp / file
+    agents = agents or AGENTS.get(name, "random")
+    r = cli("simulate", name, "--games", str(games), "--seed", str(seed), "--record", str(path),
+            "--record-detail", detail, "--agents", agents, "--no-progress", *OPTIONS.get(name, []))
+    assert r.exit_code == 0, r.output
+    return path
+
+
+def page_data(html: str) -> dict:
+    """The frames a page embeds."""
+    m = re.search(r'<script type="application/json" id="data">(.*?)</script>', html, re.S)
+    assert m, "no embedded data"
+    return json.loads(m.group(1))
+
+
+def self_contained(html: str) -> None:
+    """Nothing in the page reaches out: no address, no external script, style, image or font."""
+    low = html.lower()
+    for bad in ("http:", "https:", "//cdn", "<link", "@import", "src=", "url(", "fetch(",
+                "xmlhttprequest", "<iframe", "<img"):
+        assert bad not in low, bad
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_shipped_ruleset_gets_a_page(name, tmp_path):
+    rec = record(tmp_path, name)
+    out = tmp_path / "game.html"
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 0, r.output
+    assert r.stderr == ""
+    assert r.stdout.startswith(f"{rec}: ok (1 games verified); wrote {out}: game 1, ")
+    html = out.read_text(encoding="utf-8")
+    self_contained(html)
+    assert html.startswith("<!doctype html>") and "{{" not in html
+    data = page_data(html)
+    head = json.loads(rec.read_text(encoding="utf-8").splitlines()[0])
+    assert data["meta"]["canonical"] == head["canonical"] and data["meta"]["seed"] == head["seed"]
+    (g,) = data["games"]
+    steps = int(r.stdout.rsplit(", ", 1)[1].split()[0])
+    assert len(g["frames"]) == steps > 0
+    hands = [json.loads(x) for x in rec.read_text(encoding="utf-8").splitlines()
+             if json.loads(x)["type"] == "hand"]
+    # a frame per deal and per decision; the last of each hand carries the hand line's score
+    assert steps == sum(1 + len(h["actions"]) for h in hands)
+    ends = [f for f in g["frames"] if f.get("end")]
+    assert [f["sc"] for f in ends] == [h["score"] for h in hands]
+    match = json.loads(rec.read_text(encoding="utf-8").splitlines()[-2])
+    assert g["result"] == {"score": match["score"], "winner": match["winner"]}
+    assert len(data["marks"]) >= 1 and {m["ring"] for m in data["marks"]} <= {"solid", "dashed"}
+
+
+def test_the_same_games_give_the_same_bytes(tmp_path):
+    compact = record(tmp_path, "allfives", games=2, file="a.jsonl")
+    full = record(tmp_path, "allfives", games=2, file="b.jsonl.gz", detail="full")
+    pages = []
+    for rec, out in ((compact, "a.html"), (compact, "a2.html"), (full, "b.html")):
+        r = cli("replay", str(rec), "--html", str(tmp_path / out))
+        assert r.exit_code == 0, r.output
+        pages.append((tmp_path / out).read_bytes())
+    assert pages[0] == pages[1] == pages[2]
+    assert [g["game"] for g in page_data(pages[0].decode())["games"]] == [1, 2]
+
+
+def test_game_picks_one_game(tmp_path):
+    rec = record(tmp_path, "texas42", games=2)
+    out = tmp_path / "two.html"
+    r = cli("replay", str(rec), "--html", str(out), "--game", "2")
+    assert r.exit_code == 0, r.output
+    assert "wrote" in r.stdout and ": game 2, " in r.stdout
+    assert [g["game"] for g in page_data(out.read_text(encoding="utf-8"))["games"]] == [2]
+
+
+def test_a_page_holds_the_first_games_of_a_big_record(tmp_path, monkeypatch):
+    import tablerules.view.frames as frames
+    rec = record(tmp_path, "allfives", games=3)
+    monkeypatch.setattr(frames, "MAX_GAMES", 2)
+    out = tmp_path / "big.html"
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 0, r.output
+    assert "games 1 to 2 (of 3; at most 2 without --game)" in r.stdout
+    assert [g["game"] for g in page_data(out.read_text(encoding="utf-8"))["games"]] == [1, 2]
+
+
+def _errors(r, tmp: Path) -> str:
+    return r.stderr.replace(str(tmp), "TMP")
+
+
+def test_bad_input_is_a_one_line_error(tmp_path, snapshot):
+    rec = record(tmp_path, "allfives")
+    out = tmp_path / "x.html"
+    (tmp_path / "notes.txt").write_text("just some notes\n", encoding="utf-8")
+    cases = {
+        "not a record": ("replay", str(tmp_path / "notes.txt"), "--html", str(out)),
+        "no such file": ("replay", str(tmp_path / "missing.jsonl"), "--html", str(out)),
+        "no such game": ("replay", str(rec), "--html", str(out), "--game", "3"),
+        "cannot write": ("replay", str(rec), "--html", str(tmp_path / "no" / "dir" / "x.html")),
+    }
+    seen = {}
+    for what, args in cases.items():
+        r = cli(*args)
+        assert r.exit_code == 1, (what, r.output)
+        assert r.stdout == ""
+        first = r.stderr.splitlines()[0]
+        assert "error: " in first, first
+        seen[what] = _errors(r, tmp_path).splitlines()[0]  # the line quoted under it is replay's
+    assert not out.exists()
+    assert seen == snapshot
+    r = cli("replay", str(rec), "--html", str(out), "--game", "0")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("name", ["allfives", "moon", "texas42"])
+def test_a_version_1_record_gets_a_page(name, tmp_path):
+    rec = Path(__file__).parents[1] / "replay" / f"v1_{name}.jsonl"
+    out = tmp_path / "v1.html"
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 0, r.output
+    lines = [json.loads(x) for x in rec.read_text(encoding="utf-8").splitlines()]
+    data = page_data(out.read_text(encoding="utf-8"))
+    for g in data["games"]:
+        starts = [i for i, x in enumerate(lines) if x["type"] == "game"] + [len(lines)]
+        k = g["game"] - 1
+        game = lines[starts[k]:starts[k + 1]]
+        assert len(g["frames"]) == sum(x["type"] in ("deal", "decision") for x in game)
+        ends = [f["sc"] for f in g["frames"] if f.get("end")]
+        assert ends == [x["score"] for x in game if x["type"] == "hand"]
+
+
+def test_text_from_the_record_cannot_break_the_page(tmp_path):
+    from tablerules.view import build_frames, render_html
+    rec = record(tmp_path, "allfives")
+    data = build_frames(str(rec))
+    data["meta"]["title"] = "A <b>{{css}}</b> </script><!-- & more"
+    page = render_html(data)
+    assert "<title>A &lt;b&gt;{{css}}&lt;/b&gt; &lt;/script&gt;&lt;!-- &amp; more: replay" in page
+    assert page.count("</script>") == 2 and "<!--" not in page
+    assert page_data(page) == data
