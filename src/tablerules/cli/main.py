@@ -671,23 +671,9 @@ def compare(ctx: typer.Context,
     b_names = _agents_for(game_b, b_names)
     a = Config("A", game_a, _per_seat(a_names, game_a))
     b = Config("B", game_b, _per_seat(b_names, game_b))
-    bar = _Progress(1, enabled=progress and sys.stderr.isatty())
     started = time.perf_counter()
-
-    def tick(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done)
-
-    term = _terminate_as_interrupt()
-    try:
-        res = run(a, b, games=games, seed=seed, progress=tick, workers=n_workers,
-                  cluster=cluster)
-    except TablerulesError as e:
-        bar.close()
-        _fail(e)
-    finally:
-        _restore_terminate(term)
-    bar.close()
+    res = _with_progress(progress, lambda tick: run(a, b, games=games, seed=seed, progress=tick,
+                                                    workers=n_workers, cluster=cluster))
     out = res.as_dict()
     if fmt == "json":
         typer.echo(json.dumps(out, indent=2))
@@ -702,6 +688,26 @@ def compare(ctx: typer.Context,
         raise typer.Exit(130)
 
 
+def _with_progress(progress: bool, run):
+    """`run(tick)` with a progress bar on a terminal (tick(done, total) moves it), SIGTERM taken
+    as Ctrl-C, and a ruleset error as its located message."""
+    bar = _Progress(1, enabled=progress and sys.stderr.isatty())
+
+    def tick(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done)
+
+    term = _terminate_as_interrupt()
+    try:
+        return run(tick)
+    except TablerulesError as e:
+        bar.close()
+        _fail(e)
+    finally:
+        _restore_terminate(term)
+        bar.close()
+
+
 def _each_rule_off(ruleset: str, agent: str | None, opts: list[str], *, games: int, seed: int,
                    progress: bool, workers: int, cluster: str | None, fmt: str,
                    report: Path | None) -> None:
@@ -713,23 +719,10 @@ def _each_rule_off(ruleset: str, agent: str | None, opts: list[str], *, games: i
     if len(set(names)) != 1 or parse(names[0]).spec.name != "rules":
         _usage("--each-rule-off switches the rules of the rules agent: give --agents one rules "
                f"agent for every seat (rules, or rules:PARAM=VALUE...), not '{','.join(names)}'")
-    bar = _Progress(1, enabled=progress and sys.stderr.isatty())
     started = time.perf_counter()
-
-    def tick(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done)
-
-    term = _terminate_as_interrupt()
-    try:
-        res = run(game, names[0], games=games, seed=seed, progress=tick, workers=workers,
-                  cluster=cluster)
-    except TablerulesError as e:
-        bar.close()
-        _fail(e)
-    finally:
-        _restore_terminate(term)
-    bar.close()
+    res = _with_progress(progress, lambda tick: run(game, names[0], games=games, seed=seed,
+                                                    progress=tick, workers=workers,
+                                                    cluster=cluster))
     out = {"ruleset": game.definition.canonical, **res.as_dict()}
     if fmt == "json":
         typer.echo(json.dumps(out, indent=2))
