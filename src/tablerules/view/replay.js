@@ -152,8 +152,9 @@
       svg.style.width = Math.min(w, Math.max(board.clientWidth - 28, w * 0.6)) + "px";
     } else if (f.tr && f.tr.length) {
       const winner = f.wn ? f.wn[0] : -1;
-      $("board").innerHTML = `<div class="trick">` + f.tr.map(([s, pid]) =>
-        `<div class="play${s === winner ? " winner" : ""}" data-seat="${s}">${pieceSvg(pid, f.mk, 26)}<div class="who">${esc(seat(s))}</div></div>`).join("") +
+      const latest = f.tr.length - 1;  // the piece just played: outlined, and marked in words
+      $("board").innerHTML = `<div class="trick">` + f.tr.map(([s, pid], k) =>
+        `<div class="play${s === winner ? " winner" : ""}${k === latest && !f.wn ? " last" : ""}" data-seat="${s}">${pieceSvg(pid, f.mk, 26)}<div class="who">${esc(seat(s))}</div></div>`).join("") +
         (f.wn ? `<div class="play taken">${esc(seat(winner))} takes ${f.wn[1]}</div>` : "") + `</div>`;
     } else {
       $("board").innerHTML = `<div class="empty">${f.la ? "" : "the deal"}</div>`;
