@@ -158,3 +158,22 @@ def test_text_from_the_record_cannot_break_the_page(tmp_path):
     assert "<title>A &lt;b&gt;{{css}}&lt;/b&gt; &lt;/script&gt;&lt;!-- &amp; more: replay" in page
     assert page.count("</script>") == 2 and "<!--" not in page
     assert page_data(page) == data
+
+
+def test_a_game_a_person_stopped_shows_its_hand_in_progress(tmp_path):
+    """`tablerules play` leaves the hand in progress as a partial line: the page steps through
+    it up to where the person stopped."""
+    rec = tmp_path / "mine.play.jsonl"
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    r = CliRunner().invoke(app, ["play", "texas42", "--seed", "5", "--record", str(rec)],
+                           input="pass\n1\n1\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert '"type":"partial"' in rec.read_text(encoding="utf-8").replace(" ", "")
+    out = tmp_path / "mine.html"
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 0, r.output
+    frames = page_data(out.read_text(encoding="utf-8"))["games"][0]["frames"]
+    partial = json.loads(next(ln for ln in rec.read_text(encoding="utf-8").splitlines()
+                              if '"partial"' in ln))
+    assert len(frames) == 1 + len(partial["actions"])  # the deal, then each action

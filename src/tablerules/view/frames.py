@@ -97,7 +97,8 @@ class _GameFrames:
         t = obj["type"]
         if t == "deal":
             self._deal(obj)
-        elif t == "hand" and "actions" in obj:  # compact: the deal, then every action
+        elif t == "partial" or t == "hand" and "actions" in obj:
+            # compact: the deal, then every action (a partial line: the hand a person stopped in)
             self._deal(obj)
             for name in obj["actions"]:
                 self._act(name)
