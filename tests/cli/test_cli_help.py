@@ -62,3 +62,15 @@ def test_show_does_not_describe_a_pass_out_that_cannot_happen():
     assert "thrown in and dealt again" not in stuck and "the last seat to speak must bid" in stuck
     free = cli("show", "texas42", "-o", "all_pass=reshuffle").stdout
     assert "thrown in and dealt again" in free
+
+
+def test_help_paragraphs_flow_to_the_width():
+    """A paragraph after the first is one flowing text, not the docstring's lines each wrapped
+    on its own (a lone short line left behind by the terminal's wrap)."""
+    r = cli("replay", "--help")
+    assert r.exit_code == 0
+    text = " ".join(r.output.split())
+    assert "an illegal play, a wrong trick winner, a changed score" in text
+    lines = [ln.strip() for ln in r.output.splitlines()]
+    assert "a changed score) is rejected with the line of the record and the reason; exit" \
+        not in lines  # the source line, kept whole, would start a row of its own

@@ -75,11 +75,24 @@ def _plain_metavars(command, ctx) -> list:
 
 
 class _Command(TyperCommand):
-    """A command whose help shows `--games GAMES`, not `--games <int>`."""
+    """A command whose help shows `--games GAMES`, not `--games <int>`, and whose paragraphs
+    flow to the terminal's width."""
 
     def format_help(self, ctx, formatter):
         _plain_metavars(self, ctx)
+        self.help = _reflow(self.help)
         return super().format_help(ctx, formatter)
+
+
+def _reflow(text: str | None) -> str | None:
+    """A docstring with each paragraph's lines joined, as the first one is (else the terminal
+    wraps each source line on its own); a paragraph with an indented line is kept as written."""
+    if not text:
+        return text
+    import inspect
+    paras = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if any(ln.startswith(" ") for ln in p.splitlines()) else
+                         " ".join(ln.strip() for ln in p.splitlines()) for p in paras)
 
 
 class _Group(TyperGroup):
@@ -881,8 +894,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     trick or the layout, the score, bid and trump; answer with a number or a name (6-4, bid 31,
     pass), help or ? for the choices, quit to stop.
 
-    The game is recorded as it goes (a compact record, as replay reads them), so Ctrl-C
-    loses nothing: continue it with tablerules play --resume FILE.
+    The game is recorded as it goes (a compact record, as replay reads them),
+    so Ctrl-C loses nothing: continue it with tablerules play --resume FILE.
     """
     import random as _random
     from ..play import PERSON, Session, read_record
