@@ -215,7 +215,7 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
     game = _game_for(head, path, ln, ruleset)
     _check_header(head, game, Span(path, ln, 1))
     out = Replay(head, game=game, promised=head["games"])
-    if "shard" in head:  # a shard's record (simulate --shard K/N): its own games, numbered as in the run
+    if "shard" in head:  # simulate --shard K/N: its own games, numbered as in the run
         out.first, out.promised = _check_shard(head, Span(path, ln, 1))
 
     found = False  # whether `only_game` was seen
@@ -245,7 +245,7 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
             raise RecordError(f"a '{t}' line after the record's 'end' line", span)
         if t in ("game", "end") and verifier is not None:
             if verifier.partial and t == "end" and obj.get("stopped") == "interrupted":
-                shown(verifier.out)  # a game a person stopped in a hand: verified as far as it goes
+                shown(verifier.out)  # a person stopped it in a hand: verified as far as it goes
             else:
                 verifier.finish(span)
                 out.verified += 1
