@@ -1009,29 +1009,45 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
     With --html OUT the verified games are written to OUT as a page (dominoes or cards drawn,
     marks as rings, every step with next/previous and a slider) instead of printed.
     """
-    from ..records.replay import replay as run
+    from ..records.replay import last_line, replay as run
     if html is not None:
         return _replay_html(file, html, game, ruleset)
+    # the games stream out as they are verified; whether the run was stopped is said before
+    # them, so it is read first from the record's end line (checked when the replay gets there)
+    end = last_line(str(file)) or {}
+    said = False
+
+    def start(rep) -> None:
+        nonlocal said
+        said = True
+        head = rep.header
+        shard = head.get("shard")
+        typer.echo(f"{head['canonical']}  seed {head['seed']}  agents {', '.join(head['agents'])}"
+                   + (f"  (shard {shard['k']}/{shard['n']}: games {shard['first']} to "
+                      f"{shard['last']})" if shard else ""))
+        if end.get("type") == "end" and end.get("stopped") not in (None, "fault"):
+            n = end.get("games")
+            typer.echo(f"(the record holds {n} games; the run was {end['stopped']} after {n} of "
+                       f"its {rep.promised} games)")
+
+    def show(rep, g) -> None:
+        if not said:
+            start(rep)
+        typer.echo("\n".join(["", f"Game {g.number}", *g.text]))
+
     try:
-        result = run(str(file), only_game=game, ruleset=ruleset)
+        result = run(str(file), only_game=game, ruleset=ruleset, on_game=None if quiet else show,
+                     keep=0, text=not quiet)
     except TablerulesError as e:
         for d in e.diagnostics:
             _err(_render_record_error(d))
         raise typer.Exit(1)
-    head = result.header
-    stopped = (f"; the run was {result.stopped} after {result.verified} of its {head['games']} games"
-               if result.stopped else "")
+    stopped = (f"; the run was {result.stopped} after {result.verified} of its {result.promised} "
+               "games" if result.stopped else "")
     if quiet:
         typer.echo(f"{file}: ok ({result.verified} games verified{stopped})")
-        return
-    typer.echo(f"{head['canonical']}  seed {head['seed']}  agents {', '.join(head['agents'])}")
-    if stopped:
-        typer.echo(f"(the record holds {result.verified} games{stopped})")
-    for g in result.games:
-        typer.echo("")
-        typer.echo(f"Game {g.number}")
-        for line in g.text:
-            typer.echo(line)
+    elif not said:
+        start(result)
 
 
 def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[str]) -> None:

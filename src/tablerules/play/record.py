@@ -62,15 +62,15 @@ def read(path: str) -> tuple[dict, list[str]]:
     `play` wrote; RecordError says what is wrong."""
     if not Path(path).is_file():
         raise RecordError(f"no record {path} to resume", Span(path, 0, 0))
-    lines = list(read_lines(path))
-    if not lines or lines[0][1].get("type") != "header":
+    lines = read_lines(path)  # line by line: a record is never held whole
+    head = next(lines, (0, {}))[1]
+    if head.get("type") != "header":
         raise RecordError("the first line is not a tablerules record header", Span(path, 1, 1))
-    head = lines[0][1]
     if head.get("version") != v3.VERSION or PERSON not in (head.get("agents") or []):
         raise RecordError("not a record of a game `tablerules play` wrote (compact, with a "
                           "person at the table)", Span(path, 1, 1))
     steps: list = []
-    for ln, obj in lines[1:]:
+    for ln, obj in lines:
         t = obj["type"]
         if t in ("hand", "partial"):
             steps.append(("deal", obj))

@@ -14,7 +14,7 @@ import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import best_match
@@ -28,12 +28,14 @@ from ..errors import GameError, RecordError, Span, TablerulesError
 from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
 from . import v1, v3
-from .io import open_bytes
+from .io import is_gzip, open_bytes
+from .merge import shard_entry
 from .runner import FORMAT, PERSON, VERSION, game_seed, play_game
 
 VERSIONS = (1, VERSION, v3.VERSION)
 QUOTE = 200  # characters of a record's value quoted in a message at most
 WIDTH = 99  # columns of the readable account at most
+TAIL = 1 << 16  # bytes read from a plain record's end for its last line
 
 
 @dataclass
@@ -49,10 +51,12 @@ class ReplayedGame:
 @dataclass
 class Replay:
     header: dict
-    games: list[ReplayedGame] = field(default_factory=list)
+    games: list[ReplayedGame] = field(default_factory=list)  # the first `keep` games shown
     verified: int = 0  # games verified, shown or not
     stopped: str | None = None  # "interrupted" when the run was stopped before all its games
     game: Game | None = None  # the game the record was replayed with (for views of it)
+    first: int = 1  # the first game's number (a shard's record starts further on)
+    promised: int = 0  # the games the header promises (a shard's: those it holds)
 
 
 def cut(text: str, limit: int = QUOTE) -> str:
@@ -106,6 +110,26 @@ def read_lines(path: str) -> Iterator[tuple[int, dict]]:
                 raise RecordError("a record line is an object with a 'type' (a string)",
                                   Span(path, i, 1))
             yield i, obj
+
+
+def last_line(path: str) -> dict | None:
+    """The record's last line, unverified (None if it cannot be read): a streamed replay says
+    before its games whether the run was stopped. A plain file is read from its end; a gzip one
+    is read through (decompressing costs little beside verifying)."""
+    try:
+        with open_bytes(path) as f:
+            if is_gzip(path):
+                data = b""
+                while chunk := f.read(TAIL):
+                    data = data[-TAIL:] + chunk
+            else:
+                f.seek(max(0, f.seek(0, 2) - TAIL))
+                data = f.read()
+        tail = next((x for x in reversed(data.splitlines()) if x.strip()), b"")
+        obj = json.loads(tail)
+    except (OSError, EOFError, zlib.error, ValueError, RecursionError):
+        return None
+    return obj if isinstance(obj, dict) else None
 
 
 def gzip_problem(e: BaseException) -> str:
@@ -169,8 +193,16 @@ def _version(head: dict, path: str, ln: int) -> int:
                       Span(path, ln, 1))
 
 
-def replay(path: str, *, only_game: int | None = None, ruleset: str | None = None) -> Replay:
-    """Verify a record whole; raises RecordError naming the line and the reason."""
+def replay(path: str, *, only_game: int | None = None, ruleset: str | None = None,
+           on_game: Callable[[Replay, ReplayedGame], None] | None = None, keep: int | None = None,
+           text: bool = True) -> Replay:
+    """Verify a record whole; raises RecordError naming the line and the reason.
+
+    The record streams: each game shown (every game, or `only_game`) goes to `on_game` as soon
+    as it is verified, and Replay.games keeps the first `keep` of them (all without `on_game`,
+    none with it). `text=False` builds no readable accounts (only verifies)."""
+    if keep is None:
+        keep = 0 if on_game is not None else -1
     lines = read_lines(path)
     try:
         ln, head = next(lines)
@@ -182,7 +214,23 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
     check_line(head, version, Span(path, ln, 1))
     game = _game_for(head, path, ln, ruleset)
     _check_header(head, game, Span(path, ln, 1))
-    out = Replay(head, game=game)
+    out = Replay(head, game=game, promised=head["games"])
+    if "shard" in head:  # simulate --shard K/N: its own games, numbered as in the run
+        out.first, out.promised = _check_shard(head, Span(path, ln, 1))
+
+    found = False  # whether `only_game` was seen
+
+    def shown(g: ReplayedGame) -> None:
+        """A game verified (or stopped in a hand, verified so far): out to the caller."""
+        nonlocal found
+        if g.number != only_game and only_game is not None:
+            return
+        found = True
+        if keep < 0 or len(out.games) < keep:
+            out.games.append(g)
+        if on_game is not None:
+            on_game(out, g)
+
     verifier = None
     end = None
     last = ln
@@ -197,16 +245,17 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
             raise RecordError(f"a '{t}' line after the record's 'end' line", span)
         if t in ("game", "end") and verifier is not None:
             if verifier.partial and t == "end" and obj.get("stopped") == "interrupted":
-                verifier = None  # a game a person stopped in a hand: verified as far as it goes
+                shown(verifier.out)  # a person stopped it in a hand: verified as far as it goes
             else:
                 verifier.finish(span)
                 out.verified += 1
-                verifier = None
+                shown(verifier.out)
+            verifier = None
         if t == "end":
             end = (obj, span)
             continue
         if t == "game":
-            n = out.verified + 1
+            n = out.first + out.verified
             if obj["game"] != n:
                 raise RecordError(f"game {obj['game']} where game {n} comes: a record holds its "
                                   "games in order, each once", span)
@@ -214,11 +263,8 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
             if obj["seed"] != want:
                 raise RecordError(f"game {n}'s seed is {quote(obj['seed'])}; the header's seed "
                                   f"{head['seed']} makes it {quote(want)}", span)
-            skip = only_game is not None and n != only_game
-            g = ReplayedGame(n)
-            verifier = _Verifier(game, g, path, skip, version, head)
-            if not skip:
-                out.games.append(g)
+            skip = not text or only_game is not None and n != only_game
+            verifier = _Verifier(game, ReplayedGame(n), path, skip, version, head)
             continue
         if verifier is None:
             raise RecordError(f"a '{t}' line before any 'game' line", span)
@@ -226,15 +272,16 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
     if verifier is not None:
         verifier.finish(Span(path, last + 1, 1))
         out.verified += 1
+        shown(verifier.out)
     _check_count(head, out, end, version, Span(path, last + 1, 1))
-    if only_game is not None and not out.games:
+    if only_game is not None and not found:
         raise RecordError(f"the record has no game {only_game}", Span(path, 1, 1))
     return out
 
 
 def _check_count(head: dict, out: Replay, end, version: int, after: Span) -> None:
     """The header promises the games the record holds, or the end line says why it holds fewer."""
-    n, promised = out.verified, head["games"]
+    n, promised = out.verified, out.promised
     held = f"the record holds {n} game{'s' if n != 1 else ''}"
     if end is None:
         if version >= 2:
@@ -256,6 +303,19 @@ def _check_count(head: dict, out: Replay, end, version: int, after: Span) -> Non
         raise RecordError(f"the end line says the run was {stopped}, but {held}, all that its "
                           "header promises", span)
     out.stopped = stopped
+
+
+def _check_shard(head: dict, span: Span) -> tuple[int, int]:
+    """A shard's header (simulate --shard K/N) names games the run splits that way: (the first
+    game's number, how many games the shard holds)."""
+    shard, games = head["shard"], head["games"]
+    k, n = shard["k"], shard["n"]
+    if not k <= n or shard != shard_entry(games, k, n):
+        want = shard_entry(games, k, n)
+        raise RecordError(f"the header's shard {quote(shard, 80)} is not shard {k} of {n} of a "
+                          f"run of {games} games" + (f" (games {want['first']} to {want['last']})"
+                                                     if k <= n else ""), span)
+    return shard["first"], shard["last"] - shard["first"] + 1
 
 
 def _check_header(head: dict, game: Game, span: Span) -> None:

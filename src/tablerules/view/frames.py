@@ -24,7 +24,7 @@ def build_frames(path: str, *, only_game: int | None = None, ruleset: str | None
     """The page's data for a record: verified first (RecordError if it is not a good record).
     Without `only_game`, its first `max_games` games (MAX_GAMES)."""
     max_games = max_games or MAX_GAMES
-    rep = replay(path, only_game=only_game, ruleset=ruleset)
+    rep = replay(path, only_game=only_game, ruleset=ruleset, keep=0, text=False)  # verify only
     head = rep.header
     game = rep.game
     wanted = {only_game} if only_game is not None else set(range(1, max_games + 1))

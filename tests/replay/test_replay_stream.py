@@ -1,0 +1,122 @@
+"""Replay streams: each game goes out as soon as it is verified and is not kept (so a record of a
+million hands replays in flat memory), the whole record is still verified, and a shard's record
+(`simulate --shard K/N`) replays alone."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from support import cli
+from tablerules.errors import RecordError
+from tablerules.records.replay import replay
+
+GAMES = 4
+
+
+@pytest.fixture(scope="module")
+def rec(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("stream") / "rec.jsonl"
+    r = cli("simulate", "texas42", "--agents", "random", "-n", str(GAMES), "-s", "5", "-r",
+            str(path), "--no-progress")
+    assert r.exit_code == 0, r.output
+    return path
+
+
+def lines_of(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write(path: Path, lines: list[dict]) -> None:
+    path.write_text("".join(json.dumps(x, separators=(",", ":")) + "\n" for x in lines),
+                    encoding="utf-8")
+
+
+def test_a_replay_with_a_callback_keeps_no_game(rec):
+    seen = []
+
+    def on_game(rep, g):
+        assert rep.games == []  # nothing kept while the games stream past
+        seen.append((g.number, rep.verified, len(g.text)))
+
+    out = replay(str(rec), on_game=on_game)
+    assert out.games == [] and out.verified == GAMES
+    # each game arrives as soon as it is verified, with its account
+    assert [(n, v) for n, v, _ in seen] == [(n, n) for n in range(1, GAMES + 1)]
+    assert all(t > 0 for _, _, t in seen)
+    # the accounts are those a keep-everything replay gives
+    whole = replay(str(rec))
+    assert [g.number for g in whole.games] == list(range(1, GAMES + 1))
+    assert [len(g.text) for g in whole.games] == [t for _, _, t in seen]
+
+
+def test_keep_bounds_the_games_kept_and_text_false_builds_no_account(rec):
+    assert [g.number for g in replay(str(rec), keep=2).games] == [1, 2]
+    out = replay(str(rec), keep=GAMES, text=False)
+    assert [g.text for g in out.games] == [[]] * GAMES
+    assert all(g.winner for g in out.games)  # the results are still there
+    assert [g.number for g in replay(str(rec), only_game=3, keep=5).games] == [3]
+
+
+def test_games_before_a_bad_line_stream_out_and_the_error_names_the_line(rec, tmp_path,
+                                                                         monkeypatch):
+    lines = lines_of(rec)
+    third = [i for i, x in enumerate(lines) if x["type"] == "game"][2]
+    i = next(i for i in range(third, len(lines)) if lines[i]["type"] == "hand")
+    lines[i]["score"] = [x + 1 for x in lines[i]["score"]]
+    write(tmp_path / "bad.jsonl", lines)
+    seen = []
+    with pytest.raises(RecordError) as e:
+        replay(str(tmp_path / "bad.jsonl"), on_game=lambda rep, g: seen.append(g.number))
+    assert seen == [1, 2]
+    assert e.value.diagnostics[0].span.line == i + 1
+    monkeypatch.chdir(tmp_path)
+    r = cli("replay", "bad.jsonl")
+    assert r.exit_code == 1
+    assert re.findall(r"^Game (\d+)$", r.stdout, re.M) == ["1", "2"]
+    assert f"bad.jsonl:{i + 1}:1: error:" in r.stderr
+    # --game still verifies the whole record
+    assert cli("replay", "bad.jsonl", "--game", "1").exit_code == 1
+
+
+def test_a_stopped_run_is_said_before_its_games(rec, tmp_path, monkeypatch):
+    lines = lines_of(rec)
+    last = [i for i, x in enumerate(lines) if x["type"] == "game"][-1]
+    write(tmp_path / "cut.jsonl", lines[:last] + [{"type": "end", "games": GAMES - 1,
+                                                   "stopped": "interrupted"}])
+    monkeypatch.chdir(tmp_path)
+    out = cli("replay", "cut.jsonl").stdout.splitlines()
+    assert out[1:4] == [f"(the record holds {GAMES - 1} games; the run was interrupted after "
+                        f"{GAMES - 1} of its {GAMES} games)", "", "Game 1"]
+
+
+def test_a_shards_record_replays_alone(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli("simulate", "texas42", "--agents", "random", "-n", "6", "-s", "2", "--shard",
+               "2/3", "-r", "part.jsonl", "--no-progress").exit_code == 0
+    r = cli("replay", "part.jsonl", "-q")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.strip() == "part.jsonl: ok (2 games verified)"
+    r = cli("replay", "part.jsonl")
+    assert r.stdout.splitlines()[0].endswith("(shard 2/3: games 3 to 4)")
+    assert re.findall(r"^Game (\d+)$", r.stdout, re.M) == ["3", "4"]
+    # the shard's games read as in the whole run's replay
+    assert cli("simulate", "texas42", "--agents", "random", "-n", "6", "-s", "2", "-r",
+               "whole.jsonl", "--no-progress").exit_code == 0
+    whole = cli("replay", "whole.jsonl", "--game", "3").stdout.split("\n", 1)[1]
+    assert whole in r.stdout
+    # a shard is verified as what its header says: games 3 to 4 of a run of 6, seeded as such
+    lines = lines_of(tmp_path / "part.jsonl")
+    for shard, why in (({"k": 2, "n": 3, "first": 2, "last": 3}, "not shard 2 of 3"),
+                       ({"k": 4, "n": 3, "first": 3, "last": 4}, "not shard 4 of 3")):
+        write(tmp_path / "odd.jsonl", [dict(lines[0], shard=shard)] + lines[1:])
+        r = cli("replay", "odd.jsonl", "-q")
+        assert r.exit_code == 1 and re.search(rf"^odd\.jsonl:1:1: error: .*{why}", r.stderr,
+                                              re.M), r.stderr
+    last = [i for i, x in enumerate(lines) if x["type"] == "game"][-1]
+    write(tmp_path / "short.jsonl", lines[:last] + [{"type": "end", "games": 1}])
+    r = cli("replay", "short.jsonl", "-q")
+    assert r.exit_code == 1 and "header promises 2" in r.stderr, r.stderr
