@@ -527,15 +527,21 @@ class _Verifier:
         if obj.get("stock"):
             self._say(f"  {'stock':<6} {' '.join(obj['stock'])}")
 
+    def _line_deal(self, obj: dict, span: Span) -> list[dict]:
+        """The deal a compact hand line or a partial line starts with, dealt and told: the full
+        lines so far (the deal alone)."""
+        full = [{"type": "deal", **{k: obj[k] for k in ("hand", "dealer", "turn", "dealt", "stock")
+                                    if k in obj}}]
+        self._deal(full[0], span)
+        self._told(full)
+        return full
+
     def _hand(self, obj: dict, span: Span) -> None:
         """A compact (version 3) hand line: its deal and its actions go through the state, one
         decision at a time, and what the engine then says of the hand must be what the line says."""
         st = self.state
         gd = self.gd
-        full = [{"type": "deal", **{k: obj[k] for k in ("hand", "dealer", "turn", "dealt", "stock")
-                                    if k in obj}}]
-        self._deal(full[0], span)
-        self._told(full)
+        full = self._line_deal(obj, span)
         actions = obj["actions"]
         for i, name in enumerate(actions):
             if self.pending and self.pending[0]["type"] == "hand" or st.phase == DEAL \
@@ -568,10 +574,7 @@ class _Verifier:
             raise RecordError("a second 'partial' line: only the hand in progress has one", span)
         st = self.state
         gd = self.gd
-        full = [{"type": "deal", **{k: obj[k] for k in ("hand", "dealer", "turn", "dealt", "stock")
-                                    if k in obj}}]
-        self._deal(full[0], span)
-        self._told(full)
+        full = self._line_deal(obj, span)
         for name in obj["actions"]:
             if self.pending and self.pending[0]["type"] == "hand" or st.phase == DEAL \
                     or st.is_terminal():
