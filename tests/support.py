@@ -23,3 +23,38 @@ def cli(*args: str):
     if result.exception is not None:
         assert isinstance(result.exception, SystemExit), repr(result.exception)
     return result
+
+
+SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+
+
+def games_in(path) -> int:
+    """Games a record being written holds so far (its `match` lines)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read().count('"type":"match"')
+    except (OSError, UnicodeDecodeError):
+        return 0
+
+
+def long_simulate(record, *extra: str, new_session: bool = False):
+    """A `simulate texas42` of 100,000 games writing `record`, as a process of its own (this
+    checkout's source first on its path), to be interrupted; `new_session` puts it and its
+    workers in a process group of their own."""
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [SRC,
+                                                                    os.environ.get("PYTHONPATH")])))
+    return subprocess.Popen([sys.executable, "-m", "tablerules", "simulate", "texas42", "-n",
+                             "100000", "-s", "1", "-r", str(record), "--no-progress", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=new_session)
+
+
+def wait_for_games(p, record, n: int, seconds: float) -> int:
+    """Wait until `record` holds `n` games (or `seconds` pass, or `p` ends); the games it holds."""
+    import time
+    deadline = time.monotonic() + seconds
+    while games_in(record) < n and time.monotonic() < deadline and p.poll() is None:
+        time.sleep(0.05)
+    return games_in(record)

@@ -4,41 +4,20 @@ verifies, prints the summary of the games finished and exits 130; a run that fai
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
-from support import cli
-
-SRC = Path(__file__).resolve().parents[2] / "src"
-
-
-def games_in(path: Path) -> int:
-    try:
-        return path.read_text(encoding="utf-8").count('"type":"match"')
-    except (OSError, UnicodeDecodeError):
-        return 0
+from support import cli, long_simulate, wait_for_games
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupted_run_leaves_a_record_that_verifies(tmp_path, monkeypatch, sig):
     monkeypatch.chdir(tmp_path)
     rec = tmp_path / "rec.jsonl"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(SRC),
-                                                                    os.environ.get("PYTHONPATH")])))
-    p = subprocess.Popen([sys.executable, "-m", "tablerules", "simulate", "texas42", "-n",
-                          "100000", "-s", "1", "-r", str(rec), "--no-progress"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    p = long_simulate(rec)
     try:
-        deadline = time.monotonic() + 8
-        while games_in(rec) < 3 and time.monotonic() < deadline and p.poll() is None:
-            time.sleep(0.05)
-        assert games_in(rec) >= 3, "the record did not grow game by game"
+        assert wait_for_games(p, rec, 3, 8) >= 3, "the record did not grow game by game"
         p.send_signal(sig)
         out, err = p.communicate(timeout=10)
     finally:

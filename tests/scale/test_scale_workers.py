@@ -8,14 +8,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from support import cli
+from support import cli, long_simulate, wait_for_games
 
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def run(tmp_path, name: str, *args: str) -> tuple[bytes, dict]:
@@ -60,29 +58,14 @@ def test_workers_take_a_count_or_auto():
     assert r.exit_code == 2 and r.stderr.startswith("error: --workers"), r.output
 
 
-def _games_in(path: Path) -> int:
-    try:
-        return path.read_text(encoding="utf-8").count('"type":"match"')
-    except (OSError, UnicodeDecodeError):
-        return 0
-
-
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupted_run_on_workers_stops_cleanly(tmp_path, monkeypatch, sig):
     monkeypatch.chdir(tmp_path)
     rec = tmp_path / "rec.jsonl"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(SRC),
-                                                                    os.environ.get("PYTHONPATH")])))
     # a session of its own: Ctrl-C on a terminal reaches the whole group, workers too
-    p = subprocess.Popen([sys.executable, "-m", "tablerules", "simulate", "texas42", "-n",
-                          "100000", "-s", "1", "-r", str(rec), "--no-progress", "--workers", "2"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                         start_new_session=True)
+    p = long_simulate(rec, "--workers", "2", new_session=True)
     try:
-        deadline = time.monotonic() + 20
-        while _games_in(rec) < 1 and time.monotonic() < deadline and p.poll() is None:
-            time.sleep(0.05)
-        assert _games_in(rec) >= 1, "the record did not grow"
+        assert wait_for_games(p, rec, 1, 20) >= 1, "the record did not grow"
         if sig == signal.SIGINT:
             os.killpg(p.pid, sig)
         else:

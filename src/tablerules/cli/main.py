@@ -169,6 +169,10 @@ FormatArg = typer.Option("text", "--format", "-f", metavar="text|json",
                          help="Output format: text or json.")
 
 
+ClusterArg = typer.Option(None, "--cluster", metavar="ADDRESS",
+                          help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or "
+                               "'local' for one on this machine (the cluster extra). Same "
+                               "results.")
 WorkersArg = typer.Option("1", "--workers", "-w", metavar="N|auto",
                           help="Worker processes to play the games on (0 or auto: every core "
                                "this process may use). Same results as one.")
@@ -423,10 +427,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                  None, "--shard", metavar="K/N",
                  help="Play only shard K of N (1-based): a contiguous range of the games, so the "
                       "shards' records merge (`tablerules merge`) into the whole run's."),
-             cluster: Optional[str] = typer.Option(
-                 None, "--cluster", metavar="ADDRESS",
-                 help="Play the games on a Dask cluster: its scheduler (tcp://HOST:8786), or "
-                      "'local' for one on this machine (the cluster extra). Same results."),
+             cluster: Optional[str] = ClusterArg,
              report: Optional[Path] = ReportArg,
              fmt: str = FormatArg) -> None:
     """Play matches with bots and report what happened (contracts, make rates, marks, wins).
@@ -619,10 +620,7 @@ def compare(ctx: typer.Context,
                                           help="Progress bar on a terminal for runs over a "
                                                "second."),
             workers: str = WorkersArg,
-            cluster: Optional[str] = typer.Option(
-                None, "--cluster", metavar="ADDRESS",
-                help="Play the deals on a Dask cluster: its scheduler (tcp://HOST:8786), or "
-                     "'local' for one on this machine (the cluster extra). Same results."),
+            cluster: Optional[str] = ClusterArg,
             each_rule_off: bool = typer.Option(
                 False, "--each-rule-off",
                 help="Instead of --vs: the rules agent (--agents, default the ruleset's) against "
