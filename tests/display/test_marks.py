@@ -93,3 +93,17 @@ def test_marks_are_not_part_of_the_game():
     assert "display" in a.source
     plain = {k: v for k, v in a.source.items() if k != "display"}
     assert content_hash(plain) == a.content_hash
+
+
+def test_a_mark_through_a_function_that_reads_tile_is_judged_per_piece(tmp_path: Path):
+    """A mark's condition is worked out for each piece: a user function that reads `tile`
+    without taking it as an argument gives the same pieces as the condition written inline."""
+    def marked(when: str, funcs: str = "") -> list:
+        f = tmp_path / "m.yaml"
+        f.write_text("extends: texas42\nname: m\ntitle: M\n" + funcs + "display:\n  marks:\n"
+                     f"    near:\n      when: \"{when}\"\n      ring: solid\n      symbol: \"*\"\n")
+        return sorted(load_game(str(f)).new_hand(DEAL, dealer=3).marks()["near"])
+    inline = marked("count(s in [0, 1] if holder(tile) == s) > 0")
+    through = marked("held01()", "functions:\n  \"held01()\": "
+                                 "\"count(s in [0, 1] if holder(tile) == s) > 0\"\n")
+    assert len(inline) == 14 and through == inline

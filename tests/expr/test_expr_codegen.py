@@ -62,7 +62,7 @@ CASES = [
 ]
 
 _GENERATED = re.compile(r"_[vgfkbh]\d+|_e|_r|_x|a|_(sum|min|max|any|all|len|map|ix|fdiv|fmod|"
-                        r"raise|keep|GE|oob|reloc|getattr|q|m|NO|TE|MEMO)|get")
+                        r"raise|keep|GE|oob|reloc|memo_of|q|m|NO|TE)|get")
 
 
 def _check_source(source: str, user_text: str) -> None:

@@ -442,13 +442,14 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     _need_report(report)
     n_workers = _workers(workers)
     if cluster is not None:
-        _need_cluster(n_workers, workers)
+        _need_cluster(workers)
     if profile and (cluster is not None or n_workers > 1):
         _usage("--profile times the rules in this process: leave out --workers and --cluster")
     names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option, profile=profile)
     names = _agents_for(game, names)
-    if detail not in ("compact", "full"):
+    from ..records.runner import DETAILS
+    if detail not in DETAILS:
         _err(f"error: --record-detail is compact or full, got '{detail}'")
         raise typer.Exit(2)
     first, stop, entry = 0, games, None
@@ -528,7 +529,7 @@ def _workers(text: str) -> int:
     return int(t)
 
 
-def _need_cluster(n_workers: int, text: str) -> None:
+def _need_cluster(text: str) -> None:
     """--cluster needs Dask distributed (the cluster extra) and no --workers."""
     import importlib.util
     if text.strip() != "1":
@@ -658,7 +659,7 @@ def compare(ctx: typer.Context,
     _need_report(report)
     n_workers = _workers(workers)
     if cluster is not None:
-        _need_cluster(n_workers, workers)
+        _need_cluster(workers)
     if each_rule_off:
         if "--vs" in ctx.args:
             _usage("--each-rule-off compares the agent with itself: leave out --vs")
@@ -1012,7 +1013,7 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
         return _replay_html(file, html, game, ruleset)
     # the games stream out as they are verified; whether the run was stopped is said before
     # them, so it is read first from the record's end line (checked when the replay gets there)
-    end = last_line(str(file)) or {}
+    end = {} if quiet else last_line(str(file)) or {}  # -q says it after the games
     said = False
 
     def start(rep) -> None:

@@ -59,8 +59,7 @@ class ActionSpace:
             object.__setattr__(self, f"{name}_action", self.pieces + i)
         per = len(self.arms)
         object.__setattr__(self, "lay_ids", tuple(
-            tuple(self.layout_base + per * t + arm for t in range(self.pieces))
-            for arm in range(per)))
+            tuple(self.lay_action(t, arm) for t in range(self.pieces)) for arm in range(per)))
 
     def bid_action(self, bid: int) -> int:
         """The action of bid index `bid` (1-based: 0 is "no bid yet")."""

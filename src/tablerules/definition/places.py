@@ -212,7 +212,8 @@ PLACES: tuple[Place, ...] = (
                                      Name("bidder", "int", "bidder", "the seat that won the auction "
                                                                    "(-1 without one)"), _dealer),
           ("declarations", "holder"), note="for people only (play, the HTML replay): evaluated for "
-                                           "each piece when a view is drawn, never by the rules"),
+                                           "each piece when a view is drawn, never by the rules",
+          per_item=("tile",)),
     Place(("scoring.match_over",), (Name("hands_played", "int", "hands_played",
                                          "hands completed this match"),), ("score",)),
     Place(("scoring.during_hand", "scoring.chips.stake"), stage="compile", note="nothing more (fixed before the game "

@@ -155,10 +155,15 @@ def _keep(a, f):
     return v
 
 
+def _memo_of(a):
+    """The context's memo (None outside a pass; a compile-time context has none)."""
+    return getattr(a, "memo", None)
+
+
 _HELPERS = {"_sum": sum, "_min": min, "_max": max, "_any": any, "_all": all, "_len": len,
             "_map": map, "_ix": _index, "_fdiv": _floordiv, "_fmod": _mod, "_raise": _raise,
-            "_keep": _keep, "_GE": GameError, "_oob": _out_of_bound, "_getattr": getattr,
-            "_NO": _EMPTY, "_TE": TypeError, "_MEMO": "memo"}
+            "_keep": _keep, "_GE": GameError, "_oob": _out_of_bound, "_memo_of": _memo_of,
+            "_NO": _EMPTY, "_TE": TypeError}
 
 # Python's spelling of each operator, and its function for folding constants.
 _PY = {"+": "+", "-": "-", "*": "*", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
@@ -204,7 +209,9 @@ def _relocate(filename: str, sites: tuple, e: GameError) -> GameError:
 # CPython's parser keeps a recursion count that two threads parsing at once can upset (a
 # SystemError); a Dask worker loads games on several threads, so one parse at a time
 _PARSING = threading.Lock()
-_OWN_NAME = re.compile(r"a|_[A-Za-z]+\d*")
+# exactly the generator's names: the context `a`, the function and its locals, the helpers,
+# and the numbered names of objects, locals and kept parts
+_OWN_NAME = re.compile("|".join(["a", "_[ermqx]", "_reloc", r"_[vgfkbh]\d+", *_HELPERS]))
 _OWN_ATTRS = frozenset({"get"})
 
 
@@ -282,7 +289,7 @@ class Unit:
         if kept:
             key = self.name("k", object())
             args = "".join(p + ", " for p in params.split(", ")[1:])
-            lines += ["    _m = _getattr(a, _MEMO, None)", "    if _m is not None:",
+            lines += ["    _m = _memo_of(a)", "    if _m is not None:",
                       f"        _q = ({key}, {args})", "        try:",
                       "            _r = _m.get(_q, _NO)", "        except _TE:",
                       "            _m = None",

@@ -33,9 +33,6 @@ def suit_names(comp: Compiler) -> dict[str, str]:
     return {str(k): str(v) for k, v in (comp.get("display", "suits", default={}) or {}).items()}
 
 
-PARTS = ("play", "exchange")  # the parts of a contract whose `legal` rule a reason explains
-
-
 def reasons(comp: Compiler) -> dict[tuple[str, str], str]:
     """`display.reasons`: (contract, part) -> the words that explain its `legal` rule; a
     contract the ruleset does not have is an error at its key."""

@@ -9,16 +9,9 @@ from __future__ import annotations
 
 from ..definition import value_str
 from ..engine.explain import suit_name
+from ..records.replay import by_side
 
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
-
-
-def side_name(gd, side: int) -> str:
-    return "-".join(gd.seat_names[s] for s in gd.sides[side])
-
-
-def by_side(gd, values) -> str:
-    return ", ".join(f"{side_name(gd, s)} {v}" for s, v in enumerate(values))
 
 
 def piece_actions(gd, legal) -> dict[int, list[int]]:
@@ -39,8 +32,9 @@ def piece_actions(gd, legal) -> dict[int, list[int]]:
 def symbols(st) -> dict[int, str]:
     """piece id -> the symbols of the marks it carries now, in the ruleset's order."""
     out: dict[int, str] = {}
+    carried = st.marks()
     for m in st.game.marks:
-        for p in st.marks().get(m.name, ()):
+        for p in carried.get(m.name, ()):
             out[p] = out.get(p, "") + m.symbol
     return out
 

@@ -14,7 +14,8 @@ from ..errors import GameError, RecordError, Span
 from ..records.runner import game_seed
 from . import record
 from .choose import resolve
-from .screen import by_side, choices, screen, side_name
+from ..records.replay import by_side, side_name
+from .screen import choices, screen
 
 QUIT = -1
 

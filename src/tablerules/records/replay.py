@@ -416,7 +416,7 @@ class _Verifier:
         lines: list[dict] = []
         try:
             play_game(self.game, self.agents, head["seed"], self.out.number - 1,
-                      emit=lines.append)
+                      emit=lines.append, decisions="action" if self.version == 3 else True)
         except GameError as e:
             lines.append({"type": "fault", "error": e.message})
         if self.version == 1:
@@ -536,24 +536,28 @@ class _Verifier:
         self._told(full)
         return full
 
+    def _act(self, name: str, span: Span, over: str) -> dict:
+        """One action of a compact line, applied as the decision of the seat to move (`over`:
+        what to say if the hand is already over); the decision line it stands for, with its
+        action alone (the legal actions are the engine's own, so there is nothing to compare)."""
+        st = self.state
+        if self.pending and self.pending[0]["type"] == "hand" or st.phase == DEAL \
+                or st.is_terminal():
+            raise RecordError(over, span)
+        decision = {"type": "decision", "phase": PHASE_NAMES[st.phase],
+                    "seat": st.current_player(), "action": name}
+        self._decision(decision, span)
+        return decision
+
     def _hand(self, obj: dict, span: Span) -> None:
         """A compact (version 3) hand line: its deal and its actions go through the state, one
         decision at a time, and what the engine then says of the hand must be what the line says."""
         st = self.state
-        gd = self.gd
         full = self._line_deal(obj, span)
         actions = obj["actions"]
         for i, name in enumerate(actions):
-            if self.pending and self.pending[0]["type"] == "hand" or st.phase == DEAL \
-                    or st.is_terminal():
-                raise RecordError(f"the hand line has {len(actions)} actions; the hand was over "
-                                  f"after {i}", span)
-            seat = st.current_player()
-            decision = {"type": "decision", "phase": PHASE_NAMES[st.phase], "seat": seat,
-                        "action": name,
-                        "legal": [gd.action_to_string(a) for a in st.legal_actions()]}
-            self._decision(decision, span)
-            full.append(decision)
+            full.append(self._act(name, span, f"the hand line has {len(actions)} actions; the "
+                                              f"hand was over after {i}"))
             self._told(full)
         self._flush()
         got = v3.compact(full)
@@ -572,17 +576,9 @@ class _Verifier:
         actions go through the state, each legal; it must be the game's last line but `end`."""
         if self.partial:
             raise RecordError("a second 'partial' line: only the hand in progress has one", span)
-        st = self.state
-        gd = self.gd
         full = self._line_deal(obj, span)
         for name in obj["actions"]:
-            if self.pending and self.pending[0]["type"] == "hand" or st.phase == DEAL \
-                    or st.is_terminal():
-                raise RecordError("the partial line goes on after its hand is over", span)
-            decision = {"type": "decision", "phase": PHASE_NAMES[st.phase],
-                        "seat": st.current_player(), "action": name,
-                        "legal": [gd.action_to_string(a) for a in st.legal_actions()]}
-            self._decision(decision, span)
+            self._act(name, span, "the partial line goes on after its hand is over")
             self._told(full)
         self._flush()
         if self.pending and self.pending[0]["type"] == "hand":
@@ -622,15 +618,16 @@ class _Verifier:
             raise RecordError(f"the decision is {self._seat(seat)}'s, but it is "
                               f"{self._seat(st.current_player())}'s turn", span)
         legal = st.legal_actions()
-        names = [gd.action_to_string(a) for a in legal]
         action = gd.string_to_action(obj["action"])
         if action is None:
             raise RecordError(f"{quote(obj['action'], 60)} is not an action of this game", span)
         if action not in legal:
             raise RecordError(explain_illegal(st, action), span)
-        if obj["legal"] != names:
-            raise RecordError(f"the legal actions offered were {', '.join(names)}; the record "
-                              f"says {cut(', '.join(obj['legal']))}", span)
+        if "legal" in obj:  # a full record's decision line names them; a compact line's does not
+            names = [gd.action_to_string(a) for a in legal]
+            if obj["legal"] != names:
+                raise RecordError(f"the legal actions offered were {', '.join(names)}; the "
+                                  f"record says {cut(', '.join(obj['legal']))}", span)
         phase = st.phase
         if self.version >= 2:
             if obj["phase"] != PHASE_NAMES[phase]:

@@ -27,12 +27,17 @@ def build_frames(path: str, *, only_game: int | None = None, ruleset: str | None
     rep = replay(path, only_game=only_game, ruleset=ruleset, keep=0, text=False)  # verify only
     head = rep.header
     game = rep.game
-    wanted = {only_game} if only_game is not None else set(range(1, max_games + 1))
+    # the games come in order from the record's first (a shard's record starts further on)
+    wanted = {only_game} if only_game is not None else \
+        set(range(rep.first, rep.first + max_games))
+    last = max(wanted)
     games = []
     builder = None
     for _, obj in read_lines(path):
         t = obj["type"]
         if t == "game":
+            if obj["game"] > last:
+                break  # verified already: nothing after the last game shown is read again
             builder = _GameFrames(game, obj["game"]) if obj["game"] in wanted else None
             if builder is not None:
                 games.append(builder)

@@ -192,7 +192,7 @@
 
   $("title").textContent = M.title;
   $("about").textContent = `${M.canonical} \u00b7 seed ${M.seed} \u00b7 agents ${M.agents.join(", ")}` +
-    (M.shown < M.games_in_record ? ` \u00b7 games 1 to ${M.shown} of ${M.games_in_record}` : "");
+    (M.shown < M.games_in_record ? ` \u00b7 games ${D.games[0].game} to ${D.games[M.shown - 1].game} of ${M.games_in_record}` : "");
   $("game").innerHTML = D.games.map((g, i) => `<option value="${i}">${g.game}</option>`).join("");
   $("game").onchange = (e) => { gi = Number(e.target.value); fi = 0; show(); };
   const [lw, lh] = M.kind === "cards" ? [28, 38] : [54, 30];
