@@ -123,3 +123,13 @@ def test_the_per_deal_differences_add_up_to_the_scores():
                       cmp.Config("B", game, ["random"] * seats), games=6, seed=5)
     assert sum(res.deal_diffs.values()) == res.deals == 3
     assert sum(k * v for k, v in res.deal_diffs.items()) == res.ta.scored - res.tb.scored
+
+
+def test_each_rule_off_on_workers_is_the_table_of_one_process():
+    """Every rule's comparison runs on one pool of workers: the same table as one process."""
+    def table(*extra):
+        r = cli("compare", "allfives", "--each-rule-off", "--games", "4", "--seed", "1",
+                "--no-progress", "-f", "json", *extra)
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)
+    assert table("--workers", "2") == table()

@@ -177,3 +177,17 @@ def test_a_game_a_person_stopped_shows_its_hand_in_progress(tmp_path):
     partial = json.loads(next(ln for ln in rec.read_text(encoding="utf-8").splitlines()
                               if '"partial"' in ln))
     assert len(frames) == 1 + len(partial["actions"])  # the deal, then each action
+
+
+def test_a_shards_record_gets_a_page_of_its_own_games(tmp_path):
+    part = tmp_path / "part.jsonl"
+    """A shard past the first page's games: its page holds its own first games (at most 20)."""
+    r = cli("simulate", "texas42", "-n", "44", "--shard", "2/2", "-r", str(part), "--agents",
+            "random", "--no-progress")
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "part.html"
+    r = cli("replay", str(part), "--html", str(out))
+    assert r.exit_code == 0, r.output
+    assert ": games 23 to 42 (of 22; at most 20 without --game), " in r.stdout
+    data = page_data(out.read_text(encoding="utf-8"))
+    assert [g["game"] for g in data["games"]] == list(range(23, 43))

@@ -89,9 +89,7 @@ def rule_names(gd, params: dict) -> tuple[str, list[str], list[str]]:
     the rules it has switched off, each in file order; flags are not rules."""
     s = strategy_for(gd, params)
     on = [r.name for sec in s.sections.values() for r in sec]
-    tree = strat.read(strat.resolve(str(params.get("strategy") or gd.strategy)))
-    flags = set(tree.data.get("flags") or {})
-    off = [k for k in s.switches if k not in flags and k not in on]
+    off = [k for k in s.switches if k not in s.flags and k not in on]
     return s.name, on, off
 
 

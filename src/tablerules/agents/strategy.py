@@ -424,6 +424,7 @@ class Strategy:
     file: str
     sections: dict  # section -> tuple[Rule, ...]
     switches: dict  # name -> (default on, help)
+    flags: frozenset = frozenset()  # the switches that are flags, not rules
 
 
 def read(path: Path):
@@ -556,7 +557,8 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
         sections[sec] = tuple(rules)
     if diags:
         raise CheckError(diags[0].message, diags[0].span, diagnostics=diags)
-    return Strategy(str(data.get("name", path.stem)), display_path(path), sections, sw)
+    return Strategy(str(data.get("name", path.stem)), display_path(path), sections, sw,
+                    frozenset(data.get("flags") or {}))
 
 
 def _memo(name: str, fn: Callable) -> Callable:

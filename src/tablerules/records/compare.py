@@ -212,11 +212,12 @@ def own_seatings(c: Config) -> list[list[str]]:
 
 def compare(a: Config, b: Config, *, games: int, seed: int,
             progress: Callable[[int, int], None] | None = None,
-            workers: int = 1, cluster: str | None = None) -> Comparison:
+            workers: int = 1, cluster: str | None = None, pool=None) -> Comparison:
     """Play the paired deals; `progress(done, total)` after each game. Ctrl-C stops the run and
     the comparison covers the deals whose every game finished. With `workers` > 1, or on a Dask
     `cluster` (an address, or "local"), the deals are played in chunks elsewhere and counted
-    here in deal order: the same result."""
+    here in deal order: the same result. `pool`: a `parallel.driver` of the caller's to play
+    them on (left open for its next run)."""
     mode = "match" if same_game(a, b) else "separate"
     res = Comparison(mode, a, b, seed)
     if mode == "match":
@@ -230,8 +231,8 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
     deals = max(1, math.ceil(games / per_deal))
     total = len(plan) * deals
     done = 0
-    if workers > 1 or cluster is not None:
-        return _compare_on(res, plan, deals, total, workers, progress, cluster)
+    if workers > 1 or cluster is not None or pool is not None:
+        return _compare_on(res, plan, deals, total, workers, progress, cluster, pool)
 
     def one_done():
         nonlocal done
@@ -328,17 +329,18 @@ def _count_difference(res: Comparison, deal: list) -> None:
 
 def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: int,
                 progress: Callable[[int, int], None] | None,
-                cluster: str | None = None) -> Comparison:
-    """`compare` with the deals played on worker processes or a cluster, counted in deal order."""
+                cluster: str | None = None, pool=None) -> Comparison:
+    """`compare` with the deals played on worker processes or a cluster (or the caller's
+    `pool`), counted in deal order."""
     from .parallel import _ordered, chunks, driver, source_of
     ship = cluster is not None  # a path on this machine means nothing on a cluster's workers
     a, b = source_of(res.a.game, ship=ship), source_of(res.b.game, ship=ship)
-    d = driver(workers, cluster, (a, b)) if ship else None
+    d = pool if pool is not None else driver(workers, cluster, (a, b)) if ship else None
     parts = chunks(0, deals, d.workers if d is not None else workers)
     if d is None:
         d = driver(min(workers, len(parts)), None, (a, b))
     tasks = [(play_deals, a, b, plan, res.seed, s, e) for s, e in parts]
-    results = _ordered(d, tasks)
+    results = _ordered(d, tasks, close=pool is None)
     done = 0
     try:
         for chunk in results:
@@ -417,14 +419,21 @@ def each_rule_off(game: Game, agent: str, *, games: int, seed: int,
         if progress is not None:
             progress(base[0] + done, total[0])
 
-    for rule in rules:
-        a = Config("A", game, [choice.text] * seats)
-        b = Config("B", game, [f"{choice.text}:{rule}=off"] * seats)
-        c = compare(a, b, games=games, seed=seed, progress=tick, workers=workers,
-                    cluster=cluster)
-        out.runs.append((rule, c))
-        base[0] += sum(c.played.values())
-        if c.interrupted:
-            out.interrupted = True
-            break
+    pool = None
+    if rules and (workers > 1 or cluster is not None):  # one pool or cluster for every rule
+        from .parallel import driver, source_of
+        pool = driver(workers, cluster, (source_of(game, ship=cluster is not None),))
+    try:
+        for rule in rules:
+            a = Config("A", game, [choice.text] * seats)
+            b = Config("B", game, [f"{choice.text}:{rule}=off"] * seats)
+            c = compare(a, b, games=games, seed=seed, progress=tick, pool=pool)
+            out.runs.append((rule, c))
+            base[0] += sum(c.played.values())
+            if c.interrupted:
+                out.interrupted = True
+                break
+    finally:
+        if pool is not None:
+            pool.close()
     return out

@@ -197,9 +197,10 @@ class _Cluster:
             self.cluster.close()
 
 
-def _ordered(driver, tasks: list[tuple]) -> Iterator:
+def _ordered(driver, tasks: list[tuple], close: bool = True) -> Iterator:
     """Run `tasks` (fn, *args) on the driver, a few per worker ahead, yielding results in order;
-    closing the iterator (a fault, Ctrl-C) stops the workers."""
+    closing the iterator (a fault, Ctrl-C) stops the workers (with `close`; else the driver is
+    its owner's to close, for more runs)."""
     try:
         pending: deque = deque()
         todo = iter(tasks)
@@ -214,7 +215,8 @@ def _ordered(driver, tasks: list[tuple]) -> Iterator:
                 pending.append(driver.submit(*nxt))
             yield result
     finally:
-        driver.close()
+        if close:
+            driver.close()
 
 
 def driver(workers: int = 1, cluster: str | None = None, sources: tuple = ()):
