@@ -1,5 +1,5 @@
-"""Imports run one way: definition <- interpreter, engine <- game <- agents/records <- the front
-ends (report, play, view, siblings) <- cli."""
+"""Imports run one way: definition <- interpreter, engine <- batch, game <- agents/records <- the
+front ends (report, play, view, siblings) <- cli."""
 
 from __future__ import annotations
 
@@ -22,7 +22,11 @@ FORBIDDEN = {
     "report": {"cli", "validation", "play", "view"},
     "play": {"cli", "validation", "report", "view"},
     "view": {"cli", "validation", "report", "play"},
+    # the batch engine compiles a GameDef and checks itself against the step engine
+    "batch": {"interpreter", "game", "agents", "records", "cli", "validation", "load", "check"},
 }
+for _below in ("definition", "interpreter", "engine", "expr", "load"):
+    FORBIDDEN[_below] |= {"batch"}  # it sits beside the agents, above the step engine
 for _below in ("definition", "interpreter", "engine", "expr", "load", "agents"):
     FORBIDDEN[_below] |= {"report", "play", "view"}  # the front ends sit above records
 

@@ -92,9 +92,11 @@ class Checked:
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
-def check(ref: str, options: dict[str, Any] | None = None, *, profile: bool = False) -> Checked:
+def check(ref: str, options: dict[str, Any] | None = None, *, profile: bool = False,
+          typed: bool = False) -> Checked:
     """Load, schema-check and compile; every problem becomes a diagnostic. With `profile`, every
-    hook is timed (GameDef.profile)."""
+    hook is timed (GameDef.profile); with `typed`, the hooks' checked trees are kept
+    (GameDef.exprs)."""
     res = Checked(ref)
     try:
         tree = load_tree(ref)
@@ -110,18 +112,20 @@ def check(ref: str, options: dict[str, Any] | None = None, *, profile: bool = Fa
         res.failure = CheckError(diags[0].message, diags[0].span, diagnostics=diags)
         return res
     try:
-        res.game = Game(compile_tree(tree, options, profile=profile), tree, ref)
+        res.game = Game(compile_tree(tree, options, profile=profile, typed=typed), tree, ref)
     except TablerulesError as e:
         res.diagnostics.extend(e.diagnostics)
         res.failure = e
     return res
 
 
-def load_game(ref: str, options: dict[str, Any] | None = None, *, profile: bool = False
-              ) -> Game:
+def load_game(ref: str, options: dict[str, Any] | None = None, *, profile: bool = False,
+              typed: bool = False) -> Game:
     """A built-in ruleset name or a file path -> a compiled Game; raises TablerulesError. With
-    `profile`, every hook is timed into `game.definition.profile` (a slower run)."""
-    res = check(ref, options, profile=profile)
+    `profile`, every hook is timed into `game.definition.profile` (a slower run); with `typed`,
+    the checked tree of every hook is kept in `game.definition.exprs` (what the batch engine
+    compiles; kept only when asked, since the trees are most of a game's memory)."""
+    res = check(ref, options, profile=profile, typed=typed)
     if res.failure is not None:
         raise res.failure
     return res.game

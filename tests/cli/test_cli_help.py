@@ -11,7 +11,7 @@ from tablerules import __version__
 from support import cli
 
 COMMANDS = ["list", "show", "validate", "simulate", "agents", "compare", "replay", "diff", "merge",
-            "play"]
+            "play", "batch"]
 
 
 def test_version():

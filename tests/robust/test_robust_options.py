@@ -7,7 +7,8 @@ import pytest
 from support import cli
 
 COMMANDS = [("validate", "texas42", "--hands", "0"), ("show", "texas42"),
-            ("simulate", "texas42", "--games", "1"), ("diff", "texas42", "texas42-quick")]
+            ("simulate", "texas42", "--games", "1"), ("diff", "texas42", "texas42-quick"),
+            ("batch", "texas42", "--hands", "1")]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])

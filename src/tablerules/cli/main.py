@@ -303,11 +303,12 @@ def _agents_for(game, names: list[str] | None) -> list[str]:
     return names
 
 
-def _load(ruleset: str, options: list[str] | None, *, profile: bool = False):
+def _load(ruleset: str, options: list[str] | None, *, profile: bool = False,
+          typed: bool = False):
     from ..game import load_game
     from ..interpreter.options import parse_cli_options
     try:
-        return load_game(ruleset, parse_cli_options(options), profile=profile)
+        return load_game(ruleset, parse_cli_options(options), profile=profile, typed=typed)
     except TablerulesError as e:
         _fail(e, options=options)
 
@@ -1098,6 +1099,100 @@ def _render_record_error(d) -> str:
     return f"{head}\n    {pre}{shown}{post}\n    {' ' * (len(pre) + col - 1 - start)}^"
 
 
+@app.command("batch", cls=_Command)
+def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path."),
+              hands: int = typer.Option(100_000, "--hands", "-n", min=1, help="Hands to play."),
+              seed: int = typer.Option(0, "--seed", "-s", help="Master seed; same seed, same hands."),
+              option: Optional[List[str]] = OptionArg,
+              check: int = typer.Option(1000, "--check", min=0, metavar="K",
+                                        help="Hands replayed through the step engine, spread over "
+                                             "the run: it must agree on every decision and result "
+                                             "(exit status 1 if not)."),
+              progress: bool = typer.Option(True, "--progress/--no-progress",
+                                            help="Progress bar on a terminal for runs over a "
+                                                 "second."),
+              fmt: str = FormatArg) -> None:
+    """Play many hands with random legal choices in compiled code (the batch engine), and
+    report the contracts bid, how often each was made, and the points.
+
+    The batch engine compiles the ruleset to machine code with numba, an optional extra: pip
+    install 'tablerules[fast]'. Each hand is dealt and played from the seed and its number
+    alone, the dealer passing left hand by hand. A sample of the hands (--check) is replayed
+    through the step engine, the one `simulate` plays, which must agree on every decision and
+    on every result. A ruleset the batch engine has no form of yet (a layout, per-piece
+    records) is refused with the part that needs it; `simulate` plays every ruleset.
+    """
+    from ..batch import BatchUnavailable, NotBatchable, compile_batch, verify
+    from ..batch.summary import Tally
+    _check_format(fmt)
+    game = _load(ruleset, option, typed=True)
+    gd = game.definition
+    try:
+        engine = compile_batch(gd)
+    except NotBatchable as e:
+        text = f"the batch engine cannot play {gd.name} yet: {e.message} (simulate plays it)"
+        if not e.path or game.tree is None:
+            _err(f"error: {text}")
+            raise typer.Exit(1)
+        _fail(TablerulesError(text, game.tree.span(e.path)))
+    except BatchUnavailable as e:
+        _err(f"error: {e.message}")
+        raise typer.Exit(1)
+    tally = Tally(gd)
+    block = 50_000
+    stride = max(1, hands // check) if check else 0
+    bar = _Progress(hands, enabled=progress and sys.stderr.isatty(), unit="hands")
+    started = time.perf_counter()
+    try:
+        for first in range(0, hands, block):
+            n = min(block, hands - first)
+            played = engine.play(n, seed & 0x7FFF_FFFF_FFFF_FFFF, first=first)
+            tally.add(played)
+            if stride:
+                sample = [i for i in range(n) if (first + i) % stride == 0][:check - tally.checked]
+                tally.checked += len(sample)
+                tally.disagree += verify(gd, played, sample)
+            bar.update(first + n)
+    except KeyboardInterrupt:
+        bar.close()
+        _err(f"interrupted after {tally.hands} of {hands} hands")
+        raise typer.Exit(130)
+    except TablerulesError as e:
+        bar.close()
+        _fail(e)
+    bar.close()
+    elapsed = time.perf_counter() - started
+    result = {"ruleset": gd.canonical, "seed": seed, **tally.as_dict(elapsed)}
+    if fmt == "json":
+        typer.echo(json.dumps(result, indent=2))
+    else:
+        typer.echo(_render_batch(result))
+        _err(f"{result['hands']} hands in {elapsed:.2f}s ({result['hands_per_second']:,.0f} "
+             "hands/s)")
+    if tally.disagree:
+        raise typer.Exit(1)
+
+
+def _render_batch(r: dict) -> str:
+    lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}",
+             f"hands: {r['hands']}  thrown in: {r['thrown_in']}  "
+             f"decisions per hand: {r['decisions_per_hand']}"]
+    if r["contracts"]:
+        w = max(len(k) for k in r["contracts"])
+        lines.append("contracts (share of hands played, made):")
+        for name, c in r["contracts"].items():
+            lines.append(f"  {name:<{w}}  {c['share'] * 100:5.1f}%  made {c['made_rate'] * 100:5.1f}%"
+                         f"  ({c['made']} of {c['hands']})")
+    lines.append("points per hand, by side: " + ", ".join(str(x) for x in r["points_per_hand"]))
+    lines.append("scored per hand, by side: " + ", ".join(str(x) for x in r["scored_per_hand"]))
+    ch = r["checked"]
+    if ch["hands"]:
+        lines.append(f"checked: {ch['agree']} of {ch['hands']} hands replayed through the step "
+                     "engine agree")
+        lines += [f"  {d}" for d in ch["disagreements"]]
+    return "\n".join(lines)
+
+
 @app.command(cls=_Command)
 def merge(out: Path = typer.Argument(..., help="The merged record to write (.jsonl, or .jsonl.gz)."),
           shards: List[str] = typer.Argument(..., help="The shard records of one run, any order."),
@@ -1160,9 +1255,10 @@ def diff(ruleset_a: str = typer.Argument(..., help="Built-in name or .yaml path.
 class _Progress:
     """A rich progress bar on stderr, shown only once a run has taken more than a second."""
 
-    def __init__(self, total: int, enabled: bool):
+    def __init__(self, total: int, enabled: bool, unit: str = "games"):
         self.total = total
         self.enabled = enabled
+        self.unit = unit
         self.start = time.perf_counter()
         self.bar = None
         self.task = None
@@ -1182,9 +1278,10 @@ class _Progress:
                 """Games a second, over rich's recent window."""
 
                 def render(self, task):
-                    return Text(f"{task.speed:,.1f} games/s" if task.speed else "")
+                    return Text(f"{task.speed:,.1f} {unit}/s" if task.speed else "")
 
-            self.bar = Progress("games", BarColumn(), MofNCompleteColumn(), Rate(), "left",
+            unit = self.unit
+            self.bar = Progress(unit, BarColumn(), MofNCompleteColumn(), Rate(), "left",
                                 TimeRemainingColumn(), console=Console(stderr=True),
                                 transient=True)
             self.bar.start()

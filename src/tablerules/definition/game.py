@@ -297,6 +297,9 @@ class GameDef:
     keeps: frozenset = frozenset({"plays", "taken", "laid"})
     profile: Any = field(default=None, repr=False, compare=False)  # a RuleProfile, when timed
     source: Any = field(default=None, repr=False, compare=False)  # the merged data, for `show`
+    # ruleset path (("contracts", "points", "play", "trick_points")) -> the Compiled expression
+    # of every hook, its checked tree with it: what a second back end compiles (tablerules.batch)
+    exprs: dict = field(default_factory=dict, repr=False, compare=False)
     # derived once from the fields above
     bit: dict = field(init=False, repr=False, compare=False)  # piece id -> its mask bit
     default_decl: tuple = field(init=False, repr=False, compare=False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import ExprError, GameError, Span
@@ -16,7 +16,7 @@ from .parser import parse as _parse
 from .types import INT, INT_LIMIT, Type
 
 __all__ = ["AGGREGATES", "BUILTINS", "INT_LIMIT", "KEYWORDS", "NOT_CONST", "AggregateSpec", "Compiled",
-           "Env", "Func", "Var", "compile_expression", "define_function", "parse", "signature"]
+           "Env", "Func", "Typed", "Var", "compile_expression", "define_function", "parse", "signature"]
 
 
 # Each int result is checked against INT_LIMIT, not every operator: there is no power operator,
@@ -34,6 +34,18 @@ def _bounded(f: Callable[[Any], Any], span: Span) -> Callable[[Any], Any]:
 
 
 @dataclass(frozen=True)
+class Typed:
+    """The checked tree behind a compiled expression or function body, kept for a second back end
+    (`tablerules.batch`): the tree, what the checker learned of it, and the compiler that folded
+    it (its `deps` and `fold` say which parts are constants); `params`: a function's parameters."""
+
+    root: Node
+    checked: Any
+    compiler: Any
+    params: tuple = ()
+
+
+@dataclass(frozen=True)
 class Compiled:
     """A checked, compiled expression: call `fn(ctx)` to evaluate it."""
 
@@ -43,6 +55,7 @@ class Compiled:
     text: str
     const: Any = NOT_CONST  # the folded value when the whole expression is constant
     source: str = ""  # the generated Python source of `fn` ("" for a constant or a bare name)
+    typed: Typed | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_const(self) -> bool:
@@ -80,16 +93,18 @@ def compile_expression(text: str, env: Env, *, locate: Locate = None,
             v = code.const
             if is_int and isinstance(v, int) and not -INT_LIMIT <= v <= INT_LIMIT:
                 raise loc.error(_too_big(v), root.offset, root.length)
-            return Compiled(const_fn(v), checked.type, uses, text, v)
+            return Compiled(const_fn(v), checked.type, uses, text, v,
+                            typed=Typed(root, checked, compiler))
         ref = checked.refs.get(id(root))
         if isinstance(root, Name) and ref is not None and not isinstance(ref, Binder) \
                 and ref.get is not None:  # a bare variable: its getter is the function
             fn = _bounded(ref.get, loc.node(root)) if is_int else ref.get
-            return Compiled(fn, checked.type, uses, text)
+            return Compiled(fn, checked.type, uses, text, typed=Typed(root, checked, compiler))
         fn = compiler.unit.function(code.src, bound=loc.node(root) if is_int else None)
     except RecursionError:
         raise _too_deep(loc, text) from None
-    return Compiled(fn, checked.type, uses, text, source=compiler.unit.source)
+    return Compiled(fn, checked.type, uses, text, source=compiler.unit.source,
+                    typed=Typed(root, checked, compiler))
 
 
 def define_function(name: str, params: list[tuple[str, Type]], body: str, env: Env, *,
@@ -130,4 +145,5 @@ def define_function(name: str, params: list[tuple[str, Type]], body: str, env: E
     except RecursionError:
         raise _too_deep(loc, body) from None
     return Func(ptypes, checked.type, impl, needs_ctx=True, pure=not deps.dyn, doc=body,
-                reads_item=deps.item, source=compiler.unit.source)
+                reads_item=deps.item, source=compiler.unit.source,
+                typed=Typed(root, checked, compiler, tuple(binders)))

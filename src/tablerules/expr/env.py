@@ -22,6 +22,9 @@ class Var:
     get: Callable[[Any], Any] | None = None
     const: Any = _MISSING
     doc: str = ""
+    # the context field it reads (places.py), or `decl:<i>` for declaration i: how a second
+    # back end (tablerules.batch) finds the value without calling `get`
+    field: str = ""
 
     @property
     def is_const(self) -> bool:
@@ -50,6 +53,8 @@ class Func:
     # defined in the ruleset can, since no vocabulary function reads those names
     reads_item: bool = False
     source: str = ""  # a function defined in the ruleset: the generated Python source of impl
+    # a function defined in the ruleset: its checked body (expr.Typed), for a second back end
+    typed: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass

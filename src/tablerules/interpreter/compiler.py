@@ -73,12 +73,13 @@ def setup(comp: Compiler, decls: dict, values: dict) -> Setup:
 
 
 def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None, *,
-                 profile: bool = False) -> GameDef:
+                 profile: bool = False, typed: bool = False) -> GameDef:
     """A merged, schema-checked ruleset tree (and command-line options) -> its GameDef; with
-    `profile`, every hook is timed into the GameDef's `profile` (definition/profile.py)."""
+    `profile`, every hook is timed into the GameDef's `profile` (definition/profile.py); with
+    `typed`, every hook's checked tree is kept in its `exprs` (for the batch engine)."""
     if tree.library:  # a library part is checked inside the smallest game
         tree = as_part(tree)
-    comp = Compiler(tree, cli_options, RuleProfile() if profile else None)
+    comp = Compiler(tree, cli_options, RuleProfile() if profile else None, typed=typed)
     d = comp.data
     if "pieces" not in d and "seats" not in d:  # shared rules, most likely, not a game
         comp.error(("name",), "this file has no pieces and no seats, so it is not a game: "
@@ -118,7 +119,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None, *,
         trick_tables=trick_tables, agents=settings.default_agents(comp),
         strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d,
         turn=turn, keeps=vocab.keeps(comp.uses), marks=marks, suit_names=display.suit_names(comp),
-        reasons=reasons, profile=comp.profile)
+        reasons=reasons, profile=comp.profile, exprs=comp.exprs)
 
 
 def spinner_arms(drafts: list) -> tuple[str, ...]:

@@ -51,7 +51,7 @@ class Compiler:
     """Compiles one merged ruleset tree; collects every error before giving up."""
 
     def __init__(self, tree: Tree, cli_options: dict[str, Any] | None = None,
-                 profile: RuleProfile | None = None):
+                 profile: RuleProfile | None = None, typed: bool = False):
         self.tree = tree
         self.profile = profile  # when profiling: every hook compiled is timed into it
         self.data = tree.data
@@ -59,6 +59,8 @@ class Compiler:
         self.diags: list[Diagnostic] = []
         self.failed: set[str] = set()  # user functions whose definition failed (reported once)
         self.uses: set[str] = set()  # every name an expression of the ruleset reads or calls
+        self.typed = typed  # keep every expression's checked tree (GameDef.exprs)
+        self.exprs: dict[tuple, Any] = {}  # ruleset path -> its Compiled expression (GameDef.exprs)
 
     def error(self, path: tuple, message: str, *, key: bool = False, suggestion: str | None = None,
               kind: str = "check") -> None:
@@ -103,6 +105,8 @@ class Compiler:
         try:
             c = compile_expression(text, env, locate=locate, expected=expected)
             self.uses |= c.uses
+            if self.typed:
+                self.exprs[tuple(path)] = c
             if self.profile is not None and not c.is_const:
                 s = self.tree.span(path)
                 c = replace(c, fn=self.profile.wrap(where(path), text, f"{s.file}:{s.line}", c.fn))

@@ -77,7 +77,7 @@ def declaration_type(dc: Declaration) -> Type:
 def declaration_vars(decls: tuple[Declaration, ...]) -> dict[str, Var]:
     """The `declarations` group: each declaration by its name, read from the context's `decl`."""
     return {dc.name: Var(declaration_type(dc), (lambda c, i=dc.index: c.decl[i]),
-                         doc=dc.description) for dc in decls}
+                         doc=dc.description, field=f"decl:{dc.index}") for dc in decls}
 
 
 def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile,

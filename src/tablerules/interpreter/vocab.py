@@ -293,7 +293,7 @@ def place_env(key: str, base_env: Env, types: dict[str, Type],
             vars.update(declaration_vars or {})
         funcs.update((funcs_by_group or {}).get(g, {}))
     for n in p.names:  # a place's own names hide declarations of the same name
-        vars[n.name] = Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc)
+        vars[n.name] = Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc, field=n.field)
     env = base_env.extended(vars=vars, funcs=funcs, where=key if where is None else where)
     env.per_item = frozenset(p.per_item)
     return env
@@ -347,7 +347,7 @@ def compile_lazy(lazy: dict[str, Lazy], env: Env,
 def state_env(base: Env, types: dict[str, Type]) -> Env:
     """`base` with every name some place reads from the state: where a state-reading function
     is checked once at its definition (each name has one type at every place)."""
-    vars = {n.name: Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc)
+    vars = {n.name: Var(type_of(n.type, types), attrgetter(n.field), doc=n.doc, field=n.field)
             for p in places.PLACES for n in p.names}
     funcs = {**state_funcs(types["tile"].name == "card"), "holder": holder_func(types["tile"]),
              "dealt_to": dealt_to_func(types["tile"]), "played_by": played_by_func(types["tile"]),

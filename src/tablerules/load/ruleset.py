@@ -68,8 +68,9 @@ def _quoted(ref: str) -> str:
 
 
 def _short(ref: str, limit: int = 80) -> str:
-    """A reference short enough for one line of a message (quoted when empty or unprintable)."""
-    if not ref.strip() or not ref.isprintable():
+    """A reference short enough for one line of a message (quoted when empty, unprintable or
+    with spaces at either end, so a message's location never starts with a space)."""
+    if not ref.strip() or not ref.isprintable() or ref != ref.strip():
         ref = repr(ref)
     return ref if len(ref) <= limit else ref[:limit - 3] + "..."
 

@@ -1,0 +1,139 @@
+"""The batch engine against the hand-written engines and the step engine, on the same deals.
+
+    python benchmarks/bench_batch.py --hands 20000 --seed 1 --repeat 3
+    python benchmarks/bench_batch.py --game moon --hands 20000
+
+For each game: the hand-written engine (handwritten42.py, handwritten_moon.py), the step engine
+(the Game/State API loop of harness.py) and the batch engine (`tablerules.batch`, numba) play
+the same `--hands` deals, dealer rotating, with uniformly random legal choices; runs
+alternate and the best time of each is kept. The batch engine draws its choices from its own
+generator (one per hand, from the seed), so its games are not the hand-written engine's: the
+mean decisions per hand of each are printed beside the times, and the batch's hands are
+replayed through the step engine (`--verify`, default 2000), which must agree on every decision
+and result. Its compile time (numba's, cached after the first run) is printed and not timed.
+
+The ratio that matters is `speedup = handwritten seconds / batch seconds` on one core (the
+batch engine runs one thread). The last line is one JSON object for tools.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import sys
+import time
+
+import harness  # puts <repo>/src on sys.path
+
+GAMES = {"texas42": ("handwritten42", "deals", 4), "moon": ("handwritten_moon", "handwritten_moon", 3)}
+
+
+def _timed(fn, *args):
+    gc.collect()
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return time.perf_counter() - t0, out
+
+
+def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool) -> dict:
+    import importlib
+
+    import numpy as np
+
+    from tablerules.batch import compile_batch, verify as replay
+    from tablerules.game import load_game
+
+    engine_mod, deals_mod, seats = GAMES[name]
+    hw = importlib.import_module(engine_mod)
+    deals = importlib.import_module(deals_mod).make_deals(hands, seed)
+    dealers = [i % seats for i in range(hands)]
+    game = load_game(name, typed=True)
+    g = game.definition
+    t0 = time.perf_counter()
+    batch = compile_batch(g)
+    masks = np.array([[sum(1 << t for t in h) for h in game.deal_ids(d)[:seats]] for d in deals],
+                     dtype=np.int64)
+    stocks = np.array([list(game.deal_ids(d)[seats]) if g.stock else [0] for d in deals],
+                      dtype=np.int64)
+    dealer_arr = np.array(dealers, dtype=np.int64)
+    batch.play_deals(masks[:20], stocks[:20], dealer_arr[:20], seed)  # compiles, or loads the cache
+    compile_s = time.perf_counter() - t0
+    print(f"{name}: batch engine compiled (or loaded from the cache) in {compile_s:.2f}s, not timed")
+
+    def handwritten():
+        rng = random.Random(seed)
+        total = 0
+        for deal, dealer in zip(deals, dealers):
+            hw.play_hand(deal, dealer, rng)
+            total += 1
+        return total
+
+    best = {"handwritten": float("inf"), "batch": float("inf"), "step": float("inf")}
+    out = None
+    for r in range(repeat):
+        dt, _ = _timed(handwritten)
+        best["handwritten"] = min(best["handwritten"], dt)
+        line = f"  repeat {r + 1}: handwritten {dt:.3f}s"
+        dt, out = _timed(batch.play_deals, masks, stocks, dealer_arr, seed)
+        best["batch"] = min(best["batch"], dt)
+        line += f"  batch {dt:.3f}s"
+        if step:
+            dt, _ = _timed(harness.run_interpreter, game, deals, dealers, seed)
+            best["step"] = min(best["step"], dt)
+            line += f"  step engine {dt:.3f}s"
+        print(line)
+    sample = range(min(verify, hands))
+    t0 = time.perf_counter()
+    problems = replay(g, out, sample)
+    print(f"  replayed {len(sample)} batch hands through the step engine in "
+          f"{time.perf_counter() - t0:.2f}s: {len(sample) - len(problems)} agree")
+    for p in problems[:5]:
+        print("   ", p)
+    hw_work, _ = harness.interpreter_work(game, deals[:2000], dealers[:2000], seed) if step else (
+        None, None)
+    res = {
+        "game": name, "hands": hands, "seed": seed, "repeat": repeat,
+        "handwritten_hps": round(hands / best["handwritten"], 1),
+        "batch_hps": round(hands / best["batch"], 1),
+        "speedup": round(best["handwritten"] / best["batch"], 2),
+        "speedup_is": "handwritten_seconds / batch_seconds",
+        "batch_decisions_per_hand": round(float(out.column("steps").mean()), 2),
+        "step_decisions_per_hand": round(hw_work, 2) if hw_work is not None else None,
+        "verified": [len(sample) - len(problems), len(sample)],
+        "compile_seconds": round(compile_s, 2),
+    }
+    if step:
+        res["step_hps"] = round(hands / best["step"], 1)
+        res["batch_over_step"] = round(best["step"] / best["batch"], 1)
+    print(f"{name:8s} speedup {res['speedup']:6.2f}x  (hand-written {res['handwritten_hps']:>10,.0f}"
+          f" hands/s, batch {res['batch_hps']:>12,.0f}"
+          + (f", step engine {res['step_hps']:>9,.0f}" if step else "") + ")")
+    return res
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="batch engine vs hand-written engines, hands/second")
+    ap.add_argument("--game", action="append", choices=sorted(GAMES),
+                    help="texas42 or moon (default: both)")
+    ap.add_argument("--hands", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--verify", type=int, default=2000, help="batch hands replayed (default 2000)")
+    ap.add_argument("--no-step", action="store_true", help="do not time the step engine")
+    a = ap.parse_args(argv)
+    try:
+        import numba  # noqa: F401  (only whether it is installed)
+    except ImportError:
+        print("the batch engine needs numba: pip install 'tablerules[fast]'")
+        print(json.dumps({"batch": None, "error": "numba is not installed"}))
+        return 1
+    results = [bench(name, a.hands, a.seed, a.repeat, a.verify, not a.no_step)
+               for name in (a.game or sorted(GAMES))]
+    print(json.dumps(results))
+    return 0 if all(r["verified"][0] == r["verified"][1] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,859 @@
+"""One compiled game as a numba module: its tables as arrays, its hooks typed, one hand loop.
+
+`build(game)` makes the module's source: the GameDef's tables (auction offers, bids, the
+setup steps, the trick tables per contract and declarations, seats) as global int64 arrays,
+every hook of the ruleset as a typed function (`typed.py`), one dispatcher per kind of hook
+(`_k_over(S, H, c)` calls contract c's `outcome.over`), and the hand loop `_play` below, which
+plays whole hands with uniformly random legal choices, the same steps as the step engine's
+role modules (engine/auction.py, setup.py, play.py, tricks.py, scoring.py) in the same order.
+
+What the loop has no form of (a layout, a per-piece record such as `played_by`, an exchange
+that takes part of the stock, further follow tiers, ...) is refused while building, with the
+ruleset part that needs it (NotBatchable): such a ruleset is played by the step engine.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from ..definition import GameDef
+from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit
+
+# the slots of S after the scalar fields: the hand's state the loop keeps there
+_EXTRA = ("CONTRACT", "TRICKM", "TRICKN", "LEDI", "TID", "NACT", "LEFT", "HIGH_SEAT")
+
+# error codes the loop returns for a hand it cannot finish (what the step engine raises)
+ERRORS = {
+    1: "a seat has no legal action",
+    2: "the hand did not end within bounds.max_steps decisions",
+    3: "the leader does not play",
+    4: "every seat sits out",
+    5: "a rule named a seat that does not exist",
+    6: "allow leaves the seat no choice",
+    7: "the hand took more decisions than the batch engine keeps",
+}
+
+# result columns per hand, before the per-side points and scores
+RESULT = ("error", "thrown_in", "contract", "bid", "bidder", "made", "forced", "tricks_played",
+          "steps")
+
+
+class Builder:
+    """Collects the module: constants, tables, hooks, dispatchers."""
+
+    def __init__(self, game: GameDef):
+        self.g = game
+        self.sym = Symbols()
+        self.unit = Unit(self.sym, {"tile": len(game.pieces), "card": len(game.pieces),
+                                    "bid": len(game.bids)})
+        self.consts: dict[str, int] = {}
+        self.arrays: dict[str, tuple[list, tuple]] = {}  # name -> (flat values, shape)
+        self.dispatch: list[str] = []
+
+    # -- pieces of the module ----------------------------------------------------------------
+
+    def const(self, name: str, value: int) -> None:
+        self.consts[name] = int(value)
+
+    def array(self, name: str, values, shape: tuple | None = None) -> None:
+        flat = [int(v) for v in values]
+        self.arrays[name] = (flat, shape or (len(flat),))
+
+    def hook(self, path: tuple, hoist: bool = False) -> str | None:
+        """The generated function of the hook at `path`, or None when the ruleset has none
+        there (or it is a constant: then None and the caller reads `constant`)."""
+        c = self.g.exprs.get(path)
+        if c is None:
+            return None
+        if c.typed is None:
+            raise NotBatchable("no checked tree kept", path)
+        return self.unit.hook(c.typed, path, hoist)
+
+    def per_contract(self, kind: str, part: tuple, default: str, has=None,
+                     hoist: bool = False) -> None:
+        """A dispatcher `_k_<kind>(S, H, c)` over the contracts' hooks at `part`; `has(c)`:
+        whether contract c has the hook (one that is not an expression at `part` is refused)."""
+        lines = [f"def _k_{kind}(S, H, c):"]
+        for c in self.g.contracts:
+            fn = self.hook(("contracts", c.name) + part, hoist)
+            if fn is None and has is not None and has(c):
+                raise NotBatchable("this rule has no checked tree", ("contracts", c.name) + part)
+            if fn is not None:
+                lines += [f"    if c == {c.index}:", f"        return {fn}(S, H)"]
+        lines.append(f"    return {default}")
+        self.dispatch.append("\n".join(lines) + "\n")
+
+    def single(self, kind: str, path: tuple, default: str) -> None:
+        fn = self.hook(path)
+        body = f"{fn}(S, H)" if fn is not None else default
+        self.dispatch.append(f"def _k_{kind}(S, H):\n    return {body}\n")
+
+    # -- the game --------------------------------------------------------------------------
+
+    def refuse(self) -> None:
+        """NotBatchable for every part of the game the loop has no form of."""
+        g = self.g
+        if not g.exprs:
+            raise NotBatchable("the game was compiled without its checked trees: load it with "
+                               "load_game(..., typed=True)")
+        if len(g.pieces) > 62:
+            raise NotBatchable(f"{len(g.pieces)} pieces do not fit one 64-bit mask", ("pieces",))
+        if g.keeps:
+            raise NotBatchable("reads per-piece records (" + ", ".join(sorted(g.keeps)) + ")")
+        if g.turn is not None:
+            raise NotBatchable("deal.turn has no kernel form", ("deal", "turn"))
+        if g.seat_step != 1:
+            raise NotBatchable("counter-clockwise play has no kernel form", ("seats", "order"))
+        for c in g.contracts:
+            where = ("contracts", c.name)
+            if c.play.mode != "tricks":
+                raise NotBatchable("layout play has no kernel form", where + ("play", "mode"))
+            ex = c.exchange
+            if c.more_exchanges or (ex is not None and (ex.take is not None or ex.start is not None
+                                                        or ex.legal is not None)):
+                raise NotBatchable("an exchange that takes part of the stock, or chooses what it "
+                                   "buries, has no kernel form", where + ("exchange",))
+        for t in g.trick_tables.values():
+            if t.tiers:
+                raise NotBatchable("follow tiers have no kernel form", ("play", "follows"))
+
+    def build(self) -> str:
+        self.refuse()
+        g = self.g
+        n, ns, P = g.seat_count, len(g.sides), len(g.pieces)
+        acts = g.actions
+        slots = _slots(g)
+        for k, v in slots.items():
+            if not k.startswith("_"):
+                self.const(k, v)
+        self.const("SEATS", n)
+        self.const("NSIDES", ns)
+        self.const("NP", P)
+        self.const("ND", len(g.declarations))
+        self.const("STOCKN", g.stock)
+        self.const("MAX_STEPS", g.bounds.max_steps)
+        self.const("NCON", len(g.contracts))
+        for name in ("pass", "agree", "decline", "take", "leave"):
+            self.const(name.upper(), getattr(acts, f"{name}_action"))
+        self.const("BID_BASE", acts.bid_base)
+        self.const("DECL_BASE", acts.decl_base)
+        self.const("LEAD_BASE", acts.lead_base)
+        self.const("BURY_BASE", acts.bury_base)
+        # seats
+        self.array("SIDE_OF", g.side_of)
+        self.array("NEXT", [(s + 1) % n for s in range(n)])
+        self.array("PREV", [(s - 1) % n for s in range(n)])
+        self.array("LEFT", [(s + 1) % n for s in range(n)])
+        self.array("RIGHT", [(s - 1) % n for s in range(n)])
+        mates = []
+        for s in range(n):
+            side = g.sides[g.side_of[s]]
+            mates.append(side[(side.index(s) + len(side) // 2) % len(side)])
+        self.array("PARTNER", mates)
+        self.array("SPK", [x for f in range(n) for x in g.speaker_orders[f]], (n, n))
+        # pieces
+        ends = g.pieces.ends
+        self.const("DOMINOES", int(bool(ends)))
+        self.array("HI", [e[0] for e in ends] or [0] * P)
+        self.array("LO", [e[1] for e in ends] or [0] * P)
+        top = max((e[0] for e in ends), default=0)
+        self.array("PIECE", [g.pieces.index(a, b) if g.pieces.index(a, b) is not None else -1
+                             for a in range(top + 1) for b in range(top + 1)],
+                   (top + 1, top + 1))
+        self._auction()
+        self._contracts()
+        self._tricks()
+        self.single("score", ("scoring", "hand"), "0")
+        self.const("KEEP", slots["_SIZE"])
+        self.const("NKEEP", self.unit.keeps)
+        self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps)
+        return self.source()
+
+    def _auction(self) -> None:
+        g, a = self.g, self.g.auction
+        nb = len(g.bids)
+        self.const("FIXED", a.fixed_contract)
+        self.array("BID_CONTRACT", [b.contract for b in g.bids])
+        width = max((len(v) for v in a.offers.values()), default=1) or 1
+        off, offn = [], []
+        for h in range(nb):
+            for forced in (False, True):
+                row = list(a.offers.get((h, forced), ()))
+                offn.append(len(row))
+                off += row + [-1] * (width - len(row))
+        self.array("OFF", off, (nb, 2, width))
+        self.array("OFFN", offn, (nb, 2))
+        self.const("HAS_FORCED", a.forced_when is not None)
+        self.single("first", ("auction", "first"), "0")
+        self.single("forced", ("auction", "forced", "when"), "False")
+        self.const("HAS_BEATS_DYN", a.beats_dyn is not None)
+        self.single("beats", ("auction", "beats"), "True")
+        self.const("HAS_ALL_PASS", a.all_pass_seat is not None)
+        self.single("all_pass_seat", ("auction", "all_pass", "seat"), "0")
+        self.array("ALL_PASS", [g.bids[b].action for b in a.all_pass_bids] or [-1])
+        self.const("NALL_PASS", len(a.all_pass_bids))
+        self.const("HAS_REQUIRES", a.has_requires)
+        self.array("HAS_REQ", [c.requires is not None for c in g.contracts])
+        self.per_contract("requires", ("bid", "requires"), "True", lambda c: c.requires is not None)
+        self.array("HAS_CONFIRM", [c.confirm is not None for c in g.contracts])
+        self.per_contract("confirm", ("bid", "confirm"), "0", lambda c: c.confirm is not None)
+
+    def _contracts(self) -> None:
+        g = self.g
+        nc = len(g.contracts)
+        steps = max((len(c.setup_steps) for c in g.contracts), default=0) or 1
+        kinds, idx = [], []
+        for c in g.contracts:
+            row = list(c.setup_steps)
+            kinds += [0 if k == "d" else 1 for k, _ in row] + [-1] * (steps - len(row))
+            idx += [i for _, i in row] + [0] * (steps - len(row))
+        self.array("STEP_KIND", kinds, (nc, steps))
+        self.array("STEP_IDX", idx, (nc, steps))
+        self.array("NSTEPS", [len(c.setup_steps) for c in g.contracts])
+        nd = max((len(c.declare) for c in g.contracts), default=0) or 1
+        width = max((len(d.actions) for c in g.contracts for d in c.declare), default=1) or 1
+        dch, dchn, dwhen, dallow = [], [], [], []
+        for c in g.contracts:
+            for i in range(nd):
+                d = c.declare[i] if i < len(c.declare) else None
+                row = list(d.legal) if d is not None else []
+                dch += row + [-1] * (width - len(row))
+                dchn.append(len(row))
+                dwhen.append(d is not None and d.when is not None)
+                dallow.append(d is not None and d.allow is not None)
+        self.array("DCH", dch, (nc, nd, width))
+        self.array("DCHN", dchn, (nc, nd))
+        self.array("DWHEN", dwhen, (nc, nd))
+        self.array("DALLOW", dallow, (nc, nd))
+        # a declaration action -> (declaration, its value's index, its value)
+        dd, di, dv = [], [], []
+        for d, v in g.actions.decl_actions:
+            dd.append(d)
+            di.append(g.declarations[d].values.index(v))
+            dv.append(self.sym.code(v))
+        self.array("DACT_D", dd or [0])
+        self.array("DACT_I", di or [0])
+        self.array("DACT_V", dv or [0])
+        self.array("DECL_DEFAULT", [self.sym.code(d.default) for d in g.declarations] or [0])
+        self.array("DECL_DEFAULT_I", [d.values.index(d.default) for d in g.declarations] or [0])
+        ddecl = []
+        for c in g.contracts:
+            for i in range(nd):
+                ddecl.append(c.declare[i].decl if i < len(c.declare) else 0)
+        self.array("DSTEP_DECL", ddecl, (nc, nd))
+        for kind, part in (("by", "by"), ("when", "when"), ("allow", "allow")):
+            lines = [f"def _k_decl_{kind}(S, H, c, d):"]
+            for c in g.contracts:
+                for i, d in enumerate(c.declare):
+                    fn = self.hook(("contracts", c.name, "declare",
+                                    g.declarations[d.decl].name, part))
+                    if fn is not None:
+                        lines += [f"    if c == {c.index} and d == {i}:",
+                                  f"        return {fn}(S, H)"]
+            lines.append("    return " + ("S[BIDDER]" if kind == "by" else "True"))
+            self.dispatch.append("\n".join(lines) + "\n")
+        ex = [c.exchange for c in g.contracts]
+        self.array("EX_BURY", [e.bury if e else 0 for e in ex])
+        self.array("EX_OPTIONAL", [bool(e and e.optional) for e in ex])
+        self.per_contract("ex_by", ("exchange", "by"), "S[BIDDER]",
+                          lambda c: c.exchange is not None)
+
+    def _tricks(self) -> None:
+        g = self.g
+        P = len(g.pieces)
+        self.per_contract("sits_out", ("play", "sits_out"), "False",
+                          lambda c: c.play.sits_out is not None)
+        self.array("HAS_SITS_OUT", [c.play.sits_out is not None for c in g.contracts])
+        self.per_contract("leader", ("play", "leader"), "S[BIDDER]", lambda c: True)
+        self.per_contract("legal", ("play", "legal"), "True", lambda c: c.play.legal is not None,
+                          hoist=True)
+        self.array("HAS_LEGAL", [c.play.legal is not None for c in g.contracts])
+        self.per_contract("points", ("play", "trick_points"), "0", lambda c: True)
+        self.per_contract("tie", ("play", "tie_break"), "0",
+                          lambda c: c.play.tie_break is not None)
+        self.array("HAS_TIE", [c.play.tie_break is not None for c in g.contracts])
+        self.per_contract("over", ("outcome", "over"), "False", lambda c: True)
+        self.per_contract("made", ("outcome", "made"), "False", lambda c: True)
+        # trick tables: one per (contract, declarations) combination, by a mixed-radix code
+        radix, r = [], 1
+        for d in g.declarations:
+            radix.append(r)
+            r *= len(d.values)
+        self.array("RADIX", radix or [0])
+        nc = len(g.contracts)
+        tid = [-1] * (nc * r)
+        keys = sorted(g.trick_tables, key=lambda k: (k[0], [repr(v) for v in k[1]]))
+        tabs = []
+        index: dict[int, int] = {}
+        for (ci, decl) in keys:
+            t = g.trick_tables[(ci, decl)]
+            code = sum(g.declarations[i].values.index(v) * radix[i] for i, v in enumerate(decl))
+            if id(t) not in index:
+                index[id(t)] = len(tabs)
+                tabs.append(t)
+            tid[ci * r + code] = index[id(t)]
+        self.array("TIDX", tid, (nc, r))
+        nt = len(tabs)
+        nsuit = max(len(t.suits) for t in tabs)
+        width = max((len(x) if type(x) is tuple else 1) for t in tabs for x in t.lead)
+        lead, leadn, follow, rank, suit, mustf, lact = [], [], [], [], [], [], []
+        for t in tabs:
+            for x in t.lead:
+                row = list(x) if type(x) is tuple else [x]
+                lead += row + [-1] * (width - len(row))
+                leadn.append(len(row) if type(x) is tuple else 0)
+            follow += list(t.follow_mask) + [0] * (nsuit - len(t.follow_mask))
+            for s in range(nsuit):
+                rank += list(t.rank[s]) if s < len(t.rank) else [0] * P
+            suit += [self.sym.code(v) for v in t.suits] + [-1] * (nsuit - len(t.suits))
+            mustf.append(t.must_follow)
+            la = list(t.lead_actions) if t.lead_actions else []
+            lact += la + [-1] * (nsuit - len(la))
+        self.array("LEAD", lead, (nt, P, width))
+        self.array("LEADN", leadn, (nt, P))  # 0: the piece leads its one suit; k: k to choose
+        self.array("FOLLOW", follow, (nt, nsuit))
+        self.array("RANK", rank, (nt, nsuit, P))
+        self.array("SUIT", suit, (nt, nsuit))
+        self.array("MUSTF", mustf)
+        self.array("LEAD_ACT", lact, (nt, nsuit))
+
+    # -- the module --------------------------------------------------------------------------
+
+    def source(self) -> str:
+        out = ["import numpy as np", "from numba import njit", ""]
+        for k, v in sorted(self.consts.items()):
+            out.append(f"{k} = {v!r}")
+        for name, (flat, shape) in self.arrays.items():
+            out.append(f"{name} = np.array({flat!r}, dtype=np.int64).reshape({shape!r})")
+        for name, values in self.unit.tables.items():
+            out.append(f"{name} = np.array({values!r}, dtype=np.int64)")
+        out.append("")
+        out.append(HELPERS)
+        for d in self.unit.defs + self.dispatch:
+            out.append(_INLINE + d)
+        out.append(LOOP)
+        src = "\n".join(out) + "\n"
+        _only_generated(src)
+        return src
+
+
+def _slots(game: GameDef) -> dict[str, int]:
+    slots: dict[str, int] = {}
+    for f in SCALAR_FIELDS:
+        slots[f.upper()] = len(slots)
+    for f in _EXTRA:
+        slots[f] = len(slots)
+    at = len(slots)
+    nd, ns, n = len(game.declarations), len(game.sides), game.seat_count
+    for name, size in (("DECL", nd), ("DIDX", nd), ("PTS", ns), ("TRK", ns), ("SCORE", ns),
+                       ("TRICK", n), ("TSEAT", n), ("RING", n), ("ACT", n)):
+        slots[name] = at
+        at += size
+    slots["_SIZE"] = at
+    return slots
+
+
+# what generated source may hold: the module's own upper-case constants and tables, the
+# generated names (`_h3`, `_b4`, `_k_over`), the names of the fixed helpers and loop below,
+# int, bool and None literals and the helpers' fixed error texts
+_NAME = re.compile(r"[A-Z][A-Z0-9_]*|_[a-z]\d+|_k_[a-z_]+")
+_BUILTINS = frozenset({"range", "abs", "min", "max", "ValueError", "np", "njit", "acc",
+                       "found", "v"})
+_ATTRS = frozenset({"int64", "uint64", "array", "reshape", "zeros", "empty", "shape"})
+
+
+def _template_names() -> frozenset:
+    out = set()
+    for node in ast.walk(ast.parse(HELPERS + LOOP)):
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+        elif isinstance(node, ast.FunctionDef):
+            out.add(node.name)
+            out.update(a.arg for a in node.args.args)
+    return frozenset(out)
+
+
+def _only_generated(src: str) -> None:
+    names = _template_names() | _BUILTINS
+    texts = {n.value for n in ast.walk(ast.parse(HELPERS + LOOP)) if isinstance(n, ast.Constant)
+             and isinstance(n.value, str)} | {"min() of an empty collection",
+                                              "max() of an empty collection"}
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, ast.Constant):
+            ok = node.value is None or type(node.value) in (int, bool) or node.value in texts
+        elif isinstance(node, ast.Name):
+            ok = node.id in names or _NAME.fullmatch(node.id) is not None
+        elif isinstance(node, ast.FunctionDef):
+            ok = node.name in names or _NAME.fullmatch(node.name) is not None
+        elif isinstance(node, ast.arg):
+            ok = node.arg in names or _NAME.fullmatch(node.arg) is not None
+        elif isinstance(node, ast.Attribute):
+            ok = node.attr in _ATTRS
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            ok = all(a.name in ("numpy", "njit") for a in node.names)
+        else:
+            ok = not isinstance(node, (ast.Global, ast.Nonlocal, ast.JoinedStr, ast.Lambda,
+                                       ast.ClassDef))
+        if not ok:  # a defect of the generator, never a user error
+            raise RuntimeError(f"generated kernel source holds {ast.dump(node)[:80]}")
+
+
+# every function but the loop is inlined into it at numba's level: a call that passes the state
+# arrays costs their reference counts, which was half of a hand's time
+_INLINE = "@njit(cache=True, inline='always')\n"
+
+HELPERS = '''
+@njit(cache=True, inline='always')
+def _seat(x):
+    if x < 0 or x >= SEATS:
+        raise ValueError("a rule named a seat that does not exist")
+    return x
+
+
+@njit(cache=True, inline='always')
+def _side(x):
+    if x < 0 or x >= NSIDES:
+        raise ValueError("a rule named a side that does not exist")
+    return x
+
+
+@njit(cache=True, inline='always')
+def _has(t, x):
+    return x >= 0 and x < 1099511627776 and (HI[t] == x or LO[t] == x)
+
+
+@njit(cache=True, inline='always')
+def _other(t, x):
+    if x < 0 or x >= 1099511627776:
+        return -1
+    if HI[t] == x:
+        return LO[t]
+    if LO[t] == x:
+        return HI[t]
+    return -1
+
+
+@njit(cache=True, inline='always')
+def _piece(a, b):
+    if a < 0 or b < 0 or a >= PIECE.shape[0] or b >= PIECE.shape[0] or PIECE[a, b] < 0:
+        raise ValueError("there is no such piece in this set")
+    return PIECE[a, b]
+
+
+@njit(cache=True, inline='always')
+def _holder(H, t):
+    for s in range(SEATS):
+        if (H[s] >> t) & 1:
+            return s
+    return -1
+
+
+@njit(cache=True, inline='always')
+def _dealt(H):
+    m = 0
+    for s in range(SEATS):
+        m |= H[s]
+    return m
+
+
+@njit(cache=True, inline='always')
+def _popcount(m):
+    c = 0
+    while m:
+        m &= m - 1
+        c += 1
+    return c
+
+
+@njit(cache=True, inline='always')
+def _in(x, arr):
+    for v in arr:
+        if v == x:
+            return True
+    return False
+
+
+@njit(cache=True, inline='always')
+def _rand(R, n):
+    x = R[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    R[0] = x
+    return np.int64((x * np.uint64(2685821657736338717)) >> np.uint64(33)) % n
+
+
+@njit(cache=True, inline='always')
+def _seed(R, seed, i):
+    z = np.uint64(seed) * np.uint64(1000003) + np.uint64(i) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    if z == np.uint64(0):
+        z = np.uint64(1)
+    R[0] = z
+'''
+
+# The hand loop: one hand from a deal to its score, with random choices, in the step engine's
+# order (engine/auction.py, setup.py, play.py, tricks.py, scoring.py). It writes each decision
+# (the action and how many were legal) and the hand's result; a hand it cannot finish gets an
+# error code (ERRORS) and stops.
+LOOP = '''
+@njit(cache=True, inline='always')
+def _choose(S, H, R, acts, n, step, out, nleg, i):
+    if n == 0:
+        return -1
+    if step >= out.shape[1]:
+        return -2
+    a = acts[_rand(R, n)]
+    out[i, step] = a
+    nleg[i, step] = n
+    return a
+
+
+@njit(cache=True, inline='always')
+def _add(S, side, pts, tricks):
+    S[PTS + side] += pts
+    bs = S[BIDDER_SIDE] if S[BIDDER_SIDE] >= 0 else NSIDES - 1
+    tot = 0
+    for s in range(NSIDES):
+        tot += S[PTS + s]
+    S[POINTS_AGAINST] = tot - S[PTS + bs]
+    if tricks:
+        S[TRK + side] += tricks
+        tot = 0
+        for s in range(NSIDES):
+            tot += S[TRK + s]
+        S[TRICKS_AGAINST] = tot - S[TRK + bs]
+
+
+@njit(cache=True)
+def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
+    for k in range(NSLOTS):
+        S[k] = 0
+    S[DEALER] = dealer
+    S[BIDDER] = -1
+    S[BIDDER_SIDE] = -1
+    S[LED] = -1
+    S[LEDI] = -1
+    S[WENT_OUT] = -1
+    S[TURN] = -1
+    for d in range(ND):
+        S[DECL + d] = DECL_DEFAULT[d]
+        S[DIDX + d] = DECL_DEFAULT_I[d]
+    for s in range(SEATS):
+        H[s] = deal[s]
+    nstock = STOCKN
+    acts = np.empty(NP + 64 + OFF.shape[2] + DCH.shape[2], dtype=np.int64)
+    step = 0
+    forced_high = False
+    # -- the auction
+    if FIXED >= 0:
+        S[CONTRACT] = FIXED
+    else:
+        first = _seat(_k_first(S, H))
+        S[HIGH_SEAT] = -1
+        all_passed = False
+        spk = 0
+        actor = SPK[first, 0]
+        while True:
+            S[ACTOR] = actor
+            forced = False
+            if all_passed:
+                n = 0
+                for k in range(NALL_PASS):
+                    acts[n] = ALL_PASS[k]
+                    n += 1
+            else:
+                if HAS_FORCED:
+                    forced = _k_forced(S, H)
+                f = 1 if forced else 0
+                n = OFFN[S[HIGH], f]
+                for k in range(n):
+                    acts[k] = OFF[S[HIGH], f, k]
+            if HAS_REQUIRES or (HAS_BEATS_DYN and not all_passed):
+                m = 0
+                for k in range(n):
+                    a = acts[k]
+                    ok = True
+                    if a != PASS:
+                        b = a - BID_BASE + 1
+                        c = BID_CONTRACT[b]
+                        if HAS_REQ[c]:
+                            ok = _k_requires(S, H, c)
+                        if ok and HAS_BEATS_DYN and not all_passed:
+                            S[OFFERED] = b
+                            ok = _k_beats(S, H)
+                    if ok:
+                        acts[m] = a
+                        m += 1
+                n = m
+            a = _choose(S, H, R, acts, n, step, out, nleg, i)
+            if a < 0:
+                return 1 if a == -1 else 7
+            step += 1
+            if step > MAX_STEPS:
+                return 2
+            if a == PASS:
+                S[PASSES] += 1
+            else:
+                b = a - BID_BASE + 1
+                c = BID_CONTRACT[b]
+                if HAS_CONFIRM[c] and not all_passed:
+                    asker = actor
+                    S[ACTOR] = _seat(_k_confirm(S, H, c))
+                    acts[0] = AGREE
+                    acts[1] = DECLINE
+                    a = _choose(S, H, R, acts, 2, step, out, nleg, i)
+                    if a < 0:
+                        return 7
+                    step += 1
+                    if step > MAX_STEPS:
+                        return 2
+                    if a == AGREE:
+                        S[HIGH] = b
+                        S[HIGH_SEAT] = asker
+                        forced_high = False
+                    else:
+                        S[PASSES] += 1
+                else:
+                    forced_high = all_passed or (HAS_FORCED and forced)
+                    S[HIGH] = b
+                    S[HIGH_SEAT] = actor
+            spk += 1
+            if spk < SEATS:
+                actor = SPK[first, spk]
+                continue
+            if S[HIGH] == 0:
+                if HAS_ALL_PASS and not all_passed:
+                    all_passed = True
+                    actor = _seat(_k_all_pass_seat(S, H))
+                    spk -= 1
+                    continue
+                res[1] = 1
+                res[8] = step
+                return 0
+            break
+        S[BID] = S[HIGH]
+        S[BIDDER] = S[HIGH_SEAT]
+        S[BIDDER_SIDE] = SIDE_OF[S[BIDDER]]
+        S[CONTRACT] = BID_CONTRACT[S[BID]]
+    c = S[CONTRACT]
+    # -- the setup steps: declarations and the exchange
+    for k in range(NSTEPS[c]):
+        j = STEP_IDX[c, k]
+        if STEP_KIND[c, k] == 0:
+            S[ACTOR] = _seat(_k_decl_by(S, H, c, j))
+            if DWHEN[c, j] and not _k_decl_when(S, H, c, j):
+                continue
+            n = 0
+            for q in range(DCHN[c, j]):
+                a = DCH[c, j, q]
+                if DALLOW[c, j]:
+                    S[CHOICE] = DACT_V[a - DECL_BASE]
+                    if not _k_decl_allow(S, H, c, j):
+                        continue
+                acts[n] = a
+                n += 1
+            if n == 0:
+                return 6
+            a = _choose(S, H, R, acts, n, step, out, nleg, i)
+            if a < 0:
+                return 7
+            step += 1
+            if step > MAX_STEPS:
+                return 2
+            d = DACT_D[a - DECL_BASE]
+            S[DECL + d] = DACT_V[a - DECL_BASE]
+            S[DIDX + d] = DACT_I[a - DECL_BASE]
+        else:
+            S[ACTOR] = _seat(_k_ex_by(S, H, c))
+            take = True
+            if EX_OPTIONAL[c] and nstock > 0:
+                acts[0] = TAKE
+                acts[1] = LEAVE
+                a = _choose(S, H, R, acts, 2, step, out, nleg, i)
+                if a < 0:
+                    return 7
+                step += 1
+                if step > MAX_STEPS:
+                    return 2
+                take = a == TAKE
+            if not take:
+                continue
+            for q in range(nstock):
+                H[S[ACTOR]] |= np.int64(1) << stock[q]
+            nstock = 0
+            for q in range(EX_BURY[c]):
+                n = 0
+                m = H[S[ACTOR]]
+                for t in range(NP):
+                    if (m >> t) & 1:
+                        acts[n] = BURY_BASE + t
+                        n += 1
+                a = _choose(S, H, R, acts, n, step, out, nleg, i)
+                if a < 0:
+                    return 1 if a == -1 else 7
+                step += 1
+                if step > MAX_STEPS:
+                    return 2
+                H[S[ACTOR]] &= ~(np.int64(1) << (a - BURY_BASE))
+    # -- play: who sits out, who leads, the tables in force
+    code = 0
+    for d in range(ND):
+        code += S[DIDX + d] * RADIX[d]
+    tid = TIDX[c, code]
+    nact = 0
+    for s in range(SEATS):
+        S[ACT + s] = 0
+        if HAS_SITS_OUT[c]:
+            S[ASKED] = s
+            if _k_sits_out(S, H, c):
+                continue
+        S[ACT + s] = 1
+        nact += 1
+    if nact == 0:
+        return 4
+    prev = -1
+    firsts = -1
+    for s in range(SEATS):
+        if S[ACT + s]:
+            if prev >= 0:
+                S[RING + prev] = s
+            else:
+                firsts = s
+            prev = s
+    S[RING + prev] = firsts
+    left = 0
+    for s in range(SEATS):
+        if S[ACT + s]:
+            left += _popcount(H[s])
+    leader = _k_leader(S, H, c)
+    if leader < 0 or leader >= SEATS or not S[ACT + leader]:
+        return 3
+    actor = leader
+    S[ACTOR] = actor
+    S[TRICKN] = 0
+    S[TRICKM] = 0
+    ledi = -1
+    while True:
+        S[ACTOR] = actor
+        m = H[actor]
+        for q in range(NKEEP):
+            S[KEEP + 2 * q] = 0
+        if ledi >= 0 and MUSTF[tid]:
+            f = m & FOLLOW[tid, ledi]
+            if f:
+                m = f
+        n = 0
+        for t in range(NP):
+            if (m >> t) & 1:
+                if HAS_LEGAL[c]:
+                    S[TILE] = t
+                    if not _k_legal(S, H, c):
+                        continue
+                acts[n] = t
+                n += 1
+        a = _choose(S, H, R, acts, n, step, out, nleg, i)
+        if a < 0:
+            return 1 if a == -1 else 7
+        step += 1
+        if step > MAX_STEPS:
+            return 2
+        H[actor] &= ~(np.int64(1) << a)
+        left -= 1
+        k = S[TRICKN]
+        S[TRICK + k] = a
+        S[TSEAT + k] = actor
+        S[TRICKN] = k + 1
+        S[TRICKM] |= np.int64(1) << a
+        if k == 0:
+            nl = LEADN[tid, a]
+            if nl == 0:
+                ledi = LEAD[tid, a, 0]
+            else:
+                for q in range(nl):
+                    acts[q] = LEAD_ACT[tid, LEAD[tid, a, q]]
+                # the leader names the suit: the lead actions, sorted as the step engine sorts
+                for q in range(1, nl):
+                    x = acts[q]
+                    r = q - 1
+                    while r >= 0 and acts[r] > x:
+                        acts[r + 1] = acts[r]
+                        r -= 1
+                    acts[r + 1] = x
+                a = _choose(S, H, R, acts, nl, step, out, nleg, i)
+                if a < 0:
+                    return 7
+                step += 1
+                if step > MAX_STEPS:
+                    return 2
+                ledi = a - LEAD_BASE
+            S[LEDI] = ledi
+            S[LED] = SUIT[tid, ledi]
+        if S[TRICKN] < nact:
+            actor = S[RING + actor]
+            continue
+        # the trick's winner: the highest rank, the first played among equals (or tie_break)
+        best = 0
+        best_rank = RANK[tid, ledi, S[TRICK]]
+        tied = False
+        for q in range(1, S[TRICKN]):
+            r = RANK[tid, ledi, S[TRICK + q]]
+            if r > best_rank:
+                best = q
+                best_rank = r
+                tied = False
+            elif r == best_rank:
+                tied = True
+        if tied and HAS_TIE[c]:
+            top = 0
+            have = False
+            b0 = best
+            for q in range(b0, S[TRICKN]):
+                if RANK[tid, ledi, S[TRICK + q]] == best_rank:
+                    S[ASKED] = S[TSEAT + q]
+                    v = _k_tie(S, H, c)
+                    if not have or v > top:
+                        best = q
+                        top = v
+                        have = True
+        winner = S[TSEAT + best]
+        pts = _k_points(S, H, c)
+        _add(S, SIDE_OF[winner], pts, 1)
+        S[TRICKS_PLAYED] += 1
+        S[TRICKN] = 0
+        S[TRICKM] = 0
+        ledi = -1
+        S[LEDI] = -1
+        S[LED] = -1
+        if _k_over(S, H, c) or left == 0:
+            break
+        actor = winner
+    # -- the score
+    S[MADE] = 1 if _k_made(S, H, c) else 0
+    res[2] = c
+    res[3] = S[BID]
+    res[4] = S[BIDDER]
+    res[5] = S[MADE]
+    res[6] = 1 if forced_high and FIXED < 0 else 0
+    res[7] = S[TRICKS_PLAYED]
+    res[8] = step
+    for s in range(NSIDES):
+        S[SIDE] = s
+        res[9 + s] = S[PTS + s]
+        res[9 + NSIDES + s] = _k_score(S, H)
+    return 0
+
+
+@njit(cache=True)
+def play_hands(deals, stocks, dealers, seed, first, out, nleg, res):
+    S = np.zeros(NSLOTS, dtype=np.int64)
+    H = np.zeros(SEATS, dtype=np.int64)
+    R = np.zeros(1, dtype=np.uint64)
+    for i in range(deals.shape[0]):
+        _seed(R, seed, first + i)
+        err = _hand(S, H, R, deals[i], stocks[i], dealers[i], out, nleg, i, res[i])
+        res[i, 0] = err
+'''

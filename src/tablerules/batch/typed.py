@@ -1,0 +1,394 @@
+"""The expression language's second back end: a checked expression to typed numba source.
+
+The first back end (`expr/compiler.py`) makes Python functions over the evaluation context.
+This one makes the source of functions numba compiles in nopython mode, over the batch
+kernel's state: `S`, one int64 array of the hand's scalars (each context field a slot), and
+`H`, the seats' hands as piece masks. Values are typed small ints:
+
+- an int, a bool, a seat or a side is itself;
+- a symbol is an int of its own (`Symbols`: SYM_BASE + its number), so `led == 'doubles'`
+  and `has(tile, led)` compare ints, and an int never equals a symbol;
+- a piece is its id and a bid its index; an attribute is a table over every piece or bid;
+- a list of pieces is a bitmask (`hand`, `trick`, `dealt`), and an aggregate over it is a loop
+  over its bits; a constant list is a global array.
+
+Like the first back end, the source is made from the checked tree alone: names of the
+vocabulary and of functions become generated identifiers (`_h3`, `_u4`, `_t5`), constants are
+int literals or generated global arrays, bound variables locals `_b6`. A part the back end does
+not know (an index, a list built at run time, a vocabulary function it has no kernel form of)
+raises NotBatchable naming the part, so a ruleset is either compiled whole or not at all.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ..expr import nodes as n
+from ..expr.checker import Binder
+from ..expr.types import ListType, ObjType
+
+SYM_BASE = 1 << 40  # symbols are ints from here up: no int of a ruleset comes near
+
+
+class NotBatchable(Exception):
+    """The batch engine has no form of this part of the ruleset (the step engine plays it)."""
+
+    def __init__(self, message: str, path: tuple = ()):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def __str__(self) -> str:
+        where = ".".join(str(p) for p in self.path)
+        return f"{where}: {self.message}" if where else self.message
+
+
+class Symbols:
+    """Each symbol a kernel meets, as an int of its own (SYM_BASE + its number)."""
+
+    def __init__(self):
+        self.codes: dict[str, int] = {}
+
+    def code(self, v: Any) -> int:
+        """A value of the language as a kernel int: an int or bool as itself, a symbol coded."""
+        if type(v) is bool:
+            return int(v)
+        if type(v) is int:
+            return v
+        if isinstance(v, str):
+            c = self.codes.get(v)
+            if c is None:
+                c = self.codes[v] = SYM_BASE + len(self.codes)
+            return c
+        raise NotBatchable(f"the value {v!r} has no kernel form")
+
+
+# context fields (places.py) that are one scalar slot of S, by slot name
+SCALAR_FIELDS = ("dealer", "actor", "passes", "high", "offered", "bidder", "bidder_side", "bid",
+                 "asked", "tile", "choice", "led", "points_against", "tricks_against",
+                 "tricks_played", "went_out", "blocked", "made", "side", "hands_played", "turn")
+# per-side totals, by the vocabulary function that reads them
+SIDE_FUNCS = {"points": "PTS", "tricks": "TRK", "score": "SCORE"}
+# the piece and seat functions of the vocabulary, each a kernel table or helper (kernel.py)
+TABLE_FUNCS = {"next": "NEXT", "prev": "PREV", "left_of": "LEFT", "right_of": "RIGHT",
+               "partner": "PARTNER", "side_of": "SIDE_OF"}
+
+
+class Unit:
+    """The generated functions and global tables of one kernel module."""
+
+    def __init__(self, symbols: Symbols, domains: dict[str, int]):
+        self.symbols = symbols
+        self.domains = domains  # object type name -> how many values (pieces, bids)
+        self.defs: list[str] = []  # generated functions, callees first
+        self.tables: dict[str, list] = {}  # generated global name -> int values
+        self._count = itertools.count()
+        self._attr_tables: dict[tuple, str] = {}
+        self._const_tables: dict[tuple, str] = {}
+        self._user: dict[int, str] = {}  # id(Func) -> its generated function
+        self.keeps = 0  # kept parts: each worked out once per pass, in S[KEEP + 2k], + 2k + 1
+
+    def fresh(self, prefix: str) -> str:
+        return f"_{prefix}{next(self._count)}"
+
+    def table(self, values: list, prefix: str = "t") -> str:
+        key = tuple(values)
+        name = self._const_tables.get((prefix, key))
+        if name is None:
+            name = self._const_tables[(prefix, key)] = self.fresh(prefix)
+            self.tables[name] = list(values)
+        return name
+
+    def attr_table(self, obj: ObjType, attr: str) -> str:
+        key = (id(obj), attr)
+        name = self._attr_tables.get(key)
+        if name is None:
+            size = self.domains.get(obj.name)
+            if size is None:
+                raise NotBatchable(f"attributes of {obj.name} have no kernel form")
+            get = obj.attrs[attr].get
+            name = self._attr_tables[key] = self.fresh("t")
+            self.tables[name] = [self.symbols.code(get(i)) for i in range(size)]
+        return name
+
+    def kept(self, src: str) -> str:
+        """A part worked out once per pass (the first back end's hoisting, compiler.py): its
+        value and a flag in S, the flag cleared by the loop before each pass."""
+        k = self.keeps
+        self.keeps += 1
+        name = self.fresh("c")
+        self.defs.append(f"def {name}(S, H):\n    if S[KEEP + {2 * k}]:\n"
+                         f"        return S[KEEP + {2 * k + 1}]\n    v = {src}\n"
+                         f"    S[KEEP + {2 * k}] = 1\n    S[KEEP + {2 * k + 1}] = v\n    return v\n")
+        return f"{name}(S, H)"
+
+    def hook(self, typed, path: tuple, hoist: bool = False) -> str:
+        """The generated function `_hN(S, H)` of one compiled hook (expr.Typed); `hoist`: a
+        per-piece rule, whose parts that read no per-piece name are kept for the pass."""
+        try:
+            body = Gen(self, typed, {}, hoist).expr(typed.root)
+        except NotBatchable as e:
+            raise NotBatchable(e.message, path) from None
+        name = self.fresh("h")
+        self.defs.append(f"def {name}(S, H):\n    return {body}\n")
+        return name
+
+    def user(self, func, name: str) -> str:
+        """The generated function `_uN(S, H, params...)` of a ruleset's function."""
+        got = self._user.get(id(func))
+        if got is not None:
+            return got
+        typed = func.typed
+        if typed is None:
+            raise NotBatchable(f"the function {name}() has no kernel form")
+        locals_ = {b: self.fresh("b") for b in typed.params}
+        body = Gen(self, typed, locals_).expr(typed.root)
+        fname = self._user[id(func)] = self.fresh("u")
+        params = "".join(", " + locals_[b] for b in typed.params)
+        self.defs.append(f"def {fname}(S, H{params}):\n    return {body}\n")
+        return fname
+
+
+_OPS = {"+": "+", "-": "-", "*": "*", "//": "//", "%": "%", "==": "==", "!=": "!=", "<": "<",
+        "<=": "<=", ">": ">", ">=": ">="}
+
+
+class Gen:
+    """Source of one checked tree; `locals_` maps bound variables to their kernel locals."""
+
+    def __init__(self, unit: Unit, typed, locals_: dict, hoist: bool = False):
+        self.u = unit
+        self.t = typed
+        self.c = typed.checked
+        self.comp = typed.compiler
+        self.locals = dict(locals_)
+        self.hoist = hoist
+        self.inner = 0  # > 0 inside an aggregate's body: no hoisting there
+
+    def type_of(self, node: n.Node):
+        return self.c.types[id(node)]
+
+    def const(self, node: n.Node):
+        """The folded value of a node that needs nothing at run time, or NotBatchable."""
+        code = self.comp.fold(node)
+        if not code.is_const:
+            raise NotBatchable("a constant part that fails when reached")
+        return code.const
+
+    def lit(self, v: Any) -> str:
+        if isinstance(v, tuple):
+            return self.u.table([self.u.symbols.code(x) for x in v])
+        c = self.u.symbols.code(v)
+        if type(v) is bool:
+            return "True" if v else "False"
+        return repr(c) if c >= 0 else f"({c!r})"
+
+    def is_const(self, node: n.Node) -> bool:
+        d = self.comp.deps(node)
+        return not d.dyn and not d.free
+
+    def expr(self, node: n.Node) -> str:
+        """A value (int or bool) in source; a list is only an aggregate's or a call's argument."""
+        if self.is_const(node):
+            v = self.const(node)
+            if isinstance(v, tuple):
+                raise NotBatchable("a list where a value is expected")
+            return self.lit(v)
+        if isinstance(self.type_of(node), ListType) and not isinstance(node, n.Index):
+            raise NotBatchable("a list where a value is expected")
+        build = getattr(self, "v_" + type(node).__name__, self.unknown)
+        if self.hoist and not self.inner and self.costly(node):
+            d = self.comp.deps(node)
+            if not d.item and not d.free:
+                self.hoist = False  # its parts are worked out with it
+                try:
+                    return self.u.kept(build(node))
+                finally:
+                    self.hoist = True
+        return build(node)
+
+    def costly(self, node: n.Node) -> bool:
+        """Worth keeping for a pass (as compiler.py judges): an aggregate, or a call that reads
+        the context."""
+        if isinstance(node, n.Aggregate):
+            return True
+        return isinstance(node, n.Call) and (self.comp.deps(node).agg
+                                             or self.c.funcs[id(node)].needs_ctx)
+
+    def unknown(self, node: n.Node) -> str:
+        raise NotBatchable(f"{type(node).__name__.lower()} expressions have no kernel form")
+
+    # -- lists: a mask of pieces, or a constant table ------------------------------------------
+
+    def pieces(self, node: n.Node) -> str | None:
+        """A list of pieces as the source of its mask, or None when it is another list."""
+        t = self.type_of(node)
+        if not (isinstance(t, ListType) and isinstance(t.elem, ObjType)
+                and t.elem.name in ("tile", "card")):
+            return None
+        if isinstance(node, n.Name):
+            ref = self.c.refs[id(node)]
+            if not isinstance(ref, Binder) and not ref.is_const:
+                f = ref.field
+                if f == "hand":
+                    return "H[S[ACTOR]]"
+                if f == "trick":
+                    return "S[TRICKM]"
+                if f == "dealt":
+                    return "_dealt(H)"
+        if self.is_const(node):
+            v = self.const(node)
+            m = 0
+            for p in v:
+                m |= 1 << p
+            return repr(m)
+        raise NotBatchable("this list of pieces has no kernel form")
+
+    def loop(self, node: n.Node, var: str) -> tuple[str, str]:
+        """(the loop header over a list, a set-up line before it) for an aggregate's variable."""
+        mask = self.pieces(node)
+        if mask is not None:
+            m = self.u.fresh("m")
+            return f"for {var} in range(NP):\n        if not ({m} >> {var}) & 1:\n" \
+                   f"            continue", f"{m} = {mask}"
+        if isinstance(node, n.Call) and node.func.name == "range" and \
+                self.c.funcs[id(node)].impl is not None and len(node.args) == 2:
+            return f"for {var} in range({self.expr(node.args[0])}, {self.expr(node.args[1])}):", ""
+        if self.is_const(node):
+            v = self.const(node)
+            return f"for {var} in {self.lit(tuple(v))}:", ""
+        raise NotBatchable("an aggregate over a list built at run time")
+
+    # -- leaves -----------------------------------------------------------------------------
+
+    def v_Name(self, node: n.Name) -> str:
+        ref = self.c.refs[id(node)]
+        if isinstance(ref, Binder):
+            return self.locals[ref]
+        f = ref.field
+        if f in SCALAR_FIELDS:
+            return f"S[{f.upper()}]"
+        if f.startswith("decl:"):
+            return f"S[DECL + {int(f[5:])}]"
+        if f == "leading":
+            return "(S[TRICKN] == 0)"
+        raise NotBatchable(f"the name '{node.name}' has no kernel form")
+
+    def v_Attr(self, node: n.Attr) -> str:
+        obj_t = self.type_of(node.obj)
+        if not isinstance(obj_t, ObjType):
+            raise NotBatchable(f"the attribute '{node.name}' has no kernel form")
+        table = self.u.attr_table(obj_t, node.name)
+        src = f"{table}[{self.expr(node.obj)}]"
+        if str(self.type_of(node)) == "bool":
+            return f"({src} != 0)"
+        return src
+
+    def v_Call(self, node: n.Call) -> str:
+        func = self.c.funcs[id(node)]
+        name = node.func.name
+        if func.typed is not None:  # a ruleset's function
+            fname = self.u.user(func, name)
+            return f"{fname}(S, H{''.join(', ' + self.expr(a) for a in node.args)})"
+        args = node.args
+        if name in SIDE_FUNCS:
+            return f"S[{SIDE_FUNCS[name]} + _side({self.expr(args[0])})]"
+        if name in TABLE_FUNCS:
+            return f"{TABLE_FUNCS[name]}[_seat({self.expr(args[0])})]"
+        if name in ("has", "other"):
+            return f"_{name}({self.expr(args[0])}, {self.expr(args[1])})"
+        if name == "piece":
+            return f"_piece({self.expr(args[0])}, {self.expr(args[1])})"
+        if name == "holder":
+            return f"_holder(H, {self.expr(args[0])})"
+        if name == "abs":
+            return f"abs({self.expr(args[0])})"
+        if name in ("min", "max"):
+            return f"{name}({', '.join(self.expr(a) for a in args)})"
+        if name == "len":
+            mask = self.pieces(args[0])
+            if mask is None:
+                raise NotBatchable("len() of a list that is not of pieces")
+            return f"_popcount({mask})"
+        raise NotBatchable(f"the function {name}() has no kernel form")
+
+    # -- operators --------------------------------------------------------------------------
+
+    def v_Unary(self, node: n.Unary) -> str:
+        x = self.expr(node.operand)
+        return f"(-{x})" if node.op == "-" else f"(not {x})"
+
+    def v_Binary(self, node: n.Binary) -> str:
+        return f"({self.expr(node.left)} {_OPS[node.op]} {self.expr(node.right)})"
+
+    def v_Compare(self, node: n.Compare) -> str:
+        if node.op in ("in", "not in"):
+            x = self.expr(node.left)
+            mask = self.pieces(node.right)
+            if mask is not None:
+                test = f"((({mask}) >> {x}) & 1 == 1)"
+            elif self.is_const(node.right):
+                test = f"_in({x}, {self.lit(tuple(self.const(node.right)))})"
+            else:
+                raise NotBatchable("'in' a list built at run time")
+            return test if node.op == "in" else f"(not {test})"
+        if isinstance(self.type_of(node.left), ListType):
+            raise NotBatchable("comparing lists")
+        return f"({self.expr(node.left)} {_OPS[node.op]} {self.expr(node.right)})"
+
+    def v_Logic(self, node: n.Logic) -> str:
+        return f"({self.expr(node.left)} {node.op} {self.expr(node.right)})"
+
+    def v_IfElse(self, node: n.IfElse) -> str:
+        if self.is_const(node.cond):
+            return self.expr(node.then if self.const(node.cond) else node.orelse)
+        return f"({self.expr(node.then)} if {self.expr(node.cond)} else {self.expr(node.orelse)})"
+
+    # -- aggregates: each a generated function with a loop ----------------------------------
+
+    def v_Aggregate(self, node: n.Aggregate) -> str:
+        kind = node.func.name
+        b = self.c.binders[id(node)]
+        var = self.locals[b] = self.u.fresh("b")
+        free = [v for k, v in self.locals.items() if k is not b]
+        header, setup = self.loop(node.iter, var)
+        self.inner += 1
+        try:
+            cond = None if node.cond is None else self.expr(node.cond)
+            elem = None if node.elem is None else self.expr(node.elem)
+        finally:
+            self.inner -= 1
+        dflt = None if node.default is None else self.expr(node.default)
+        fname = self.u.fresh("a")
+        params = "".join(", " + v for v in free)
+        lines = [f"def {fname}(S, H{params}):"]
+        if setup:
+            lines.append(f"    {setup}")
+        acc = {"sum": "0", "count": "0", "any": "False", "all": "True"}.get(kind, "0")
+        lines += [f"    acc = {acc}", "    found = False", f"    {header}"]
+        ind = "        "
+        if cond is not None:
+            lines += [f"{ind}if not ({cond}):", f"{ind}    continue"]
+        if kind == "count":
+            lines.append(f"{ind}acc += 1")
+        elif kind == "sum":
+            lines.append(f"{ind}acc += {elem}")
+        elif kind == "any":
+            lines += [f"{ind}if {elem}:", f"{ind}    return True"]
+        elif kind == "all":
+            lines += [f"{ind}if not ({elem}):", f"{ind}    return False"]
+        else:
+            better = "<" if kind == "min" else ">"
+            lines += [f"{ind}v = {elem}", f"{ind}if not found or v {better} acc:",
+                      f"{ind}    acc = v", f"{ind}    found = True"]
+        if kind in ("min", "max"):
+            if dflt is not None:
+                lines += ["    if not found:", f"        return {dflt}"]
+            else:
+                lines += ["    if not found:", f"        raise ValueError('{kind}() of an empty "
+                                                 f"collection')"]
+        lines.append("    return acc")
+        self.u.defs.append("\n".join(lines) + "\n")
+        del self.locals[b]
+        return f"{fname}(S, H{params})"

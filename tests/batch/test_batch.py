@@ -1,0 +1,106 @@
+"""The batch engine (numba): its hands agree with the step engine's, decision by decision."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from support import cli
+from tablerules.batch import NotBatchable, compile_batch, verify
+from tablerules.batch.kernel import Builder
+from tablerules.game import load_game
+
+numba = pytest.importorskip("numba")
+
+# the two kernels the suite compiles (about 8 s each, once: numba caches them); the other
+# texas42 tables are checked the same way by `tablerules batch` (docs/speed.md)
+GAMES = ("texas42", "moon")
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def batch(request):
+    return compile_batch(load_game(request.param, typed=True).definition)
+
+
+def test_every_decision_and_result_agrees_with_the_step_engine(batch):
+    hands = batch.play(600, 11)
+    assert len(hands) == 600
+    assert verify(batch.game, hands, range(600)) == []
+    # the hands are real hands: every contract of the game is bid, and decisions were taken
+    played = {batch.game.contracts[c].name for c in hands.column("contract")}
+    assert played == {c.name for c in batch.game.contracts}
+    assert hands.column("steps").min() >= len(batch.game.pieces) // 4
+
+
+def test_a_hand_is_the_same_however_the_run_is_cut(batch):
+    whole = batch.play(5000, 3)
+    part = batch.play(700, 3, first=4300)
+    assert (whole.results[4300:] == part.results).all()
+    assert (whole.actions[4300:] == part.actions).all()
+    other = batch.play(700, 4, first=4300)
+    assert not (other.actions == part.actions).all()
+
+
+def test_a_wrong_decision_is_caught_by_the_replay(batch):
+    hands = batch.play(5, 1)
+    hands.actions[2, 3] = hands.actions[2, 3] + 1 if hands.legal[2, 3] > 1 else -1
+    hands.results[4, -1] += 1  # a score the step engine does not give
+    problems = verify(batch.game, hands, range(5))
+    assert [p.split(":")[0] for p in problems] == ["hand 3", "hand 5"]
+
+
+@pytest.mark.parametrize("name, part, words", [
+    ("allfives", ("contracts", "layout", "play", "mode"), "layout play"),
+    ("taroky", (), "per-piece records"),
+])
+def test_a_ruleset_it_has_no_form_of_is_refused_with_the_part(name, part, words):
+    with pytest.raises(NotBatchable) as e:
+        Builder(load_game(name, typed=True).definition).build()
+    assert e.value.path == part
+    assert words in e.value.message
+
+
+def test_no_name_or_symbol_of_the_ruleset_reaches_the_kernel_source(tmp_path):
+    f = tmp_path / "hostile.yaml"
+    f.write_text("""
+name: hostile
+extends: texas42
+options:
+  shout:
+    type: symbol
+    values: [__import__, os_system]
+    default: os_system
+    description: a symbol named like a Python built-in
+functions:
+  "eval_me(t: tile)": "t.count > 0 and shout != '__import__'"
+contracts:
+  points:
+    play:
+      trick_points: "1 + sum(t.count for t in trick if eval_me(t))"
+""", encoding="utf-8")
+    src = Builder(load_game(str(f), typed=True).definition).build()
+    for text in ("__import__", "os_system", "eval_me", "shout", "hostile"):
+        assert text not in src
+
+
+def test_cli_batch_reports_and_checks(snapshot):
+    r = cli("batch", "moon", "--hands", "3000", "--seed", "2", "--check", "150", "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert r.stdout == snapshot
+    assert "hands/s" in r.stderr
+    j = json.loads(cli("batch", "moon", "-n", "3000", "-s", "2", "--check", "150",
+                       "--format", "json").stdout)
+    assert j["hands"] == 3000 and j["checked"] == {"hands": 150, "agree": 150, "disagreements": []}
+    assert sum(c["hands"] for c in j["contracts"].values()) == 3000 - j["thrown_in"]
+
+
+def test_cli_batch_refuses_a_layout_game_where_it_is_written(snapshot):
+    r = cli("batch", "allfives", "-n", "10")
+    assert r.exit_code == 1
+    assert r.stderr == snapshot
+
+
+def test_a_game_loaded_without_its_trees_is_refused_with_the_way_to_load_it():
+    with pytest.raises(NotBatchable, match=r"typed=True"):
+        Builder(load_game("texas42").definition).build()
