@@ -26,12 +26,23 @@ from pathlib import Path
 from typing import Any
 
 from ..definition import GameDef
-from ..errors import GameError
-from .kernel import ERRORS, RESULT, Builder
+from ..errors import GameError, RulesetFault
+from .kernel import ERRORS, MATCH_RESULT, RESULT, Builder
 from .typed import NotBatchable
 
-__all__ = ["Batch", "BatchUnavailable", "Hands", "NotBatchable", "available", "compile_batch",
-           "verify"]
+# the ruleset part each kernel error is about (ERRORS), where the step engine places it too
+_PARTS = {2: ("bounds", "max_steps"), 8: ("scoring", "match_over")}
+
+
+def _fault(code: int, where: str) -> RulesetFault:
+    """A kernel error code as the step engine's fault, placed at the part it is about."""
+    e = RulesetFault(f"{where}: {ERRORS.get(code, 'an unknown error')}")
+    part = _PARTS.get(code)
+    return e.at(*part) if part else e
+
+
+__all__ = ["MATCH_RESULT", "RESULT", "Batch", "BatchUnavailable", "Hands", "Matches", "NotBatchable",
+           "available", "compile_batch", "verify"]
 
 
 class BatchUnavailable(GameError):
@@ -82,6 +93,30 @@ class Hands:
         return self.results[:, len(RESULT) + sides:len(RESULT) + 2 * sides]
 
 
+@dataclass
+class Matches:
+    """A block of matches a batch played: their hands, row by row (`hands`, `row_match`: the
+    match of each row, counted from the block's first), and a result row per match."""
+
+    first: int  # the number of the block's first match in the run
+    hands: Hands
+    row_match: Any  # (rows,) the match (0-based in the block) each hand row belongs to
+    results: Any  # (matches, MATCH_RESULT + sides): error, hands, deals, winners, score
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def winners(self, m: int) -> list[int]:
+        bits = int(self.results[m, MATCH_RESULT.index("winners")])
+        return [s for s in range(bits.bit_length()) if bits >> s & 1]
+
+    def rows(self, m: int):
+        """The hand rows of match m."""
+        import numpy as np
+
+        return np.nonzero(self.row_match == m)[0]
+
+
 _LOCK = threading.Lock()
 _MODULES: dict[str, Any] = {}
 
@@ -114,6 +149,15 @@ class Batch:
         self.game = game
         self.source = source
         self.module = module
+
+    def ready(self, what: str = "hands") -> None:
+        """Have numba compile (or load from its cache) the loop of `hands` or `matches` now, not
+        in the first call that is timed (a run's clock starts after this)."""
+        if what == "hands":
+            self.play(1, 0)
+        else:
+            for _ in self.matches(1, 0, first_dealer=0, probe=True):
+                pass
 
     def play(self, n: int, seed: int, *, first: int = 0) -> Hands:
         """Deal and play hands `first` .. `first + n - 1` of the run `seed`, with random legal
@@ -149,10 +193,55 @@ class Batch:
         bad = np.nonzero(results[:, 0])[0]
         if len(bad):
             i = int(bad[0])
-            raise GameError(f"the batch engine stopped at hand {first + i + 1}: "
-                            f"{ERRORS.get(int(results[i, 0]), 'an unknown error')} (the step "
-                            "engine says where: simulate the same ruleset without --engine batch)")
+            raise _fault(int(results[i, 0]), f"the batch engine stopped at hand {first + i + 1}")
         return out
+
+
+    def matches(self, n: int, seed: int, *, first: int = 0, first_dealer: int | None = None,
+                probe: bool = False):
+        """Matches first .. first + n - 1 of the run `seed`, as blocks of `Matches` (a generator:
+        a run of any length keeps flat memory). The first dealer is `first_dealer`, else the
+        ruleset's `deal.first_dealer` (drawn by lot from the match's generator)."""
+        import numpy as np
+
+        g = self.game
+        if g.match.stake is not None or g.match.returns is not None:
+            raise NotBatchable("matches with chips or scoring.returns have no kernel form",
+                               ("scoring",))
+        dealer = g.first_dealer if first_dealer is None else first_dealer
+        rows = max(4 * g.bounds.max_hands, 1 << 15)
+        width = decisions_bound(g)
+        ns = len(g.sides)
+        done = 0
+        while done < n:
+            deals = np.zeros((rows, g.seat_count), dtype=np.int64)
+            stocks = np.zeros((rows, max(g.stock, 1)), dtype=np.int64)
+            dealers = np.zeros(rows, dtype=np.int64)
+            actions = np.full((rows, width), -1, dtype=np.int16)
+            legal = np.zeros((rows, width), dtype=np.int16)
+            results = np.zeros((rows, len(RESULT) + 2 * ns), dtype=np.int64)
+            mres = np.zeros((n - done, len(MATCH_RESULT) + ns), dtype=np.int64)
+            try:
+                played, used = self.module.play_matches(
+                    np.int64(n - done), np.int64(seed & 0x7FFF_FFFF_FFFF_FFFF),
+                    np.int64(first + done), np.int64(dealer), deals, stocks, dealers, actions,
+                    legal, results, mres)
+            except (ValueError, ZeroDivisionError) as e:
+                raise GameError(f"the batch engine stopped: {e} (the step engine says where: "
+                                "simulate the same ruleset without --engine batch)") from None
+            played, used = int(played), int(used)
+            mres = mres[:played]
+            bad = np.nonzero(mres[:, 0])[0]
+            if len(bad) and not probe:
+                m = int(bad[0])
+                raise _fault(int(mres[m, 0]), f"the batch engine stopped in game "
+                                              f"{first + done + m + 1}")
+            per = mres[:, MATCH_RESULT.index("deals")]
+            row_match = np.repeat(np.arange(played, dtype=np.int64), per)
+            hands = Hands(deals[:used], stocks[:used], dealers[:used], actions[:used],
+                          legal[:used], results[:used])
+            yield Matches(first + done, hands, row_match, mres)
+            done += played
 
 
 def decisions_bound(g: GameDef) -> int:
@@ -169,9 +258,7 @@ def compile_batch(game: GameDef) -> Batch:
     source = Builder(game).build()
     if not available():
         raise BatchUnavailable("the batch engine needs numba: pip install 'tablerules[fast]'")
-    batch = Batch(game, source, _load(source))
-    batch.play(1, 0)  # numba compiles here (or loads its cache), not in the first real call
-    return batch
+    return Batch(game, source, _load(source))
 
 
 def verify(game, hands: Hands, sample) -> list[str]:

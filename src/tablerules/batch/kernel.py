@@ -32,7 +32,11 @@ ERRORS = {
     5: "a rule named a seat that does not exist",
     6: "allow leaves the seat no choice",
     7: "the hand took more decisions than the batch engine keeps",
+    8: "the match did not end within bounds.max_hands deals",
 }
+
+# result columns per match, before the score per side
+MATCH_RESULT = ("error", "hands", "deals", "winners")
 
 # result columns per hand, before the per-side points and scores
 RESULT = ("error", "thrown_in", "contract", "bid", "bidder", "made", "forced", "tricks_played",
@@ -165,6 +169,11 @@ class Builder:
         self._contracts()
         self._tricks()
         self.single("score", ("scoring", "hand"), "0")
+        self.single("match_over", ("scoring", "match_over"), "True")
+        self.single("next_dealer", ("deal", "next_dealer"), "NEXT[S[DEALER]]")
+        self.const("HAND_SIZE", g.hand_size)
+        self.const("MAX_HANDS", g.bounds.max_hands)
+        self.const("LOWEST_WINS", g.match.lowest_wins)
         self.const("KEEP", slots["_SIZE"])
         self.const("NKEEP", self.unit.keeps)
         self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps)
@@ -530,8 +539,12 @@ def _add(S, side, pts, tricks):
 
 @njit(cache=True)
 def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
+    # the match's own slots outlive the hand: its score and the hands scored so far
+    played = S[HANDS_PLAYED]
     for k in range(NSLOTS):
-        S[k] = 0
+        if k < SCORE or k >= SCORE + NSIDES:
+            S[k] = 0
+    S[HANDS_PLAYED] = played
     S[DEALER] = dealer
     S[BIDDER] = -1
     S[BIDDER_SIDE] = -1
@@ -845,6 +858,85 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
         res[9 + s] = S[PTS + s]
         res[9 + NSIDES + s] = _k_score(S, H)
     return 0
+
+
+@njit(cache=True, inline='always')
+def _deal(R, order, deal, stock):
+    """A uniform shuffle of the pieces (Fisher-Yates from R): hands of HAND_SIZE, the stock."""
+    for t in range(NP):
+        order[t] = t
+    for t in range(NP - 1, 0, -1):
+        j = _rand(R, t + 1)
+        x = order[t]
+        order[t] = order[j]
+        order[j] = x
+    for s in range(SEATS):
+        m = 0
+        for q in range(HAND_SIZE):
+            m |= np.int64(1) << order[s * HAND_SIZE + q]
+        deal[s] = m
+    for q in range(STOCKN):
+        stock[q] = order[SEATS * HAND_SIZE + q]
+
+
+@njit(cache=True)
+def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg, res, mres):
+    """Matches first .. first + n - 1 of the run `seed` (one generator each), hand after hand
+    into the rows of deals/out/res while they last: (matches played, rows used). A match's
+    result row: error, hands, deals, winners (a bit per side), then the score per side."""
+    S = np.zeros(NSLOTS, dtype=np.int64)
+    H = np.zeros(SEATS, dtype=np.int64)
+    R = np.zeros(1, dtype=np.uint64)
+    order = np.zeros(NP, dtype=np.int64)
+    row = 0
+    for m in range(n):
+        if row + MAX_HANDS > deals.shape[0]:
+            return m, row
+        _seed(R, seed, first + m)
+        for k in range(NSLOTS):
+            S[k] = 0
+        dealer = first_dealer
+        if dealer < 0:
+            dealer = _rand(R, SEATS)
+        ndeals = 0
+        mres[m, 0] = 0
+        while True:
+            _deal(R, order, deals[row], stocks[row])
+            dealers[row] = dealer
+            ndeals += 1
+            err = _hand(S, H, R, deals[row], stocks[row], dealer, out, nleg, row, res[row])
+            res[row, 0] = err
+            row += 1
+            if err:
+                mres[m, 0] = err
+                break
+            if res[row - 1, 1] == 0:
+                for s in range(NSIDES):
+                    S[SCORE + s] += res[row - 1, 9 + NSIDES + s]
+                S[HANDS_PLAYED] += 1
+                S[DEALER] = dealer
+                if _k_match_over(S, H):
+                    break
+            if ndeals >= MAX_HANDS:
+                mres[m, 0] = 8
+                break
+            S[DEALER] = dealer
+            dealer = _seat(_k_next_dealer(S, H))
+        best = S[SCORE]
+        for s in range(1, NSIDES):
+            v = S[SCORE + s]
+            if (LOWEST_WINS and v < best) or (not LOWEST_WINS and v > best):
+                best = v
+        wins = 0
+        for s in range(NSIDES):
+            if S[SCORE + s] == best:
+                wins |= 1 << s
+        mres[m, 1] = S[HANDS_PLAYED]
+        mres[m, 2] = ndeals
+        mres[m, 3] = wins
+        for s in range(NSIDES):
+            mres[m, 4 + s] = S[SCORE + s]
+    return n, row
 
 
 @njit(cache=True)

@@ -1,0 +1,88 @@
+"""simulate --engine batch: whole matches on the batch engine, folded into simulate's summary."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from support import cli
+from tablerules.batch import compile_batch
+from tablerules.batch.deals import as_lists
+from tablerules.batch.replay import replay_matches
+from tablerules.engine.state import State
+from tablerules.game import load_game
+from tablerules.records.batchrun import fold_block
+from tablerules.records.runner import new_summary
+
+numba = pytest.importorskip("numba")
+
+
+@pytest.fixture(scope="module")
+def texas42():
+    game = load_game("texas42", typed=True)
+    return game, compile_batch(game.definition)
+
+
+def test_matches_agree_with_the_step_engine_deal_by_deal(texas42):
+    game, batch = texas42
+    (block,) = list(batch.matches(150, 5))
+    assert len(block) == 150
+    assert replay_matches(game.definition, block, range(150)) == []
+    again = list(batch.matches(50, 5, first=100))[0]
+    assert (again.results == block.results[100:]).all()
+
+
+def test_the_summary_is_the_one_the_step_engine_folds_from_the_same_matches(texas42):
+    game, batch = texas42
+    (block,) = list(batch.matches(120, 9))
+    mine = new_summary(game)
+    fold_block(mine, game, block)
+    theirs = new_summary(game)
+    g = game.definition
+    for m in range(len(block)):
+        rows = block.rows(m)
+        st = State(g, first_dealer=int(block.hands.dealers[rows[0]]))
+        for r in rows:
+            st.apply_deal(as_lists(g, block.hands.deals, block.hands.stocks, int(r)))
+            for j in range(int(block.hands.column("steps")[r])):
+                st.apply_action(int(block.hands.actions[r, j]))
+                theirs.decisions += 1
+            theirs.add_hand(st.hand_result())
+        assert st.is_terminal()
+        theirs.games += 1
+        theirs.match_deals[len(rows)] += 1
+        for s in st.winner_sides:
+            theirs.side_wins[s] += 1
+    assert mine.as_dict() == theirs.as_dict()
+    assert mine.distributions() == theirs.distributions()
+
+
+def test_cli_simulate_on_the_batch_engine(snapshot):
+    r = cli("simulate", "texas42", "--engine", "batch", "-n", "300", "-s", "4", "--check", "30",
+            "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert r.stdout == snapshot
+    j = json.loads(cli("simulate", "texas42", "--engine", "batch", "-n", "300", "-s", "4",
+                       "--check", "30", "--format", "json").stdout)
+    assert j["games"] == 300 and j["engine"] == "batch"
+    assert j["checked"] == {"games": 30, "agree": 30, "disagreements": []}
+    assert sum(j["wins_by_side"].values()) >= 300
+
+
+@pytest.mark.parametrize("args, words", [
+    (("-r", "x.jsonl"), "leave out --record"),
+    (("--workers", "2"), "leave out --workers"),
+    (("--agents", "rules"), "uniformly random agents only"),
+    (("--engine", "fast"), "--engine is step or batch"),
+])
+def test_cli_simulate_batch_usage_errors(args, words):
+    r = cli("simulate", "texas42", "--engine", "batch", "-n", "2", *args)
+    assert r.exit_code == 2 and words in r.stderr
+
+
+def test_cli_simulate_batch_a_match_that_never_ends_is_placed_in_the_ruleset():
+    r = cli("simulate", "moon", "--engine", "batch", "-n", "1", "--check", "0")
+    assert r.exit_code == 1
+    assert "rulesets/moon.yaml:" in r.stderr and "bounds.max_hands" in r.stderr
+    assert "note: uniformly random bidders" in r.stderr
