@@ -104,3 +104,12 @@ def test_cli_batch_refuses_a_layout_game_where_it_is_written(snapshot):
 def test_a_game_loaded_without_its_trees_is_refused_with_the_way_to_load_it():
     with pytest.raises(NotBatchable, match=r"typed=True"):
         Builder(load_game("texas42").definition).build()
+
+
+def test_threads_play_the_same_hands():
+    batch = compile_batch(load_game("texas42", typed=True).definition)  # the fixture's, kept
+    one = batch.play(3000, 8)
+    two = batch.play(3000, 8, threads=2)
+    assert (one.results == two.results).all() and (one.actions == two.actions).all()
+    r = cli("batch", batch.game.name, "-n", "10", "--threads", "many")
+    assert r.exit_code == 2 and "--threads is a number of threads or auto" in r.stderr

@@ -150,16 +150,16 @@ class Batch:
         self.source = source
         self.module = module
 
-    def ready(self, what: str = "hands") -> None:
+    def ready(self, what: str = "hands", threads: int = 1) -> None:
         """Have numba compile (or load from its cache) the loop of `hands` or `matches` now, not
         in the first call that is timed (a run's clock starts after this)."""
         if what == "hands":
-            self.play(1, 0)
+            self.play(1, 0, threads=threads)
         else:
             for _ in self.matches(1, 0, first_dealer=0, probe=True):
                 pass
 
-    def play(self, n: int, seed: int, *, first: int = 0) -> Hands:
+    def play(self, n: int, seed: int, *, first: int = 0, threads: int = 1) -> Hands:
         """Deal and play hands `first` .. `first + n - 1` of the run `seed`, with random legal
         choices; the dealer of hand i is seat i mod seats. Hand i is the same however the run
         is cut into calls (its deal and its choices are seeded by the seed and i alone)."""
@@ -170,11 +170,13 @@ class Batch:
         g = self.game
         hands, stocks = _deals.deal(g, n, seed, first)
         dealers = (np.arange(first, first + n, dtype=np.int64)) % g.seat_count
-        return self.play_deals(hands, stocks, dealers, seed, first)
+        return self.play_deals(hands, stocks, dealers, seed, first, threads=threads)
 
-    def play_deals(self, hands, stocks, dealers, seed: int, first: int = 0) -> Hands:
+    def play_deals(self, hands, stocks, dealers, seed: int, first: int = 0, *,
+                   threads: int = 1) -> Hands:
         """Play the given deals (masks per seat, the stock's piece ids, the dealer); the choices
-        of deal k are seeded by `seed` and `first + k`."""
+        of deal k are seeded by `seed` and `first + k`. With `threads` > 1 on numba's threads
+        (the same hands)."""
         import numpy as np
 
         g = self.game
@@ -184,8 +186,16 @@ class Batch:
         legal = np.zeros((n, width), dtype=np.int16)
         results = np.zeros((n, len(RESULT) + 2 * len(g.sides)), dtype=np.int64)
         try:
-            self.module.play_hands(hands, stocks, dealers, np.int64(seed), np.int64(first), actions,
-                                   legal, results)
+            if threads > 1:
+                import numba
+
+                numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+                self.module.play_hands_threads(hands, stocks, dealers, np.int64(seed),
+                                               np.int64(first), actions, legal, results,
+                                               np.int64(4 * threads))
+            else:
+                self.module.play_hands(hands, stocks, dealers, np.int64(seed), np.int64(first),
+                                       actions, legal, results)
         except (ValueError, ZeroDivisionError) as e:
             raise GameError(f"the batch engine stopped: {e} (the step engine says where: "
                             "simulate the same ruleset without --engine batch)") from None

@@ -330,7 +330,7 @@ class Builder:
     # -- the module --------------------------------------------------------------------------
 
     def source(self) -> str:
-        out = ["import numpy as np", "from numba import njit", ""]
+        out = ["import numpy as np", "from numba import njit, prange", ""]
         for k, v in sorted(self.consts.items()):
             out.append(f"{k} = {v!r}")
         for name, (flat, shape) in self.arrays.items():
@@ -367,7 +367,7 @@ def _slots(game: GameDef) -> dict[str, int]:
 # generated names (`_h3`, `_b4`, `_k_over`), the names of the fixed helpers and loop below,
 # int, bool and None literals and the helpers' fixed error texts
 _NAME = re.compile(r"[A-Z][A-Z0-9_]*|_[a-z]\d+|_k_[a-z_]+")
-_BUILTINS = frozenset({"range", "abs", "min", "max", "ValueError", "np", "njit", "acc",
+_BUILTINS = frozenset({"range", "abs", "min", "max", "ValueError", "np", "njit", "prange", "acc",
                        "found", "v"})
 _ATTRS = frozenset({"int64", "uint64", "array", "reshape", "zeros", "empty", "shape"})
 
@@ -400,7 +400,7 @@ def _only_generated(src: str) -> None:
         elif isinstance(node, ast.Attribute):
             ok = node.attr in _ATTRS
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            ok = all(a.name in ("numpy", "njit") for a in node.names)
+            ok = all(a.name in ("numpy", "njit", "prange") for a in node.names)
         else:
             ok = not isinstance(node, (ast.Global, ast.Nonlocal, ast.JoinedStr, ast.Lambda,
                                        ast.ClassDef))
@@ -937,6 +937,21 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
         for s in range(NSIDES):
             mres[m, 4 + s] = S[SCORE + s]
     return n, row
+
+
+@njit(cache=True, parallel=True)
+def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, parts):
+    """play_hands on numba's threads: the hands cut into `parts` runs, each with its own state
+    (a hand's choices are seeded by its number alone, so the hands are the same)."""
+    n = deals.shape[0]
+    for p in prange(parts):
+        S = np.zeros(NSLOTS, dtype=np.int64)
+        H = np.zeros(SEATS, dtype=np.int64)
+        R = np.zeros(1, dtype=np.uint64)
+        for i in range(p * n // parts, (p + 1) * n // parts):
+            _seed(R, seed, first + i)
+            err = _hand(S, H, R, deals[i], stocks[i], dealers[i], out, nleg, i, res[i])
+            res[i, 0] = err
 
 
 @njit(cache=True)

@@ -606,14 +606,14 @@ def _refused(game, e, hint: str = "the step engine plays it: leave out --engine 
     _fail(TablerulesError(text, game.tree.span(e.path)))
 
 
-def _workers(text: str) -> int:
+def _workers(text: str, flag: str = "--workers", what: str = "processes") -> int:
     """--workers N|auto -> a count of processes (0 and auto: the cores available)."""
     from ..records.parallel import cores
     t = text.strip().lower()
     if t in ("auto", "0"):
         return cores()
     if not t.isdigit():
-        _usage(f"--workers is a number of processes or auto, got '{text}'")
+        _usage(f"{flag} is a number of {what} or auto, got '{text}'")
     return int(t)
 
 
@@ -1195,6 +1195,9 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
                                         help="Hands replayed through the step engine, spread over "
                                              "the run: it must agree on every decision and result "
                                              "(exit status 1 if not)."),
+              threads: str = typer.Option("1", "--threads", "-t", metavar="N|auto",
+                                          help="Threads to play the hands on (auto: every core "
+                                               "this process may use). The same hands as one."),
               progress: bool = typer.Option(True, "--progress/--no-progress",
                                             help="Progress bar on a terminal for runs over a "
                                                  "second."),
@@ -1212,6 +1215,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     from ..batch import BatchUnavailable, NotBatchable, compile_batch, verify
     from ..batch.summary import Tally
     _check_format(fmt)
+    n_threads = _workers(threads, "--threads", "threads")
     game = _load(ruleset, option, typed=True)
     gd = game.definition
     try:
@@ -1221,7 +1225,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     except BatchUnavailable as e:
         _err(f"error: {e.message}")
         raise typer.Exit(1)
-    engine.ready("hands")
+    engine.ready("hands", n_threads)
     tally = Tally(gd)
     block = 50_000
     stride = max(1, hands // check) if check else 0
@@ -1230,7 +1234,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     try:
         for first in range(0, hands, block):
             n = min(block, hands - first)
-            played = engine.play(n, seed & 0x7FFF_FFFF_FFFF_FFFF, first=first)
+            played = engine.play(n, seed & 0x7FFF_FFFF_FFFF_FFFF, first=first, threads=n_threads)
             tally.add(played)
             if stride:
                 sample = [i for i in range(n) if (first + i) % stride == 0][:check - tally.checked]
