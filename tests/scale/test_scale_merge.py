@@ -87,3 +87,18 @@ def test_shard_is_k_of_n():
     for bad in ("0/3", "4/3", "x", "1/9"):
         r = cli("simulate", "texas42", "-n", "7", "--shard", bad)
         assert r.exit_code == 2 and r.stderr.startswith("error: --shard"), r.output
+
+
+def test_the_merged_summary_holds_the_report_distributions_of_one_run(shards, tmp_path):
+    """The report's distributions (deals a match lasted, the bidding side's points) too, not
+    only the printed summary: merge folds a shard's lines as the run folds its games."""
+    from tablerules.game import load_game
+    from tablerules.records.merge import merge
+    from tablerules.records.runner import simulate
+    names = shards("texas42", 3)
+    merged = merge(str(tmp_path / "all.jsonl"), names, first_dealer="lot").summary
+    game = load_game("texas42")
+    whole = simulate(game, games=7, seed=4, agent_names=game.definition.agents, detail="compact")
+    assert merged.distributions() == whole.distributions()
+    assert merged.distributions()["deals_per_match"] and merged.distributions()[
+        "points_of_the_bidding_side"]

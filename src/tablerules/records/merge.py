@@ -98,7 +98,10 @@ def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merge
                          f"{', '.join(f'{k}/{n}' for k in missing)} missing: merge needs every "
                          "shard of the run once")
     base = {k: v for k, v in h0.items() if k != SHARD}
-    summary = Summary(sides=len(base.get("sides") or []), first_dealer=first_dealer)
+    sides = base.get("sides") or []
+    summary = Summary(sides=len(sides), first_dealer=first_dealer,
+                      side_of=tuple(i for seat in range(sum(map(len, sides)))
+                                    for i, side in enumerate(sides) if seat in side))
     if os.path.abspath(out_path) in {os.path.abspath(p) for p in paths}:
         raise MergeError(f"{out_path} is one of the shards: merge writes a new file")
     head_, tail = os.path.split(out_path)
@@ -152,6 +155,8 @@ def _copy(path: str, shard: dict, out, summary: Summary) -> None:
                 elif t == "match":
                     if "chips" in obj:
                         summary.add_chips(obj["chips"])
+                    if "deals" in obj:  # as runner.fold counts a game's deals
+                        summary.match_deals[obj["deals"]] += 1
                     for s in obj.get("winner") or ():
                         summary.side_wins[s] += 1
                 out.write(raw if raw.endswith("\n") else raw + "\n")
