@@ -746,7 +746,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
         step = _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i)
         if step < 0:
             return -step
-    while not (HAS_LAYOUT and LAYOUT[c]):
+    while HAS_TRICKS and not LAYOUT[c]:
         S[ACTOR] = actor
         m = H[actor]
         for q in range(NKEEP):

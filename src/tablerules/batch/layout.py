@@ -30,6 +30,7 @@ def build(b) -> None:
     acts = g.actions
     lays = [c.play.layout if c.play.mode == "layout" else None for c in g.contracts]
     b.const("HAS_LAYOUT", any(x is not None for x in lays))
+    b.const("HAS_TRICKS", any(x is None for x in lays))  # constants: numba prunes the other
     b.const("NARMS", arms(g))
     b.const("NLINE", len(lays[0].line_arms) if any(lays) else 2)
     if len({x.line_arms for x in lays if x is not None}) > 1:
@@ -48,7 +49,12 @@ def build(b) -> None:
             (len(lays), len(names)))
     b.array("NUMMASK", list(g.number_mask) or [0])
     pips = g.pieces.attrs.get("pips") if g.pieces.ends else None
-    b.array("PIPS", list(pips) if pips is not None else [0] * len(g.pieces))
+    pips = list(pips) if pips is not None else [0] * len(g.pieces)
+    # the pips of a mask by its bytes: a hand's total in a few look-ups (it was a third of a
+    # hand's time, read for every side when scoring)
+    chunks = (len(g.pieces) + 7) // 8
+    b.array("PIPS8", [sum(pips[8 * k + j] for j in range(8) if v >> j & 1 and 8 * k + j < len(pips))
+                      for k in range(chunks) for v in range(256)], (chunks, 256))
     b.per_contract("scores", ("play", "scores"), "0", lambda c: c.play.mode == "layout")
 
 
@@ -61,9 +67,8 @@ def _pips_left(H, side):
     for s in range(SEATS):
         if SIDE_OF[s] == side:
             m = H[s]
-            for t in range(NP):
-                if (m >> t) & 1:
-                    c += PIPS[t]
+            for k in range(PIPS8.shape[0]):
+                c += PIPS8[k, (m >> (8 * k)) & 255]
     return c
 
 
@@ -113,33 +118,30 @@ def _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i):
         for q in range(NKEEP):
             S[KEEP + 2 * q] = 0
         n = 0
-        if S[CENTER] < 0:
-            for t in range(NP):
-                if (m >> t) & 1:
-                    if HAS_LEGAL[c]:
-                        S[TILE] = t
-                        if not _k_legal(S, H, c):
-                            continue
-                    acts[n] = t
-                    n += 1
-        else:
+        first = S[CENTER] < 0
+        cand = m
+        if not first:
             cand = 0
             for a in range(NARMS):
                 if S[APLAY + a]:
                     cand |= m & NUMMASK[S[AOPEN + a]]
-            for t in range(NP):
-                if not (cand >> t) & 1:
+        # one call site per hook: numba inlines each one
+        for t in range(NP):
+            if not (cand >> t) & 1:
+                continue
+            if HAS_LEGAL[c]:
+                S[TILE] = t
+                if not _k_legal(S, H, c):
                     continue
-                ok = True
-                if HAS_LEGAL[c]:
-                    S[TILE] = t
-                    ok = _k_legal(S, H, c)
-                if not ok:
-                    continue
-                for a in range(NARMS):
-                    if S[APLAY + a] and (NUMMASK[S[AOPEN + a]] >> t) & 1:
-                        acts[n] = LAYOUT_BASE + NARMS * t + a
-                        n += 1
+            if first:
+                acts[n] = t
+                n += 1
+                continue
+            for a in range(NARMS):
+                if S[APLAY + a] and (NUMMASK[S[AOPEN + a]] >> t) & 1:
+                    acts[n] = LAYOUT_BASE + NARMS * t + a
+                    n += 1
+        if not first:
             plays = n
             if nstock > 0 and (MAY_DRAW[c] or plays == 0):
                 acts[n] = DRAW
@@ -199,18 +201,21 @@ def _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i):
                 S[PENDING] = bit
         H[actor] &= ~(np.int64(1) << t)
         _ends(S)
-        scored = _k_scores(S, H, c)
         side = SIDE_OF[actor]
-        if scored != 0 and not CLAIMS[c]:
-            _lay_score(S, side, scored)
-        if H[actor] == 0:
-            S[WENT_OUT] = actor
-        if scored != 0 and CLAIMS[c]:
-            # the player is asked first; then each opponent in turn from its left, asked
-            # only when the count would score for its side
-            asked = actor
-            while asked >= 0:
-                S[ACTOR] = asked
+        # the lay's count for the player; with claims the player is asked first, then each
+        # opponent in turn from its left, asked only when the count would score for its side
+        s = actor
+        while True:
+            S[ACTOR] = s
+            v = _k_scores(S, H, c)
+            if s == actor:
+                if v != 0 and not CLAIMS[c]:
+                    _lay_score(S, side, v)
+                if H[actor] == 0:
+                    S[WENT_OUT] = actor
+                if v == 0 or not CLAIMS[c]:
+                    break
+            if v != 0:
                 acts[0] = PASS
                 acts[1] = CLAIM
                 a = _choose(S, H, R, acts, 2, step, out, nleg, i)
@@ -220,21 +225,13 @@ def _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i):
                 if step > MAX_STEPS:
                     return -2
                 if a == CLAIM:
-                    v = scored if asked == actor else _k_scores(S, H, c)
-                    _lay_score(S, SIDE_OF[asked], v)
+                    _lay_score(S, SIDE_OF[s], v)
                     break
-                s = asked
-                asked = -1
-                while True:
-                    s = S[RING + s]
-                    if s == actor:
-                        break
-                    if SIDE_OF[s] == side:
-                        continue
-                    S[ACTOR] = s
-                    if _k_scores(S, H, c) != 0:
-                        asked = s
-                        break
+            s = S[RING + s]
+            while s != actor and SIDE_OF[s] == side:
+                s = S[RING + s]
+            if s == actor:
+                break
         if H[actor] == 0:
             return step
         actor = S[RING + actor]
