@@ -381,8 +381,8 @@ def _template_names() -> frozenset:
 
 def _only_generated(src: str) -> None:
     names = _template_names() | _BUILTINS
-    texts = {n.value for n in ast.walk(ast.parse(HELPERS + LOOP + layout.LAYOUT)) if isinstance(n, ast.Constant)
-             and isinstance(n.value, str)} | {"min() of an empty collection",
+    texts = {n.value for n in ast.walk(ast.parse(HELPERS + LOOP + layout.LAYOUT))
+             if isinstance(n, ast.Constant) and isinstance(n.value, str)} | {"min() of an empty collection",
                                               "max() of an empty collection"}
     for node in ast.walk(ast.parse(src)):
         if isinstance(node, ast.Constant):

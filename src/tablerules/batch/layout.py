@@ -13,6 +13,8 @@ the hand loop (kernel.LOOP) calls `_layout` for a contract whose LAYOUT entry is
 
 from __future__ import annotations
 
+from ..definition.game import LINE_ARMS
+
 # scalar slots of S the layout keeps (after kernel._EXTRA), and per-arm slot arrays
 SCALARS = ("NENDS", "SPIN_OPEN", "SPIN_PIPS", "CENTER", "SPINNER", "PENDING", "KNOCKS")
 PER_ARM = ("AOPEN", "AEND", "APLAY", "ANP", "EPIPS", "EDBL", "ESPIN")
@@ -32,9 +34,7 @@ def build(b) -> None:
     b.const("HAS_LAYOUT", any(x is not None for x in lays))
     b.const("HAS_TRICKS", any(x is None for x in lays))  # constants: numba prunes the other
     b.const("NARMS", arms(g))
-    b.const("NLINE", len(lays[0].line_arms) if any(lays) else 2)
-    if len({x.line_arms for x in lays if x is not None}) > 1:
-        raise AssertionError("layouts with different line arms")  # LINE_ARMS is fixed
+    b.const("NLINE", len(LINE_ARMS))  # every layout's line (definition/game.py)
     b.const("LAYOUT_BASE", acts.layout_base)
     b.const("DRAW", acts.draw_action)
     b.const("KNOCK", acts.knock_action)

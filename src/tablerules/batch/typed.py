@@ -70,11 +70,11 @@ SCALAR_FIELDS = ("dealer", "actor", "passes", "high", "offered", "bidder", "bidd
                  "tricks_played", "went_out", "blocked", "made", "side", "hands_played", "turn")
 # per-side totals, by the vocabulary function that reads them
 SIDE_FUNCS = {"points": "PTS", "tricks": "TRK", "score": "SCORE"}
-# the piece and seat functions of the vocabulary, each a kernel table or helper (kernel.py)
 # the layout's names (slots written by batch/layout.py after each lay) and an end's attributes
 LAYOUT_NAMES = {"spinner_open": "(S[SPIN_OPEN] != 0)", "spinner_pips": "S[SPIN_PIPS]"}
 END_ATTRS = {"pips": "S[EPIPS + {}]", "double": "(S[EDBL + {}] != 0)",
              "spinner": "(S[ESPIN + {}] != 0)"}
+# the piece and seat functions of the vocabulary, each a kernel table or helper (kernel.py)
 TABLE_FUNCS = {"next": "NEXT", "prev": "PREV", "left_of": "LEFT", "right_of": "RIGHT",
                "partner": "PARTNER", "side_of": "SIDE_OF"}
 
