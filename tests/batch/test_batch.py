@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -51,7 +52,6 @@ def test_a_wrong_decision_is_caught_by_the_replay(batch):
 
 
 @pytest.mark.parametrize("name, part, words", [
-    ("allfives", ("contracts", "layout", "play", "mode"), "layout play"),
     ("taroky", (), "per-piece records"),
 ])
 def test_a_ruleset_it_has_no_form_of_is_refused_with_the_part(name, part, words):
@@ -95,8 +95,9 @@ def test_cli_batch_reports_and_checks(snapshot):
     assert sum(c["hands"] for c in j["contracts"].values()) == 3000 - j["thrown_in"]
 
 
-def test_cli_batch_refuses_a_layout_game_where_it_is_written(snapshot):
-    r = cli("batch", "allfives", "-n", "10")
+def test_cli_batch_refuses_a_game_where_it_is_written(snapshot, monkeypatch):
+    monkeypatch.chdir(Path(__file__).parent.parent / "fixtures")
+    r = cli("batch", "allfives-counterclockwise.yaml", "-n", "10")
     assert r.exit_code == 1
     assert r.stderr == snapshot
 

@@ -218,6 +218,9 @@ class Batch:
         if g.match.stake is not None or g.match.returns is not None:
             raise NotBatchable("matches with chips or scoring.returns have no kernel form",
                                ("scoring",))
+        if g.match.during_hand and any(c.play.mode == "layout" for c in g.contracts):
+            raise NotBatchable("a match a lay can win during the hand (scoring.during_hand) has "
+                               "no kernel form yet", ("scoring", "during_hand"))
         dealer = g.first_dealer if first_dealer is None else first_dealer
         rows = max(4 * g.bounds.max_hands, 1 << 15)
         width = decisions_bound(g)
@@ -257,9 +260,18 @@ class Batch:
 def decisions_bound(g: GameDef) -> int:
     """The most decisions one hand of the kernel can take: every piece played and its lead
     named, the stock taken and buried, two rounds of the auction with every bid confirmed, every
-    declaration (a hand past it stops with an error: ERRORS[7])."""
+    declaration; in a layout every lay, draw, knock and claim (a hand past it stops with an
+    error: ERRORS[7])."""
     plays = g.seat_count * g.hand_size + g.stock
-    return min(g.bounds.max_steps, 2 * plays + 4 * g.seat_count + 2 + len(g.declarations) + 4)
+    most = 2 * plays + 4 * g.seat_count + 2 + len(g.declarations) + 4
+    for c in g.contracts:
+        lay = c.play.layout
+        if lay is not None:  # every piece laid or drawn; between lays a round of knocks; and
+            # with claims each lay asked of every seat
+            n = g.seat_count
+            most = max(most, plays + g.stock + (n - 1) * plays + n
+                       + (n * plays if lay.claim else 0) + 4 * n + len(g.declarations) + 4)
+    return min(g.bounds.max_steps, most)
 
 
 def compile_batch(game: GameDef) -> Batch:

@@ -5,9 +5,10 @@ setup steps, the trick tables per contract and declarations, seats) as global in
 every hook of the ruleset as a typed function (`typed.py`), one dispatcher per kind of hook
 (`_k_over(S, H, c)` calls contract c's `outcome.over`), and the hand loop `_play` below, which
 plays whole hands with uniformly random legal choices, the same steps as the step engine's
-role modules (engine/auction.py, setup.py, play.py, tricks.py, scoring.py) in the same order.
+role modules (engine/auction.py, setup.py, play.py, tricks.py, scoring.py) in the same order;
+a layout contract is played by layout.py's `_layout` (engine/layout.py's steps) instead of tricks.
 
-What the loop has no form of (a layout, a per-piece record such as `played_by`, an exchange
+What the loop has no form of (a per-piece record such as `played_by`, an exchange
 that takes part of the stock, further follow tiers, ...) is refused while building, with the
 ruleset part that needs it (NotBatchable): such a ruleset is played by the step engine.
 """
@@ -18,6 +19,7 @@ import ast
 import re
 
 from ..definition import GameDef
+from . import layout
 from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
@@ -111,8 +113,6 @@ class Builder:
             raise NotBatchable("counter-clockwise play has no kernel form", ("seats", "order"))
         for c in g.contracts:
             where = ("contracts", c.name)
-            if c.play.mode != "tricks":
-                raise NotBatchable("layout play has no kernel form", where + ("play", "mode"))
             ex = c.exchange
             if c.more_exchanges or (ex is not None and (ex.take is not None or ex.start is not None
                                                         or ex.legal is not None)):
@@ -168,6 +168,7 @@ class Builder:
         self._auction()
         self._contracts()
         self._tricks()
+        layout.build(self)
         self.single("score", ("scoring", "hand"), "0")
         self.single("match_over", ("scoring", "match_over"), "True")
         self.single("next_dealer", ("deal", "next_dealer"), "NEXT[S[DEALER]]")
@@ -278,7 +279,8 @@ class Builder:
         self.per_contract("legal", ("play", "legal"), "True", lambda c: c.play.legal is not None,
                           hoist=True)
         self.array("HAS_LEGAL", [c.play.legal is not None for c in g.contracts])
-        self.per_contract("points", ("play", "trick_points"), "0", lambda c: True)
+        self.per_contract("points", ("play", "trick_points"), "0",
+                          lambda c: c.play.mode == "tricks")
         self.per_contract("tie", ("play", "tie_break"), "0",
                           lambda c: c.play.tie_break is not None)
         self.array("HAS_TIE", [c.play.tie_break is not None for c in g.contracts])
@@ -304,8 +306,9 @@ class Builder:
             tid[ci * r + code] = index[id(t)]
         self.array("TIDX", tid, (nc, r))
         nt = len(tabs)
-        nsuit = max(len(t.suits) for t in tabs)
-        width = max((len(x) if type(x) is tuple else 1) for t in tabs for x in t.lead)
+        # a game played only by layout has no trick tables: empty arrays of the same shapes
+        nsuit = max((len(t.suits) for t in tabs), default=1)
+        width = max(((len(x) if type(x) is tuple else 1) for t in tabs for x in t.lead), default=1)
         lead, leadn, follow, rank, suit, mustf, lact = [], [], [], [], [], [], []
         for t in tabs:
             for x in t.lead:
@@ -342,6 +345,7 @@ class Builder:
         for d in self.unit.defs + self.dispatch:
             out.append(_INLINE + d)
         out.append(LOOP)
+        out.append(layout.LAYOUT)
         src = "\n".join(out) + "\n"
         _only_generated(src)
         return src
@@ -351,12 +355,13 @@ def _slots(game: GameDef) -> dict[str, int]:
     slots: dict[str, int] = {}
     for f in SCALAR_FIELDS:
         slots[f.upper()] = len(slots)
-    for f in _EXTRA:
+    for f in _EXTRA + layout.SCALARS:
         slots[f] = len(slots)
     at = len(slots)
     nd, ns, n = len(game.declarations), len(game.sides), game.seat_count
     for name, size in (("DECL", nd), ("DIDX", nd), ("PTS", ns), ("TRK", ns), ("SCORE", ns),
-                       ("TRICK", n), ("TSEAT", n), ("RING", n), ("ACT", n)):
+                       ("TRICK", n), ("TSEAT", n), ("RING", n), ("ACT", n)) + tuple(
+                           (name, layout.arms(game)) for name in layout.PER_ARM):
         slots[name] = at
         at += size
     slots["_SIZE"] = at
@@ -374,7 +379,7 @@ _ATTRS = frozenset({"int64", "uint64", "array", "reshape", "zeros", "empty", "sh
 
 def _template_names() -> frozenset:
     out = set()
-    for node in ast.walk(ast.parse(HELPERS + LOOP)):
+    for node in ast.walk(ast.parse(HELPERS + LOOP + layout.LAYOUT)):
         if isinstance(node, ast.Name):
             out.add(node.id)
         elif isinstance(node, ast.FunctionDef):
@@ -385,8 +390,8 @@ def _template_names() -> frozenset:
 
 def _only_generated(src: str) -> None:
     names = _template_names() | _BUILTINS
-    texts = {n.value for n in ast.walk(ast.parse(HELPERS + LOOP)) if isinstance(n, ast.Constant)
-             and isinstance(n.value, str)} | {"min() of an empty collection",
+    texts = {n.value for n in ast.walk(ast.parse(HELPERS + LOOP + layout.LAYOUT))
+             if isinstance(n, ast.Constant) and isinstance(n.value, str)} | {"min() of an empty collection",
                                               "max() of an empty collection"}
     for node in ast.walk(ast.parse(src)):
         if isinstance(node, ast.Constant):
@@ -558,7 +563,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
     for s in range(SEATS):
         H[s] = deal[s]
     nstock = STOCKN
-    acts = np.empty(NP + 64 + OFF.shape[2] + DCH.shape[2], dtype=np.int64)
+    acts = np.empty(NP * NARMS + 64 + OFF.shape[2] + DCH.shape[2], dtype=np.int64)
     step = 0
     forced_high = False
     # -- the auction
@@ -750,7 +755,11 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
     S[TRICKN] = 0
     S[TRICKM] = 0
     ledi = -1
-    while True:
+    if HAS_LAYOUT and LAYOUT[c]:  # layout play (layout.py), then the score below
+        step = _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i)
+        if step < 0:
+            return -step
+    while HAS_TRICKS and not LAYOUT[c]:
         S[ACTOR] = actor
         m = H[actor]
         for q in range(NKEEP):
@@ -939,6 +948,14 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
     return n, row
 
 
+@njit(cache=True, inline='always')
+def _single(S):
+    """A hand on its own: no match score yet (a layout adds its lays' points to it)."""
+    for s in range(NSIDES):
+        S[SCORE + s] = 0
+    S[HANDS_PLAYED] = 0
+
+
 @njit(cache=True, parallel=True)
 def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, parts):
     """play_hands on numba's threads: the hands cut into `parts` runs, each with its own state
@@ -950,6 +967,7 @@ def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, part
         R = np.zeros(1, dtype=np.uint64)
         for i in range(p * n // parts, (p + 1) * n // parts):
             _seed(R, seed, first + i)
+            _single(S)
             err = _hand(S, H, R, deals[i], stocks[i], dealers[i], out, nleg, i, res[i])
             res[i, 0] = err
 
@@ -961,6 +979,7 @@ def play_hands(deals, stocks, dealers, seed, first, out, nleg, res):
     R = np.zeros(1, dtype=np.uint64)
     for i in range(deals.shape[0]):
         _seed(R, seed, first + i)
+        _single(S)
         err = _hand(S, H, R, deals[i], stocks[i], dealers[i], out, nleg, i, res[i])
         res[i, 0] = err
 '''

@@ -70,6 +70,10 @@ SCALAR_FIELDS = ("dealer", "actor", "passes", "high", "offered", "bidder", "bidd
                  "tricks_played", "went_out", "blocked", "made", "side", "hands_played", "turn")
 # per-side totals, by the vocabulary function that reads them
 SIDE_FUNCS = {"points": "PTS", "tricks": "TRK", "score": "SCORE"}
+# the layout's names (slots written by batch/layout.py after each lay) and an end's attributes
+LAYOUT_NAMES = {"spinner_open": "(S[SPIN_OPEN] != 0)", "spinner_pips": "S[SPIN_PIPS]"}
+END_ATTRS = {"pips": "S[EPIPS + {}]", "double": "(S[EDBL + {}] != 0)",
+             "spinner": "(S[ESPIN + {}] != 0)"}
 # the piece and seat functions of the vocabulary, each a kernel table or helper (kernel.py)
 TABLE_FUNCS = {"next": "NEXT", "prev": "PREV", "left_of": "LEFT", "right_of": "RIGHT",
                "partner": "PARTNER", "side_of": "SIDE_OF"}
@@ -252,6 +256,8 @@ class Gen:
             m = self.u.fresh("m")
             return f"for {var} in range(NP):\n        if not ({m} >> {var}) & 1:\n" \
                    f"            continue", f"{m} = {mask}"
+        if isinstance(node, n.Name) and self.field(node) == "ends":
+            return f"for {var} in range(S[NENDS]):", ""
         if isinstance(node, n.Call) and node.func.name == "range" and \
                 self.c.funcs[id(node)].impl is not None and len(node.args) == 2:
             return f"for {var} in range({self.expr(node.args[0])}, {self.expr(node.args[1])}):", ""
@@ -259,6 +265,13 @@ class Gen:
             v = self.const(node)
             return f"for {var} in {self.lit(tuple(v))}:", ""
         raise NotBatchable("an aggregate over a list built at run time")
+
+    def field(self, node: n.Name) -> str | None:
+        """The context field a name reads (None: a bound variable or a constant)."""
+        ref = self.c.refs[id(node)]
+        if isinstance(ref, Binder) or ref.is_const:
+            return None
+        return ref.field
 
     # -- leaves -----------------------------------------------------------------------------
 
@@ -273,12 +286,16 @@ class Gen:
             return f"S[DECL + {int(f[5:])}]"
         if f == "leading":
             return "(S[TRICKN] == 0)"
+        if f in LAYOUT_NAMES:
+            return LAYOUT_NAMES[f]
         raise NotBatchable(f"the name '{node.name}' has no kernel form")
 
     def v_Attr(self, node: n.Attr) -> str:
         obj_t = self.type_of(node.obj)
         if not isinstance(obj_t, ObjType):
             raise NotBatchable(f"the attribute '{node.name}' has no kernel form")
+        if obj_t.name == "end" and node.name in END_ATTRS:
+            return END_ATTRS[node.name].format(self.expr(node.obj))
         table = self.u.attr_table(obj_t, node.name)
         src = f"{table}[{self.expr(node.obj)}]"
         if str(self.type_of(node)) == "bool":
@@ -300,6 +317,8 @@ class Gen:
             return f"_{name}({self.expr(args[0])}, {self.expr(args[1])})"
         if name == "piece":
             return f"_piece({self.expr(args[0])}, {self.expr(args[1])})"
+        if name == "pips_left":
+            return f"_pips_left(H, _side({self.expr(args[0])}))"
         if name == "holder":
             return f"_holder(H, {self.expr(args[0])})"
         if name == "abs":

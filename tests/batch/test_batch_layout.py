@@ -1,0 +1,71 @@
+"""Layout play (All Fives) in the batch engine: its hands agree with the step engine's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from support import cli
+from tablerules.batch import NotBatchable, compile_batch, verify
+from tablerules.batch.kernel import Builder
+from tablerules.game import load_game
+
+numba = pytest.importorskip("numba")
+
+# two kernels between them cover the layout's parts: four partners with the spinner counting
+# both halves, no stock, the leader by rotation; and two players with a boneyard to draw from
+# (even holding a play), muggins claims, one-half spinner, the highest double leading, the
+# exact target and the cribbage-board unit. Options that change only a constant (teams, 3
+# players, target) are checked the same way by `tablerules batch` (see the report).
+OPTIONS = {
+    "default": {},
+    "boneyard": {"players": "2", "muggins": "true", "draw_with_play": "true",
+                 "spinner_count": "one", "first_play": "highest_double", "exact_target": "true",
+                 "target": "61"},
+}
+
+
+@pytest.fixture(scope="module", params=sorted(OPTIONS))
+def batch(request):
+    return compile_batch(load_game("allfives", typed=True,
+                                   options=OPTIONS[request.param]).definition)
+
+
+def test_every_decision_and_result_agrees_with_the_step_engine(batch):
+    hands = batch.play(400, 5)
+    assert verify(batch.game, hands, range(400)) == []
+    g = batch.game
+    acts = g.actions
+    taken = hands.actions[hands.actions >= 0]
+    # real hands: lays on the spinner's arms, knocks, hands gone out and blocked, points scored
+    lays = taken[taken >= acts.layout_base] - acts.layout_base
+    assert set((lays % len(acts.arms)).tolist()) == set(range(len(acts.arms)))
+    assert (taken == acts.knock_action).any()
+    assert hands.points(len(g.sides)).sum() > 0 and hands.scored(len(g.sides)).sum() > 0
+    if g.stock:
+        assert (taken == acts.draw_action).any()
+        assert (taken == acts.claim_action).any() and (taken == acts.pass_action).any()
+
+
+def test_a_wrong_lay_is_caught_by_the_replay(batch):
+    hands = batch.play(5, 2)
+    hands.results[3, -1] += 5  # a hand score the step engine does not give
+    j = int((hands.legal[1] > 1).argmax())
+    hands.actions[1, j] = batch.game.actions.num_actions - 1  # the last lay id, never legal here
+    assert [p.split(":")[0] for p in verify(batch.game, hands, range(5))] == ["hand 2", "hand 4"]
+
+
+def test_a_layout_the_kernel_has_no_form_of_is_refused_with_the_part():
+    f = Path(__file__).parent.parent / "fixtures" / "allfives-counterclockwise.yaml"
+    with pytest.raises(NotBatchable) as e:
+        Builder(load_game(str(f), typed=True).definition).build()
+    assert e.value.path == ("seats", "order")
+
+
+def test_the_batch_command_plays_all_fives(batch):
+    if batch.game.stock:
+        pytest.skip("one run is enough: the default kernel is in numba's cache")
+    r = cli("batch", "allfives", "-n", "300", "--check", "100", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert '"agree": 100' in r.output
