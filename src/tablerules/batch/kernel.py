@@ -23,7 +23,7 @@ from . import layout
 from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
-_EXTRA = ("CONTRACT", "TRICKM", "TRICKN", "LEDI", "TID", "NACT", "LEFT", "HIGH_SEAT")
+_EXTRA = ("CONTRACT", "TRICKM", "TRICKN", "LEDI", "TID", "NACT", "HIGH_SEAT")
 
 # error codes the loop returns for a hand it cannot finish (what the step engine raises)
 ERRORS = {

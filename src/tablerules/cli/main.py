@@ -446,7 +446,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     With --workers, --shard or --cluster the record and the summary are byte for byte those of
     one process with the same seed: every game is seeded by its number alone, and the games are
     written and counted in order. --engine batch plays the matches with uniformly random legal
-    choices in compiled code (numba: pip install 'tablerules[fast]'); its games are its own, not
+    choices in compiled code (numba: pip install 'tablerules\\[fast]'); its games are its own, not
     the step engine's, and it prints the same summary.
     """
     from ..records.io import open_text
@@ -1206,7 +1206,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     report the contracts bid, how often each was made, and the points.
 
     The batch engine compiles the ruleset to machine code with numba, an optional extra: pip
-    install 'tablerules[fast]'. Each hand is dealt and played from the seed and its number
+    install 'tablerules\\[fast]'. Each hand is dealt and played from the seed and its number
     alone, the dealer passing left hand by hand. A sample of the hands (--check) is replayed
     through the step engine, the one `simulate` plays, which must agree on every decision and
     on every result. A ruleset the batch engine has no form of yet (per-piece records, say)
