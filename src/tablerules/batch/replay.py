@@ -46,6 +46,8 @@ def replay_hands(game, hands, sample) -> list[str]:
                        "scored": [int(x) for x in hands.scored(sides)[i]]}
                 if g.auction.fixed_contract < 0:
                     want["bid"], got["bid"] = r["bid"], g.bids[int(row[3])].label
+                if g.match.stake is not None:
+                    want["paid"], got["paid"] = r["paid"], hands.paid(g, i)
             if want != got:
                 bad = f"the result differs: step engine {want}, batch {got}"
         if bad is not None:
