@@ -52,7 +52,6 @@ def test_a_wrong_decision_is_caught_by_the_replay(batch):
 
 @pytest.mark.parametrize("name, part, words", [
     ("allfives", ("contracts", "layout", "play", "mode"), "layout play"),
-    ("taroky", (), "per-piece records"),
 ])
 def test_a_ruleset_it_has_no_form_of_is_refused_with_the_part(name, part, words):
     with pytest.raises(NotBatchable) as e:

@@ -393,8 +393,7 @@ class Builder:
         out.append("")
         out.append(HELPERS)
         out.append(CARD_HELPERS)
-        for d in self.unit.defs + self.dispatch:
-            out.append(_INLINE + d)
+        out += _decorated(self.unit.defs + self.dispatch)
         out.append(LOOP)
         src = "\n".join(out) + "\n"
         _only_generated(src)
@@ -469,6 +468,32 @@ def _only_generated(src: str) -> None:
 # every function but the loop is inlined into it at numba's level: a call that passes the state
 # arrays costs their reference counts, which was half of a hand's time
 _INLINE = "@njit(cache=True, inline='always')\n"
+# ... but numba inlines each call site anew, so a function whose calls, inlined all the way
+# down, come to more than this is compiled once and called (a chain of a ruleset's functions
+# that call each other several times, as a scoring formula does, took minutes to compile)
+INLINE_LIMIT = 2
+_CALL = re.compile(r"\b(_[a-z]\d+|_k_[a-z_]+)\(")
+
+
+def _decorated(defs: list[str]) -> list[str]:
+    """Each generated function with its decorator: inlined, unless it is called from more than
+    one place and is big (INLINE_LIMIT)."""
+    sites: dict[str, int] = {}
+    for d in defs:
+        for callee in _CALL.findall(d.split("\n", 1)[1]):
+            sites[callee] = sites.get(callee, 0) + 1
+    weight: dict[str, int] = {}
+    out = []
+    for d in defs:  # callees come first
+        name = d.split("(", 1)[0][4:]
+        w = 1
+        for callee in _CALL.findall(d.split("\n", 1)[1]):
+            w += weight.get(callee, 1)
+        inline = w <= INLINE_LIMIT or sites.get(name, 0) <= 1
+        weight[name] = w if inline else 1
+        out.append((_INLINE if inline else "@njit(cache=True)\n") + d)
+    return out
+
 
 HELPERS = '''
 @njit(cache=True, inline='always')
