@@ -7,9 +7,10 @@ every hook of the ruleset as a typed function (`typed.py`), one dispatcher per k
 plays whole hands with uniformly random legal choices, the same steps as the step engine's
 role modules (engine/auction.py, setup.py, play.py, tricks.py, scoring.py) in the same order.
 
-What the loop has no form of (a layout, a per-piece record such as `played_by`, an exchange
-that takes part of the stock, further follow tiers, ...) is refused while building, with the
-ruleset part that needs it (NotBatchable): such a ruleset is played by the step engine.
+The card game's parts (per-piece records such as `played_by`, exchanges that take part of the
+stock, follow tiers, chips paid between seats) are the template text of cards.py. What the
+loop has no form of (a layout, ...) is refused while building, with the ruleset part that
+needs it (NotBatchable): such a ruleset is played by the step engine.
 """
 
 from __future__ import annotations
