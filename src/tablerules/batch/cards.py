@@ -1,4 +1,4 @@
-"""The kernel's parts for card games such as a tarot pack's (kernel.py writes them in the module).
+"""The kernel's parts for card games and their records (kernel.py writes them in the module).
 
 CARD_HELPERS is template text like kernel.HELPERS: the per-piece records (who played a piece,
 who took its trick and which trick it was, who laid it away), the stock as it is shared out
