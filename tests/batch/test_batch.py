@@ -51,16 +51,6 @@ def test_a_wrong_decision_is_caught_by_the_replay(batch):
     assert [p.split(":")[0] for p in problems] == ["hand 3", "hand 5"]
 
 
-@pytest.mark.parametrize("name, part, words", [
-    ("taroky", (), "per-piece records"),
-])
-def test_a_ruleset_it_has_no_form_of_is_refused_with_the_part(name, part, words):
-    with pytest.raises(NotBatchable) as e:
-        Builder(load_game(name, typed=True).definition).build()
-    assert e.value.path == part
-    assert words in e.value.message
-
-
 def test_no_name_or_symbol_of_the_ruleset_reaches_the_kernel_source(tmp_path):
     f = tmp_path / "hostile.yaml"
     f.write_text("""
@@ -97,9 +87,14 @@ def test_cli_batch_reports_and_checks(snapshot):
 
 def test_cli_batch_refuses_a_game_where_it_is_written(snapshot, monkeypatch):
     monkeypatch.chdir(Path(__file__).parent.parent / "fixtures")
-    r = cli("batch", "allfives-counterclockwise.yaml", "-n", "10")
+    with pytest.raises(NotBatchable) as e:
+        Builder(load_game("batch-unsupported.yaml", typed=True).definition).build()
+    assert e.value.path == ("contracts", "points", "outcome", "over")
+    r = cli("batch", "batch-unsupported.yaml", "-n", "10")
     assert r.exit_code == 1
     assert r.stderr == snapshot
+    r = cli("simulate", "batch-unsupported.yaml", "--engine", "batch", "-n", "1")
+    assert r.exit_code == 1 and "leave out --engine batch" in r.stderr
 
 
 def test_a_game_loaded_without_its_trees_is_refused_with_the_way_to_load_it():

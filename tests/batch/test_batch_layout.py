@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from support import cli
-from tablerules.batch import NotBatchable, compile_batch, verify
-from tablerules.batch.kernel import Builder
+from tablerules.batch import compile_batch, verify
 from tablerules.game import load_game
 
 numba = pytest.importorskip("numba")
@@ -54,13 +52,6 @@ def test_a_wrong_lay_is_caught_by_the_replay(batch):
     j = int((hands.legal[1] > 1).argmax())
     hands.actions[1, j] = batch.game.actions.num_actions - 1  # the last lay id, never legal here
     assert [p.split(":")[0] for p in verify(batch.game, hands, range(5))] == ["hand 2", "hand 4"]
-
-
-def test_a_layout_the_kernel_has_no_form_of_is_refused_with_the_part():
-    f = Path(__file__).parent.parent / "fixtures" / "allfives-counterclockwise.yaml"
-    with pytest.raises(NotBatchable) as e:
-        Builder(load_game(str(f), typed=True).definition).build()
-    assert e.value.path == ("seats", "order")
 
 
 def test_the_batch_command_plays_all_fives(batch):

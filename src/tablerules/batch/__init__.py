@@ -27,11 +27,11 @@ from typing import Any
 
 from ..definition import GameDef
 from ..errors import GameError, RulesetFault
-from .kernel import ERRORS, MATCH_RESULT, RESULT, Builder
+from .kernel import ERRORS, MATCH_RESULT, RESULT, Builder, result_width
 from .typed import NotBatchable
 
 # the ruleset part each kernel error is about (ERRORS), where the step engine places it too
-_PARTS = {2: ("bounds", "max_steps"), 8: ("scoring", "match_over")}
+_PARTS = {2: ("bounds", "max_steps"), 10: ("scoring", "match_over")}
 
 
 def _fault(code: int, where: str) -> RulesetFault:
@@ -78,7 +78,9 @@ class Hands:
     dealers: Any  # (n,)
     actions: Any  # (n, max decisions) action ids, -1 past the last
     legal: Any  # (n, max decisions) how many actions were legal at each decision
-    results: Any  # (n, RESULT + 2 * sides): error, thrown_in, contract, ..., points, scored
+    # (n, kernel.result_width): error, thrown_in, contract, ..., points, scored, then with
+    # scoring.chips the chips of each payment (`paid`)
+    results: Any
 
     def __len__(self) -> int:
         return len(self.dealers)
@@ -91,6 +93,23 @@ class Hands:
 
     def scored(self, sides: int):
         return self.results[:, len(RESULT) + sides:len(RESULT) + 2 * sides]
+
+    def paid(self, game, i: int) -> list[dict]:
+        """Hand i's payments as State.hand_result() lists them (`from`, `to`, `chips`, `for`)."""
+        n = game.seat_count
+        col = len(RESULT) + 2 * len(game.sides)
+        row = self.results[i]
+        out = []
+        for name, _ in game.match.pays:
+            for payer in range(n):
+                for payee in range(n):
+                    if payee == payer:
+                        continue
+                    x = int(row[col])
+                    col += 1
+                    if x:
+                        out.append({"from": payer, "to": payee, "chips": x, "for": name})
+        return out
 
 
 @dataclass
@@ -184,7 +203,7 @@ class Batch:
         width = decisions_bound(g)
         actions = np.full((n, width), -1, dtype=np.int16)
         legal = np.zeros((n, width), dtype=np.int16)
-        results = np.zeros((n, len(RESULT) + 2 * len(g.sides)), dtype=np.int64)
+        results = np.zeros((n, result_width(g)), dtype=np.int64)
         try:
             if threads > 1:
                 import numba

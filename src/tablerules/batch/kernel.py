@@ -8,8 +8,9 @@ plays whole hands with uniformly random legal choices, the same steps as the ste
 role modules (engine/auction.py, setup.py, play.py, tricks.py, scoring.py) in the same order;
 a layout contract is played by layout.py's `_layout` (engine/layout.py's steps) instead of tricks.
 
-What the loop has no form of (a per-piece record such as `played_by`, an exchange
-that takes part of the stock, further follow tiers, ...) is refused while building, with the
+The card game's parts (per-piece records such as `played_by`, exchanges that take part of the
+stock, follow tiers, chips paid between seats) are the template text of cards.py. What the
+loop has no form of (counter-clockwise layout play, ...) is refused while building, with the
 ruleset part that needs it (NotBatchable): such a ruleset is played by the step engine.
 """
 
@@ -20,6 +21,7 @@ import re
 
 from ..definition import GameDef
 from . import layout
+from .cards import CARD_HELPERS
 from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
@@ -34,7 +36,9 @@ ERRORS = {
     5: "a rule named a seat that does not exist",
     6: "allow leaves the seat no choice",
     7: "the hand took more decisions than the batch engine keeps",
-    8: "the match did not end within bounds.max_hands deals",
+    8: "an exchange takes more pieces than the stock holds",
+    9: "a payment of scoring.chips.pays is below 0",
+    10: "the match did not end within bounds.max_hands deals",
 }
 
 # result columns per match, before the score per side
@@ -43,6 +47,13 @@ MATCH_RESULT = ("error", "hands", "deals", "winners")
 # result columns per hand, before the per-side points and scores
 RESULT = ("error", "thrown_in", "contract", "bid", "bidder", "made", "forced", "tricks_played",
           "steps")
+
+
+def result_width(game: GameDef) -> int:
+    """Result columns per hand: RESULT, points and scored per side, then with scoring.chips the
+    chips of each payment (each `pays` name, payer, payee other than the payer)."""
+    n = game.seat_count
+    return len(RESULT) + 2 * len(game.sides) + len(game.match.pays) * n * (n - 1)
 
 
 class Builder:
@@ -105,22 +116,6 @@ class Builder:
                                "load_game(..., typed=True)")
         if len(g.pieces) > 62:
             raise NotBatchable(f"{len(g.pieces)} pieces do not fit one 64-bit mask", ("pieces",))
-        if g.keeps:
-            raise NotBatchable("reads per-piece records (" + ", ".join(sorted(g.keeps)) + ")")
-        if g.turn is not None:
-            raise NotBatchable("deal.turn has no kernel form", ("deal", "turn"))
-        if g.seat_step != 1:
-            raise NotBatchable("counter-clockwise play has no kernel form", ("seats", "order"))
-        for c in g.contracts:
-            where = ("contracts", c.name)
-            ex = c.exchange
-            if c.more_exchanges or (ex is not None and (ex.take is not None or ex.start is not None
-                                                        or ex.legal is not None)):
-                raise NotBatchable("an exchange that takes part of the stock, or chooses what it "
-                                   "buries, has no kernel form", where + ("exchange",))
-        for t in g.trick_tables.values():
-            if t.tiers:
-                raise NotBatchable("follow tiers have no kernel form", ("play", "follows"))
 
     def build(self) -> str:
         self.refuse()
@@ -138,6 +133,11 @@ class Builder:
         self.const("STOCKN", g.stock)
         self.const("MAX_STEPS", g.bounds.max_steps)
         self.const("NCON", len(g.contracts))
+        self.const("STEP", g.seat_step)
+        self.const("STAKE", g.match.stake or 0)
+        self.const("NPAY", len(g.match.pays))
+        self.const("REC_PLAYS", "plays" in g.keeps)
+        self.const("REC_TAKEN", "taken" in g.keeps)
         for name in ("pass", "agree", "decline", "take", "leave"):
             self.const(name.upper(), getattr(acts, f"{name}_action"))
         self.const("BID_BASE", acts.bid_base)
@@ -146,8 +146,9 @@ class Builder:
         self.const("BURY_BASE", acts.bury_base)
         # seats
         self.array("SIDE_OF", g.side_of)
-        self.array("NEXT", [(s + 1) % n for s in range(n)])
-        self.array("PREV", [(s - 1) % n for s in range(n)])
+        step = g.seat_step
+        self.array("NEXT", [(s + step) % n for s in range(n)])
+        self.array("PREV", [(s - step) % n for s in range(n)])
         self.array("LEFT", [(s + 1) % n for s in range(n)])
         self.array("RIGHT", [(s - 1) % n for s in range(n)])
         mates = []
@@ -165,6 +166,13 @@ class Builder:
         self.array("PIECE", [g.pieces.index(a, b) if g.pieces.index(a, b) is not None else -1
                              for a in range(top + 1) for b in range(top + 1)],
                    (top + 1, top + 1))
+        cards = g.pieces.kind == "cards"
+        self.array("CARD_SUIT", [self.sym.code(str(v)) for v in g.pieces.attrs["suit"]]
+                   if cards else [-1] * P)
+        self.array("CARD_FACE", [self.sym.code(str(v)) for v in g.pieces.attrs["face"]]
+                   if cards else [-1] * P)
+        self.const("HAS_TURN", g.turn is not None)
+        self.single("turn", ("deal", "turn"), "0")
         self._auction()
         self._contracts()
         self._tricks()
@@ -175,6 +183,7 @@ class Builder:
         self.const("HAND_SIZE", g.hand_size)
         self.const("MAX_HANDS", g.bounds.max_hands)
         self.const("LOWEST_WINS", g.match.lowest_wins)
+        self._pays()
         self.const("KEEP", slots["_SIZE"])
         self.const("NKEEP", self.unit.keeps)
         self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps)
@@ -263,11 +272,55 @@ class Builder:
                                   f"        return {fn}(S, H)"]
             lines.append("    return " + ("S[BIDDER]" if kind == "by" else "True"))
             self.dispatch.append("\n".join(lines) + "\n")
-        ex = [c.exchange for c in g.contracts]
-        self.array("EX_BURY", [e.bury if e else 0 for e in ex])
-        self.array("EX_OPTIONAL", [bool(e and e.optional) for e in ex])
-        self.per_contract("ex_by", ("exchange", "by"), "S[BIDDER]",
-                          lambda c: c.exchange is not None)
+        self._exchanges()
+
+    def _exchanges(self) -> None:
+        """Every exchange of every contract by a number of its own: EXI[contract, k]."""
+        g = self.g
+        width = max((1 + len(c.more_exchanges) for c in g.contracts), default=1)
+        exi, exs = [], []
+        for c in g.contracts:
+            n = 1 + len(c.more_exchanges) if c.exchange is not None else 0
+            for k in range(width):
+                exi.append(len(exs) if k < n else -1)
+                if k < n:
+                    exs.append((c, k, c.exchange_at(k)))
+        self.array("EXI", exi, (len(g.contracts), width))
+        self.array("EX_BURY", [e.bury for _, _, e in exs] or [0])
+        self.array("EX_OPTIONAL", [e.optional for _, _, e in exs] or [0])
+        self.array("EX_HAS_TAKE", [e.take is not None for _, _, e in exs] or [0])
+        self.array("EX_HAS_FROM", [e.start is not None for _, _, e in exs] or [0])
+        self.array("EX_HAS_LEGAL", [e.legal is not None for _, _, e in exs] or [0])
+        for kind, part, default, has in (
+                ("by", "by", "S[BIDDER]", lambda e: True),
+                ("take", "take", "-1", lambda e: e.take is not None),
+                ("from", "from", "0", lambda e: e.start is not None),
+                ("legal", "legal", "True", lambda e: e.legal is not None)):
+            lines = [f"def _k_ex_{kind}(S, H, e):"]
+            for i, (c, k, e) in enumerate(exs):
+                base = ("contracts", c.name, "exchange")
+                path = base + (k, part)
+                if path not in g.exprs and not c.more_exchanges:
+                    path = base + (part,)
+                fn = self.hook(path, hoist=kind == "legal")
+                if fn is None and has(e):
+                    raise NotBatchable("this rule has no checked tree", path)
+                if fn is not None:
+                    lines += [f"    if e == {i}:", f"        return {fn}(S, H)"]
+            lines.append(f"    return {default}")
+            self.dispatch.append("\n".join(lines) + "\n")
+
+    def _pays(self) -> None:
+        """scoring.chips.pays: one dispatcher over the payments by their number."""
+        lines = ["def _k_pay(S, H, k):"]
+        for k, (name, _) in enumerate(self.g.match.pays):
+            fn = self.hook(("scoring", "chips", "pays", name))
+            if fn is None:
+                raise NotBatchable("this rule has no checked tree", ("scoring", "chips", "pays",
+                                                                     name))
+            lines += [f"    if k == {k}:", f"        return {fn}(S, H)"]
+        lines.append("    return 0")
+        self.dispatch.append("\n".join(lines) + "\n")
 
     def _tricks(self) -> None:
         g = self.g
@@ -309,6 +362,8 @@ class Builder:
         # a game played only by layout has no trick tables: empty arrays of the same shapes
         nsuit = max((len(t.suits) for t in tabs), default=1)
         width = max(((len(x) if type(x) is tuple else 1) for t in tabs for x in t.lead), default=1)
+        ntier = max((len(x) for t in tabs for x in t.tiers), default=0) or 1
+        tiers, ntiers = [], []
         lead, leadn, follow, rank, suit, mustf, lact = [], [], [], [], [], [], []
         for t in tabs:
             for x in t.lead:
@@ -316,6 +371,10 @@ class Builder:
                 lead += row + [-1] * (width - len(row))
                 leadn.append(len(row) if type(x) is tuple else 0)
             follow += list(t.follow_mask) + [0] * (nsuit - len(t.follow_mask))
+            for s in range(nsuit):
+                row = list(t.tiers[s]) if s < len(t.tiers) else []
+                tiers += row + [0] * (ntier - len(row))
+                ntiers.append(len(row))
             for s in range(nsuit):
                 rank += list(t.rank[s]) if s < len(t.rank) else [0] * P
             suit += [self.sym.code(v) for v in t.suits] + [-1] * (nsuit - len(t.suits))
@@ -325,6 +384,8 @@ class Builder:
         self.array("LEAD", lead, (nt, P, width))
         self.array("LEADN", leadn, (nt, P))  # 0: the piece leads its one suit; k: k to choose
         self.array("FOLLOW", follow, (nt, nsuit))
+        self.array("TIERS", tiers, (nt, nsuit, ntier))
+        self.array("NTIERS", ntiers, (nt, nsuit))
         self.array("RANK", rank, (nt, nsuit, P))
         self.array("SUIT", suit, (nt, nsuit))
         self.array("MUSTF", mustf)
@@ -342,8 +403,8 @@ class Builder:
             out.append(f"{name} = np.array({values!r}, dtype=np.int64)")
         out.append("")
         out.append(HELPERS)
-        for d in self.unit.defs + self.dispatch:
-            out.append(_INLINE + d)
+        out.append(CARD_HELPERS)
+        out += _decorated(self.unit.defs + self.dispatch)
         out.append(LOOP)
         out.append(layout.LAYOUT)
         src = "\n".join(out) + "\n"
@@ -359,8 +420,11 @@ def _slots(game: GameDef) -> dict[str, int]:
         slots[f] = len(slots)
     at = len(slots)
     nd, ns, n = len(game.declarations), len(game.sides), game.seat_count
+    P = len(game.pieces)
     for name, size in (("DECL", nd), ("DIDX", nd), ("PTS", ns), ("TRK", ns), ("SCORE", ns),
-                       ("TRICK", n), ("TSEAT", n), ("RING", n), ("ACT", n)) + tuple(
+                       ("TRICK", n), ("TSEAT", n), ("RING", n), ("ACT", n),
+                       ("PLAYED", P), ("TAKENBY", P), ("TRICKOF", P), ("DEALTM", n),
+                       ("LAIDM", n), ("CHIPS", n), ("STOCKM", 1)) + tuple(
                            (name, layout.arms(game)) for name in layout.PER_ARM):
         slots[name] = at
         at += size
@@ -379,7 +443,7 @@ _ATTRS = frozenset({"int64", "uint64", "array", "reshape", "zeros", "empty", "sh
 
 def _template_names() -> frozenset:
     out = set()
-    for node in ast.walk(ast.parse(HELPERS + LOOP + layout.LAYOUT)):
+    for node in ast.walk(ast.parse(HELPERS + CARD_HELPERS + LOOP + layout.LAYOUT)):
         if isinstance(node, ast.Name):
             out.add(node.id)
         elif isinstance(node, ast.FunctionDef):
@@ -390,8 +454,9 @@ def _template_names() -> frozenset:
 
 def _only_generated(src: str) -> None:
     names = _template_names() | _BUILTINS
-    texts = {n.value for n in ast.walk(ast.parse(HELPERS + LOOP + layout.LAYOUT))
-             if isinstance(n, ast.Constant) and isinstance(n.value, str)} | {"min() of an empty collection",
+    texts = {n.value for n in ast.walk(ast.parse(HELPERS + CARD_HELPERS + LOOP + layout.LAYOUT))
+             if isinstance(n, ast.Constant)
+             and isinstance(n.value, str)} | {"min() of an empty collection",
                                               "max() of an empty collection"}
     for node in ast.walk(ast.parse(src)):
         if isinstance(node, ast.Constant):
@@ -416,6 +481,32 @@ def _only_generated(src: str) -> None:
 # every function but the loop is inlined into it at numba's level: a call that passes the state
 # arrays costs their reference counts, which was half of a hand's time
 _INLINE = "@njit(cache=True, inline='always')\n"
+# ... but numba inlines each call site anew, so a function whose calls, inlined all the way
+# down, come to more than this is compiled once and called (a chain of a ruleset's functions
+# that call each other several times, as a scoring formula does, took minutes to compile)
+INLINE_LIMIT = 2
+_CALL = re.compile(r"\b(_[a-z]\d+|_k_[a-z_]+)\(")
+
+
+def _decorated(defs: list[str]) -> list[str]:
+    """Each generated function with its decorator: inlined, unless it is called from more than
+    one place and is big (INLINE_LIMIT)."""
+    sites: dict[str, int] = {}
+    for d in defs:
+        for callee in _CALL.findall(d.split("\n", 1)[1]):
+            sites[callee] = sites.get(callee, 0) + 1
+    weight: dict[str, int] = {}
+    out = []
+    for d in defs:  # callees come first
+        name = d.split("(", 1)[0][4:]
+        w = 1
+        for callee in _CALL.findall(d.split("\n", 1)[1]):
+            w += weight.get(callee, 1)
+        inline = w <= INLINE_LIMIT or sites.get(name, 0) <= 1
+        weight[name] = w if inline else 1
+        out.append((_INLINE if inline else "@njit(cache=True)\n") + d)
+    return out
+
 
 HELPERS = '''
 @njit(cache=True, inline='always')
@@ -563,9 +654,13 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
     for s in range(SEATS):
         H[s] = deal[s]
     nstock = STOCKN
+    stk = np.empty(STOCKN + 1, dtype=np.int64)
+    _records(S, H, deal, stock, stk)
     acts = np.empty(NP * NARMS + 64 + OFF.shape[2] + DCH.shape[2], dtype=np.int64)
     step = 0
     forced_high = False
+    if HAS_TURN:
+        S[TURN] = _seat(_k_turn(S, H))
     # -- the auction
     if FIXED >= 0:
         S[CONTRACT] = FIXED
@@ -686,9 +781,20 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
             S[DECL + d] = DACT_V[a - DECL_BASE]
             S[DIDX + d] = DACT_I[a - DECL_BASE]
         else:
-            S[ACTOR] = _seat(_k_ex_by(S, H, c))
+            e = EXI[c, j]
+            S[ACTOR] = _seat(_k_ex_by(S, H, e))
+            tn = -1
+            tf = 0
+            if EX_HAS_TAKE[e]:
+                tn = _k_ex_take(S, H, e)
+                if EX_HAS_FROM[e]:
+                    tf = _k_ex_from(S, H, e)
+                if tn < 0 or tf < 0 or tf + tn > nstock:
+                    return 8
+                if tn == 0:
+                    continue
             take = True
-            if EX_OPTIONAL[c] and nstock > 0:
+            if EX_OPTIONAL[e] and nstock > 0:
                 acts[0] = TAKE
                 acts[1] = LEAVE
                 a = _choose(S, H, R, acts, 2, step, out, nleg, i)
@@ -700,16 +806,9 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
                 take = a == TAKE
             if not take:
                 continue
-            for q in range(nstock):
-                H[S[ACTOR]] |= np.int64(1) << stock[q]
-            nstock = 0
-            for q in range(EX_BURY[c]):
-                n = 0
-                m = H[S[ACTOR]]
-                for t in range(NP):
-                    if (m >> t) & 1:
-                        acts[n] = BURY_BASE + t
-                        n += 1
+            nstock = _take(S, H, stk, nstock, tf, tn)
+            for q in range(EX_BURY[e]):
+                n = _buryable(S, H, e, acts)
                 a = _choose(S, H, R, acts, n, step, out, nleg, i)
                 if a < 0:
                     return 1 if a == -1 else 7
@@ -717,6 +816,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
                 if step > MAX_STEPS:
                     return 2
                 H[S[ACTOR]] &= ~(np.int64(1) << (a - BURY_BASE))
+                S[LAIDM + S[ACTOR]] |= np.int64(1) << (a - BURY_BASE)
     # -- play: who sits out, who leads, the tables in force
     code = 0
     for d in range(ND):
@@ -733,16 +833,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
         nact += 1
     if nact == 0:
         return 4
-    prev = -1
-    firsts = -1
-    for s in range(SEATS):
-        if S[ACT + s]:
-            if prev >= 0:
-                S[RING + prev] = s
-            else:
-                firsts = s
-            prev = s
-    S[RING + prev] = firsts
+    _ring(S)
     left = 0
     for s in range(SEATS):
         if S[ACT + s]:
@@ -765,9 +856,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
         for q in range(NKEEP):
             S[KEEP + 2 * q] = 0
         if ledi >= 0 and MUSTF[tid]:
-            f = m & FOLLOW[tid, ledi]
-            if f:
-                m = f
+            m = _follow(m, tid, ledi)
         n = 0
         for t in range(NP):
             if (m >> t) & 1:
@@ -784,6 +873,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
         if step > MAX_STEPS:
             return 2
         H[actor] &= ~(np.int64(1) << a)
+        if REC_PLAYS:
+            S[PLAYED + a] = actor
         left -= 1
         k = S[TRICKN]
         S[TRICK + k] = a
@@ -845,6 +936,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
         pts = _k_points(S, H, c)
         _add(S, SIDE_OF[winner], pts, 1)
         S[TRICKS_PLAYED] += 1
+        if REC_TAKEN:
+            _taken(S, winner)
         S[TRICKN] = 0
         S[TRICKM] = 0
         ledi = -1
@@ -866,6 +959,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
         S[SIDE] = s
         res[9 + s] = S[PTS + s]
         res[9 + NSIDES + s] = _k_score(S, H)
+    if NPAY and not _settle(S, H, res, 9 + 2 * NSIDES):
+        return 9
     return 0
 
 
@@ -927,7 +1022,7 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
                 if _k_match_over(S, H):
                     break
             if ndeals >= MAX_HANDS:
-                mres[m, 0] = 8
+                mres[m, 0] = 10
                 break
             S[DEALER] = dealer
             dealer = _seat(_k_next_dealer(S, H))

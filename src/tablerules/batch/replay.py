@@ -50,6 +50,8 @@ def _follow(g, st, hands, i: int, *, single: bool) -> str | None:
                "scored": [int(x) for x in hands.scored(sides)[i]]}
         if g.auction.fixed_contract < 0:
             want["bid"], got["bid"] = r["bid"], g.bids[int(row[3])].label
+        if g.match.stake is not None:
+            want["paid"], got["paid"] = r["paid"], hands.paid(g, i)
     if want != got:
         return f"the result differs: step engine {want}, batch {got}"
     return None

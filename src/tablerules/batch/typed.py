@@ -67,7 +67,8 @@ class Symbols:
 # context fields (places.py) that are one scalar slot of S, by slot name
 SCALAR_FIELDS = ("dealer", "actor", "passes", "high", "offered", "bidder", "bidder_side", "bid",
                  "asked", "tile", "choice", "led", "points_against", "tricks_against",
-                 "tricks_played", "went_out", "blocked", "made", "side", "hands_played", "turn")
+                 "tricks_played", "went_out", "blocked", "made", "side", "hands_played", "turn",
+                 "payer", "payee")
 # per-side totals, by the vocabulary function that reads them
 SIDE_FUNCS = {"points": "PTS", "tricks": "TRK", "score": "SCORE"}
 # the layout's names (slots written by batch/layout.py after each lay) and an end's attributes
@@ -77,6 +78,9 @@ END_ATTRS = {"pips": "S[EPIPS + {}]", "double": "(S[EDBL + {}] != 0)",
 # the piece and seat functions of the vocabulary, each a kernel table or helper (kernel.py)
 TABLE_FUNCS = {"next": "NEXT", "prev": "PREV", "left_of": "LEFT", "right_of": "RIGHT",
                "partner": "PARTNER", "side_of": "SIDE_OF"}
+# the per-piece records (GameDef.keeps) and per-seat lists, each a block of S (kernel.py)
+PIECE_FUNCS = {"played_by": "PLAYED", "taken_by": "TAKENBY", "trick_of": "TRICKOF"}
+SEAT_LISTS = {"dealt_to": "DEALTM", "laid_away": "LAIDM"}
 
 
 class Unit:
@@ -231,6 +235,16 @@ class Gen:
         if not (isinstance(t, ListType) and isinstance(t.elem, ObjType)
                 and t.elem.name in ("tile", "card")):
             return None
+        if isinstance(node, n.Name) and isinstance(self.c.refs[id(node)], Binder):
+            local = self.locals.get(self.c.refs[id(node)])
+            if local is not None:  # a parameter of a ruleset's function: a mask
+                return local
+        if isinstance(node, n.Call) and self.c.funcs[id(node)].typed is None:
+            name = node.func.name
+            if name == "stock_left":
+                return "S[STOCKM]"
+            if name in SEAT_LISTS:
+                return f"S[{SEAT_LISTS[name]} + _seat({self.expr(node.args[0])})]"
         if isinstance(node, n.Name):
             ref = self.c.refs[id(node)]
             if not isinstance(ref, Binder) and not ref.is_const:
@@ -302,12 +316,26 @@ class Gen:
             return f"({src} != 0)"
         return src
 
+    def arg(self, node: n.Node) -> str:
+        """An argument of a ruleset's function: a value, or a list of pieces as its mask."""
+        if isinstance(self.type_of(node), ListType):
+            mask = self.pieces(node)
+            if mask is None:
+                raise NotBatchable("a list argument that is not of pieces")
+            return mask
+        return self.expr(node)
+
+    def v_Index(self, node: n.Index) -> str:
+        if not self.is_const(node.obj):
+            raise NotBatchable("an index into a list built at run time")
+        return f"_ix({self.lit(tuple(self.const(node.obj)))}, {self.expr(node.index)})"
+
     def v_Call(self, node: n.Call) -> str:
         func = self.c.funcs[id(node)]
         name = node.func.name
         if func.typed is not None:  # a ruleset's function
             fname = self.u.user(func, name)
-            return f"{fname}(S, H{''.join(', ' + self.expr(a) for a in node.args)})"
+            return f"{fname}(S, H{''.join(', ' + self.arg(a) for a in node.args)})"
         args = node.args
         if name in SIDE_FUNCS:
             return f"S[{SIDE_FUNCS[name]} + _side({self.expr(args[0])})]"
@@ -321,6 +349,15 @@ class Gen:
             return f"_pips_left(H, _side({self.expr(args[0])}))"
         if name == "holder":
             return f"_holder(H, {self.expr(args[0])})"
+        if name in PIECE_FUNCS:
+            return f"S[{PIECE_FUNCS[name]} + {self.expr(args[0])}]"
+        if name == "chips":
+            return f"S[CHIPS + _seat({self.expr(args[0])})]"
+        if name == "card":
+            for a in args:
+                if str(self.type_of(a)) == "int":
+                    raise NotBatchable("card() of a number has no kernel form")
+            return f"_card({self.expr(args[0])}, {self.expr(args[1])})"
         if name == "abs":
             return f"abs({self.expr(args[0])})"
         if name in ("min", "max"):
@@ -349,12 +386,26 @@ class Gen:
                 test = f"((({mask}) >> {x}) & 1 == 1)"
             elif self.is_const(node.right):
                 test = f"_in({x}, {self.lit(tuple(self.const(node.right)))})"
+            elif isinstance(node.right, n.ListLit):
+                test = self.among(x, node.right)
             else:
                 raise NotBatchable("'in' a list built at run time")
             return test if node.op == "in" else f"(not {test})"
         if isinstance(self.type_of(node.left), ListType):
             raise NotBatchable("comparing lists")
         return f"({self.expr(node.left)} {_OPS[node.op]} {self.expr(node.right)})"
+
+    def among(self, x: str, node: n.ListLit) -> str:
+        """`x in [a, b, ...]` over values worked out at run time: every item, then the test."""
+        items = [self.expr(i) for i in node.items]
+        params = "".join(", " + v for v in self.locals.values())
+        fname = self.u.fresh("l")
+        lines = [f"def {fname}(S, H, _w0{params}):"]
+        lines += [f"    _i{k} = {src}" for k, src in enumerate(items)]
+        lines.append("    return " + (" or ".join(f"_w0 == _i{k}" for k in range(len(items)))
+                                      or "False"))
+        self.u.defs.append("\n".join(lines) + "\n")
+        return f"{fname}(S, H, {x}{params})"
 
     def v_Logic(self, node: n.Logic) -> str:
         return f"({self.expr(node.left)} {node.op} {self.expr(node.right)})"

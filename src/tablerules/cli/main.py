@@ -1209,8 +1209,8 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     install 'tablerules\\[fast]'. Each hand is dealt and played from the seed and its number
     alone, the dealer passing left hand by hand. A sample of the hands (--check) is replayed
     through the step engine, the one `simulate` plays, which must agree on every decision and
-    on every result. A ruleset the batch engine has no form of yet (per-piece records, say)
-    is refused with the part that needs it; `simulate` plays every ruleset.
+    on every result. A ruleset the batch engine has no form of yet (a counter-clockwise layout,
+    say) is refused with the part that needs it; `simulate` plays every ruleset.
     """
     from ..batch import BatchUnavailable, NotBatchable, compile_batch, verify
     from ..batch.summary import Tally

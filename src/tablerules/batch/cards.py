@@ -1,0 +1,127 @@
+"""The kernel's parts for card games and their records (kernel.py writes them in the module).
+
+CARD_HELPERS is template text like kernel.HELPERS: the per-piece records (who played a piece,
+who took its trick and which trick it was, who laid it away), the stock as it is shared out
+(an exchange that takes part of it, from a place), follow tiers, counter-clockwise rings and
+the chips paid between seats at the end of a hand, each the step engine's step (engine/setup.py,
+engine/tricks.py, engine/play.py, engine/scoring.py) in its order. Every name is the module's own
+(upper-case tables of kernel.Builder) or the template's.
+"""
+
+from __future__ import annotations
+
+CARD_HELPERS = '''
+@njit(cache=True, inline='always')
+def _card(a, b):
+    for t in range(NP):
+        if CARD_SUIT[t] == a and CARD_FACE[t] == b:
+            return t
+    raise ValueError("there is no such card in this pack")
+
+
+@njit(cache=True, inline='always')
+def _ix(arr, i):
+    if i < 0 or i >= arr.shape[0]:
+        raise ValueError("an index is outside its list")
+    return arr[i]
+
+
+@njit(cache=True, inline='always')
+def _records(S, H, deal, stock, stk):
+    for t in range(NP):
+        S[PLAYED + t] = -1
+        S[TAKENBY + t] = -1
+        S[TRICKOF + t] = 0
+    for s in range(SEATS):
+        S[DEALTM + s] = deal[s]
+        S[LAIDM + s] = 0
+        S[CHIPS + s] = STAKE
+    sm = 0
+    for q in range(STOCKN):
+        stk[q] = stock[q]
+        sm |= np.int64(1) << stock[q]
+    S[STOCKM] = sm
+
+
+@njit(cache=True, inline='always')
+def _take(S, H, stk, nstock, tf, tn):
+    """The stock's pieces tf .. tf + tn - 1 (all that is left when tn < 0) into the actor's
+    hand; what is left of the stock closes up. Returns the stock's new size."""
+    actor = S[ACTOR]
+    b = nstock if tn < 0 else tf + tn
+    for q in range(tf, b):
+        H[actor] |= np.int64(1) << stk[q]
+        S[STOCKM] &= ~(np.int64(1) << stk[q])
+    w = b - tf
+    for q in range(b, nstock):
+        stk[q - w] = stk[q]
+    return nstock - w
+
+
+@njit(cache=True, inline='always')
+def _buryable(S, H, e, acts):
+    """The bury actions of the actor (exchange e's `legal`, one pass): how many, in acts."""
+    for q in range(NKEEP):
+        S[KEEP + 2 * q] = 0
+    n = 0
+    m = H[S[ACTOR]]
+    for t in range(NP):
+        if (m >> t) & 1:
+            if EX_HAS_LEGAL[e]:
+                S[TILE] = t
+                if not _k_ex_legal(S, H, e):
+                    continue
+            acts[n] = BURY_BASE + t
+            n += 1
+    return n
+
+
+@njit(cache=True, inline='always')
+def _follow(m, tid, ledi):
+    """The pieces of m that may follow suit index ledi: the suit, else the first tier held."""
+    f = m & FOLLOW[tid, ledi]
+    if f:
+        return f
+    for q in range(NTIERS[tid, ledi]):
+        f = m & TIERS[tid, ledi, q]
+        if f:
+            return f
+    return m
+
+
+@njit(cache=True, inline='always')
+def _ring(S):
+    """Each playing seat's next playing seat, STEP seats at a time."""
+    for s in range(SEATS):
+        if S[ACT + s]:
+            t = (s + STEP) % SEATS
+            while not S[ACT + t]:
+                t = (t + STEP) % SEATS
+            S[RING + s] = t
+
+
+@njit(cache=True, inline='always')
+def _taken(S, winner):
+    for q in range(S[TRICKN]):
+        S[TRICKOF + S[TRICK + q]] = S[TRICKS_PLAYED]
+        S[TAKENBY + S[TRICK + q]] = winner
+
+
+@njit(cache=True, inline='always')
+def _settle(S, H, res, col):
+    """Every payment (scoring.chips.pays, each name, payer, payee) into res from col on;
+    False when one is below 0."""
+    for k in range(NPAY):
+        for p in range(SEATS):
+            S[PAYER] = p
+            for q in range(SEATS):
+                if q == p:
+                    continue
+                S[PAYEE] = q
+                v = _k_pay(S, H, k)
+                if v < 0:
+                    return False
+                res[col] = v
+                col += 1
+    return True
+'''
