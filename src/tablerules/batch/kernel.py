@@ -18,6 +18,7 @@ import ast
 import re
 
 from ..definition import GameDef
+from .strategy import StrategyPart, obs_slots
 from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
@@ -42,8 +43,11 @@ RESULT = ("error", "thrown_in", "contract", "bid", "bidder", "made", "forced", "
 class Builder:
     """Collects the module: constants, tables, hooks, dispatchers."""
 
-    def __init__(self, game: GameDef):
+    def __init__(self, game: GameDef, agents: tuple = ()):
         self.g = game
+        self.agents = tuple(agents)  # per seat: None (random) or a rules agent (strategy.py)
+        self.templates: list[str] = []  # fixed texts of other parts (strategy.py), checked too
+        self.outlined: list[str] = []  # generated functions compiled on their own (not inlined)
         self.sym = Symbols()
         self.unit = Unit(self.sym, {"tile": len(game.pieces), "card": len(game.pieces),
                                     "bid": len(game.bids)})
@@ -165,9 +169,16 @@ class Builder:
         self._contracts()
         self._tricks()
         self.single("score", ("scoring", "hand"), "0")
+        StrategyPart(self, self.agents).build()
         self.const("KEEP", slots["_SIZE"])
         self.const("NKEEP", self.unit.keeps)
-        self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps)
+        self.const("OBS", slots["_SIZE"] + 2 * self.unit.keeps)
+        width = P + 64 + self.arrays["OFF"][1][2] + self.arrays["DCH"][1][2]  # `acts` in LOOP
+        obs = obs_slots(g, width)
+        for k, v in obs.items():
+            if not k.startswith("_"):
+                self.const(k, v)
+        self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps + obs["_SIZE"])
         return self.source()
 
     def _auction(self) -> None:
@@ -317,6 +328,7 @@ class Builder:
         self.array("SUIT", suit, (nt, nsuit))
         self.array("MUSTF", mustf)
         self.array("LEAD_ACT", lact, (nt, nsuit))
+        self.trick_tabs = tabs
 
     # -- the module --------------------------------------------------------------------------
 
@@ -330,11 +342,14 @@ class Builder:
             out.append(f"{name} = np.array({values!r}, dtype=np.int64)")
         out.append("")
         out.append(HELPERS)
+        out += self.templates
         for d in self.unit.defs + self.dispatch:
             out.append(_INLINE + d)
+        for d in self.outlined:
+            out.append("@njit(cache=True)\n" + d)
         out.append(LOOP)
         src = "\n".join(out) + "\n"
-        _only_generated(src)
+        _only_generated(src, "".join(self.templates))
         return src
 
 
@@ -363,9 +378,9 @@ _BUILTINS = frozenset({"range", "abs", "min", "max", "ValueError", "np", "njit",
 _ATTRS = frozenset({"int64", "uint64", "array", "reshape", "zeros", "empty", "shape"})
 
 
-def _template_names() -> frozenset:
+def _template_names(extra: str = "") -> frozenset:
     out = set()
-    for node in ast.walk(ast.parse(HELPERS + LOOP)):
+    for node in ast.walk(ast.parse(HELPERS + LOOP + extra)):
         if isinstance(node, ast.Name):
             out.add(node.id)
         elif isinstance(node, ast.FunctionDef):
@@ -374,9 +389,10 @@ def _template_names() -> frozenset:
     return frozenset(out)
 
 
-def _only_generated(src: str) -> None:
-    names = _template_names() | _BUILTINS
-    texts = {n.value for n in ast.walk(ast.parse(HELPERS + LOOP)) if isinstance(n, ast.Constant)
+def _only_generated(src: str, extra: str = "") -> None:
+    names = _template_names(extra) | _BUILTINS
+    texts = {n.value for n in ast.walk(ast.parse(HELPERS + LOOP + extra))
+             if isinstance(n, ast.Constant)
              and isinstance(n.value, str)} | {"min() of an empty collection",
                                               "max() of an empty collection"}
     for node in ast.walk(ast.parse(src)):
@@ -506,7 +522,14 @@ def _choose(S, H, R, acts, n, step, out, nleg, i):
         return -1
     if step >= out.shape[1]:
         return -2
-    a = acts[_rand(R, n)]
+    if HAS_RULES and AGENT[S[ACTOR]] > 0:  # the rules agent (batch/strategy.py)
+        a = acts[0]
+        if n > 1:
+            a = _k_strat(S, H, acts, n, AGENT[S[ACTOR]])
+    else:
+        a = acts[_rand(R, n)]
+    if HAS_RULES:  # what the seats have seen of the hand
+        _k_obs_record(S, a)
     out[i, step] = a
     nleg[i, step] = n
     return a

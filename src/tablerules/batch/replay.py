@@ -8,6 +8,17 @@ from .deals import as_lists
 
 def replay_hands(game, hands, sample) -> list[str]:
     """The disagreements of hands `sample` (indexes), in words; [] when all agree."""
+    return _replay(game, hands, sample, None)
+
+
+def replay_agents(game, hands, sample, agents) -> list[str]:
+    """As replay_hands, and at each decision of a seat whose agent is not None (a rules agent,
+    which draws no random numbers: its choice is a function of what it sees) the agent, asked
+    in the step engine, must choose the action the batch chose."""
+    return _replay(game, hands, sample, agents)
+
+
+def _replay(game, hands, sample, agents) -> list[str]:
     g = game
     sides = len(g.sides)
     problems: list[str] = []
@@ -27,6 +38,16 @@ def replay_hands(game, hands, sample) -> list[str]:
                        f"{int(hands.legal[i, j])} legal actions; the step engine allows "
                        f"{len(legal)}: {', '.join(g.action_to_string(x) for x in legal)}")
                 break
+            seat = st.current_player()
+            agent = agents[seat] if agents is not None and 0 <= seat < len(agents) else None
+            if agent is not None and len(legal) > 1:
+                want = agent.act(seat, legal, lambda s=seat: st.observation(s))
+                if want != a:
+                    rule = getattr(agent, "last_rule", None)
+                    bad = (f"decision {j + 1}: seat {seat}'s agent chooses "
+                           f"{g.action_to_string(want)}" + (f" (rule {rule})" if rule else "")
+                           + f" in the step engine, the batch chose {g.action_to_string(a)}")
+                    break
             st.apply_action(a)
         if bad is None and not st.is_terminal():
             bad = f"the batch ended the hand after {int(steps[i])} decisions, the step engine did not"
