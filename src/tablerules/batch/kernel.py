@@ -522,14 +522,10 @@ def _choose(S, H, R, acts, n, step, out, nleg, i):
         return -1
     if step >= out.shape[1]:
         return -2
-    if HAS_RULES and AGENT[S[ACTOR]] > 0:  # the rules agent (batch/strategy.py)
-        a = acts[0]
-        if n > 1:
-            a = _k_strat(S, H, acts, n, AGENT[S[ACTOR]])
+    if HAS_RULES:  # a seat plays the rules agent (batch/strategy.py)
+        a = _k_rules(S, H, R, acts, n)
     else:
         a = acts[_rand(R, n)]
-    if HAS_RULES:  # what the seats have seen of the hand
-        _k_obs_record(S, a)
     out[i, step] = a
     nleg[i, step] = n
     return a

@@ -48,6 +48,21 @@ def obs_slots(game, width: int) -> dict[str, int]:
 # the fixed helpers of the rules agent: the record `_choose` keeps, the decision's view, the
 # observation's functions (strategy.py's Seen, _suit, _rank, _beats, _follows)
 TEMPLATE = '''
+# not inlined: the loop calls it at every decision, and inlined there it made the loop's code
+# (and its compile) several times longer
+@njit(cache=True)
+def _k_rules(S, H, R, acts, n):
+    c = AGENT[S[ACTOR]]
+    if c > 0:
+        a = acts[0]
+        if n > 1:
+            a = _k_strat(S, H, acts, n, c)
+    else:
+        a = acts[_rand(R, n)]
+    _k_obs_record(S, a)
+    return a
+
+
 @njit(cache=True, inline='always')
 def _k_obs_record(S, a):
     actor = S[ACTOR]
@@ -258,7 +273,10 @@ class StrategyGen(Gen):
         return super().pieces(node)
 
     def loop(self, node: n.Node, var: str) -> tuple[str, str]:
-        if isinstance(node, n.Name) and self._var(node)[0] == "legal":
+        name = self._var(node)[0] if isinstance(node, n.Name) else None
+        if name is not None and name not in ("hand", "trick", "played", "unseen", "legal"):
+            raise NotBatchable(f"the name '{name}' has no kernel form (an aggregate over it)")
+        if name == "legal":
             q = self.u.fresh("q")
             return (f"for {q} in range(S[OBS + OBS_N]):\n        {var} = S[OBS + OBS_L + {q}]",
                     "")
@@ -434,6 +452,8 @@ class StrategyPart:
                                    ) from None
         # a strategy's functions are compiled on their own, not inlined: inlined, every call of
         # a function inside another grows the loop's code as a tree (compiles took minutes)
+        # (measured: inlining only the leaves, those calling no other generated function, made
+        # the compile half as long again)
         b.outlined += self.u.defs[k0:]
         del self.u.defs[k0:]
         kinds = voc_kinds or ("play",) * g.actions.num_actions
