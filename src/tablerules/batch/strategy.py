@@ -452,10 +452,11 @@ class StrategyPart:
                                    ) from None
         # a strategy's functions are compiled on their own, not inlined: inlined, every call of
         # a function inside another grows the loop's code as a tree (compiles took minutes)
-        # (measured: inlining only the leaves, those calling no other generated function, made
-        # the compile half as long again)
-        b.outlined += self.u.defs[k0:]
+        # An aggregate is still inlined (it has one call site, so its code is written once)
+        mine = self.u.defs[k0:]
         del self.u.defs[k0:]
+        for d in mine:
+            (self.u.defs if d.startswith("def _a") else b.outlined).append(d)
         kinds = voc_kinds or ("play",) * g.actions.num_actions
         sec = {k: SECTIONS.index(SECTION_OF.get(k, "play")) if k != "pass" else 3
                for k in set(kinds)}
