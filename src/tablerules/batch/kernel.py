@@ -178,7 +178,9 @@ class Builder:
         for k, v in obs.items():
             if not k.startswith("_"):
                 self.const(k, v)
-        self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps + obs["_SIZE"])
+        # (random play keeps no record: its hands zero no OBS slots)
+        self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps
+                   + (obs["_SIZE"] if self.consts["HAS_RULES"] else 0))
         return self.source()
 
     def _auction(self) -> None:
