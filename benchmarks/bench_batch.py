@@ -2,6 +2,7 @@
 
     python benchmarks/bench_batch.py --hands 20000 --seed 1 --repeat 3
     python benchmarks/bench_batch.py --game moon --hands 20000
+    python benchmarks/bench_batch.py --agents rules --no-step   # the batch plays the rules agent
 
 For each game: the hand-written engine (handwritten42.py, handwritten_moon.py), the step engine
 (the Game/State API loop of harness.py) and the batch engine (`tablerules.batch`, numba) play
@@ -37,7 +38,8 @@ def _timed(fn, *args):
     return time.perf_counter() - t0, out
 
 
-def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool) -> dict:
+def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool,
+          agent: str = "random") -> dict:
     import importlib
 
     import numpy as np
@@ -52,7 +54,11 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
     game = load_game(name, typed=True)
     g = game.definition
     t0 = time.perf_counter()
-    batch = compile_batch(g)
+    if agent == "random":
+        batch = compile_batch(g)
+    else:  # every seat the rules agent (its strategy compiled in); the hand-written stay random
+        from tablerules.agents import make_agent
+        batch = compile_batch(g, [make_agent(agent, random.Random(seed), g)])
     masks = np.array([[sum(1 << t for t in h) for h in game.deal_ids(d)[:seats]] for d in deals],
                      dtype=np.int64)
     stocks = np.array([list(game.deal_ids(d)[seats]) if g.stock else [0] for d in deals],
@@ -86,7 +92,7 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
         print(line)
     sample = range(min(verify, hands))
     t0 = time.perf_counter()
-    problems = replay(g, out, sample)
+    problems = replay(g, out, sample) if agent == "random" else batch.verify(out, sample)
     print(f"  replayed {len(sample)} batch hands through the step engine in "
           f"{time.perf_counter() - t0:.2f}s: {len(sample) - len(problems)} agree")
     for p in problems[:5]:
@@ -103,6 +109,9 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
         "step_decisions_per_hand": round(hw_work, 2) if hw_work is not None else None,
         "verified": [len(sample) - len(problems), len(sample)],
         "compile_seconds": round(compile_s, 2),
+        "batch_agents": agent,
+        # the choices the batch's agents made (decisions with more than one legal action)
+        "batch_choices_per_second": round(float((out.legal > 1).sum()) / best["batch"], 1),
     }
     if step:
         res["step_hps"] = round(hands / best["step"], 1)
@@ -122,6 +131,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--verify", type=int, default=2000, help="batch hands replayed (default 2000)")
     ap.add_argument("--no-step", action="store_true", help="do not time the step engine")
+    ap.add_argument("--agents", default="random", help="the batch engine's agent on every seat: "
+                    "random, or rules (its choices replayed too); the others stay random")
     a = ap.parse_args(argv)
     try:
         import numba  # noqa: F401  (only whether it is installed)
@@ -129,7 +140,7 @@ def main(argv=None) -> int:
         print("the batch engine needs numba: pip install 'tablerules[fast]'")
         print(json.dumps({"batch": None, "error": "numba is not installed"}))
         return 1
-    results = [bench(name, a.hands, a.seed, a.repeat, a.verify, not a.no_step)
+    results = [bench(name, a.hands, a.seed, a.repeat, a.verify, not a.no_step, a.agents)
                for name in (a.game or sorted(GAMES))]
     print(json.dumps(results))
     return 0 if all(r["verified"][0] == r["verified"][1] for r in results) else 1

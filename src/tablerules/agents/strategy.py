@@ -414,6 +414,9 @@ class Rule:
     when: Callable | None
     only: Callable | None
     choose: Callable | None
+    # its parts' compiled expressions (expr.Compiled, with the checked trees), by key: for the
+    # batch engine's second back end
+    compiled: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -425,6 +428,10 @@ class Strategy:
     sections: dict  # section -> tuple[Rule, ...]
     switches: dict  # name -> (default on, help)
     flags: frozenset = frozenset()  # the switches that are flags, not rules
+    # for the batch engine: the vocabulary it was compiled against, and each value's Var and
+    # compiled expression (name -> (Var, expr.Compiled))
+    vocab: Any = field(default=None, compare=False, repr=False)
+    values: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def read(path: Path):
@@ -521,6 +528,7 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
             env.funcs[name] = define_function(name, params, str(body), env, locate=tree.locator(p))
         except ExprError as e:
             diags.extend(e.diagnostics)
+    values: dict = {}
     for name, body in (data.get("values") or {}).items():
         p = ("values", name)
         if name in env.vars or name in env.funcs:
@@ -533,6 +541,7 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
             diags.extend(e.diagnostics)
             continue
         env.vars[name] = Var(c.type, _memo(name, timed(p, c)), doc=f"the strategy's value {name}")
+        values[name] = (env.vars[name], c)
     with_a = env.extended(vars={"a": Var(voc.action, attrgetter("a"), doc="the action looked at")},
                           where="a strategy rule's 'only' or 'choose'")
     with_a.per_item = frozenset({"a"})  # what reads no `a` is worked out once per decision
@@ -541,24 +550,26 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
         rules = []
         for i, r in enumerate(data.get(sec) or []):
             parts = {}
+            compiled = {}
             for key, e, t in (("when", env, BOOL), ("only", with_a, BOOL), ("choose", with_a, INT)):
                 p = (sec, i, key)
                 parts[key] = None
                 if key not in r:
                     continue
                 try:
-                    parts[key] = timed((sec, r["name"], key), compile_expression(
+                    c = compiled[key] = compile_expression(
                         str(r[key]).lower() if isinstance(r[key], bool) else str(r[key]), e,
-                        expected=t, locate=tree.locator(p)), p)
+                        expected=t, locate=tree.locator(p))
+                    parts[key] = timed((sec, r["name"], key), c, p)
                 except ExprError as ex:
                     diags.extend(ex.diagnostics)
             if on.get(r["name"], True):
-                rules.append(Rule(r["name"], str(r.get("help", "")), **parts))
+                rules.append(Rule(r["name"], str(r.get("help", "")), **parts, compiled=compiled))
         sections[sec] = tuple(rules)
     if diags:
         raise CheckError(diags[0].message, diags[0].span, diagnostics=diags)
     return Strategy(str(data.get("name", path.stem)), display_path(path), sections, sw,
-                    frozenset(data.get("flags") or {}))
+                    frozenset(data.get("flags") or {}), voc, values)
 
 
 def _memo(name: str, fn: Callable) -> Callable:

@@ -164,10 +164,15 @@ def _load(source: str):
 class Batch:
     """One game compiled for the batch engine."""
 
-    def __init__(self, game: GameDef, source: str, module):
+    def __init__(self, game: GameDef, source: str, module, agents: tuple = ()):
         self.game = game
         self.source = source
         self.module = module
+        self.agents = agents or (None,) * game.seat_count  # per seat: None is random play
+
+    def verify(self, hands: Hands, sample) -> list[str]:
+        """`verify` with this batch's agents: a rules seat's every choice is checked too."""
+        return verify(self.game, hands, sample, self.agents)
 
     def ready(self, what: str = "hands", threads: int = 1) -> None:
         """Have numba compile (or load from its cache) the loop of `hands` or `matches` now, not
@@ -179,8 +184,9 @@ class Batch:
                 pass
 
     def play(self, n: int, seed: int, *, first: int = 0, threads: int = 1) -> Hands:
-        """Deal and play hands `first` .. `first + n - 1` of the run `seed`, with random legal
-        choices; the dealer of hand i is seat i mod seats. Hand i is the same however the run
+        """Deal and play hands `first` .. `first + n - 1` of the run `seed`, each seat with its
+        agent (random legal choices, or its strategy's); the dealer of hand i is seat i mod
+        seats. Hand i is the same however the run
         is cut into calls (its deal and its choices are seeded by the seed and i alone)."""
         import numpy as np
 
@@ -293,18 +299,41 @@ def decisions_bound(g: GameDef) -> int:
     return min(g.bounds.max_steps, most)
 
 
-def compile_batch(game: GameDef) -> Batch:
+def seat_agents(game: GameDef, agents) -> tuple:
+    """`agents` (one for every seat, or one per seat) as one per seat: None for random play,
+    else a rules agent (an object with a compiled `.strategy`, agents/rules.py)."""
+    if agents is None:
+        return (None,) * game.seat_count
+    agents = [None if a is None or a == "random" else a for a in agents]
+    if len(agents) == 1:
+        agents = agents * game.seat_count
+    if len(agents) != game.seat_count:
+        raise ValueError(f"{len(agents)} agents for {game.seat_count} seats")
+    for a in agents:
+        if a is not None and getattr(a, "strategy", None) is None:
+            raise NotBatchable(f"the agent {getattr(a, 'name', a)!s} has no kernel form (the "
+                               "batch engine plays random and rules agents)")
+    return tuple(agents)
+
+
+def compile_batch(game: GameDef, agents=None) -> Batch:
     """The game compiled for the batch engine (NotBatchable: a part it has no form of;
-    BatchUnavailable: numba is not installed)."""
-    source = Builder(game).build()
+    BatchUnavailable: numba is not installed). `agents`: one for every seat or one per seat,
+    each None or "random" (uniformly random legal choices) or a rules agent object
+    (`agents.make_agent("rules", rng, game)`): its strategy is compiled into the kernel."""
+    agents = seat_agents(game, agents)
+    source = Builder(game, agents).build()
     if not available():
         raise BatchUnavailable("the batch engine needs numba: pip install 'tablerules[fast]'")
-    return Batch(game, source, _load(source))
+    return Batch(game, source, _load(source), agents)
 
 
-def verify(game, hands: Hands, sample) -> list[str]:
+def verify(game, hands: Hands, sample, agents=None) -> list[str]:
     """Replay hands `sample` (indexes) through the step engine; the disagreements, in words
-    (none: every decision and result agreed)."""
-    from .replay import replay_hands
+    (none: every decision and result agreed). `agents` (per seat, None: random): a rules
+    agent's seat must also choose in the step engine what the batch chose."""
+    from .replay import replay_hands, replay_agents
 
-    return replay_hands(game, hands, sample)
+    if agents is None or all(a is None for a in agents):
+        return replay_hands(game, hands, sample)
+    return replay_agents(game, hands, sample, seat_agents(game, agents))

@@ -22,6 +22,7 @@ import re
 from ..definition import GameDef
 from . import layout
 from .cards import CARD_HELPERS
+from .strategy import StrategyPart, obs_slots
 from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
@@ -59,8 +60,11 @@ def result_width(game: GameDef) -> int:
 class Builder:
     """Collects the module: constants, tables, hooks, dispatchers."""
 
-    def __init__(self, game: GameDef):
+    def __init__(self, game: GameDef, agents: tuple = ()):
         self.g = game
+        self.agents = tuple(agents)  # per seat: None (random) or a rules agent (strategy.py)
+        self.templates: list[str] = []  # fixed texts of other parts (strategy.py), checked too
+        self.outlined: list[str] = []  # generated functions compiled on their own (not inlined)
         self.sym = Symbols()
         self.unit = Unit(self.sym, {"tile": len(game.pieces), "card": len(game.pieces),
                                     "bid": len(game.bids)})
@@ -184,9 +188,18 @@ class Builder:
         self.const("MAX_HANDS", g.bounds.max_hands)
         self.const("LOWEST_WINS", g.match.lowest_wins)
         self._pays()
+        StrategyPart(self, self.agents).build()
         self.const("KEEP", slots["_SIZE"])
         self.const("NKEEP", self.unit.keeps)
-        self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps)
+        self.const("OBS", slots["_SIZE"] + 2 * self.unit.keeps)
+        width = P + 64 + self.arrays["OFF"][1][2] + self.arrays["DCH"][1][2]  # `acts` in LOOP
+        obs = obs_slots(g, width)
+        for k, v in obs.items():
+            if not k.startswith("_"):
+                self.const(k, v)
+        # (random play keeps no record: its hands zero no OBS slots)
+        self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps
+                   + (obs["_SIZE"] if self.consts["HAS_RULES"] else 0))
         return self.source()
 
     def _auction(self) -> None:
@@ -390,6 +403,7 @@ class Builder:
         self.array("SUIT", suit, (nt, nsuit))
         self.array("MUSTF", mustf)
         self.array("LEAD_ACT", lact, (nt, nsuit))
+        self.trick_tabs = tabs
 
     # -- the module --------------------------------------------------------------------------
 
@@ -404,11 +418,14 @@ class Builder:
         out.append("")
         out.append(HELPERS)
         out.append(CARD_HELPERS)
+        out += self.templates
         out += _decorated(self.unit.defs + self.dispatch)
+        for d in self.outlined:
+            out.append("@njit(cache=True)\n" + d)
         out.append(LOOP)
         out.append(layout.LAYOUT)
         src = "\n".join(out) + "\n"
-        _only_generated(src)
+        _only_generated(src, "".join(self.templates))
         return src
 
 
@@ -441,9 +458,9 @@ _BUILTINS = frozenset({"range", "abs", "min", "max", "ValueError", "np", "njit",
 _ATTRS = frozenset({"int64", "uint64", "array", "reshape", "zeros", "empty", "shape"})
 
 
-def _template_names() -> frozenset:
+def _template_names(extra: str = "") -> frozenset:
     out = set()
-    for node in ast.walk(ast.parse(HELPERS + CARD_HELPERS + LOOP + layout.LAYOUT)):
+    for node in ast.walk(ast.parse(HELPERS + CARD_HELPERS + LOOP + layout.LAYOUT + extra)):
         if isinstance(node, ast.Name):
             out.add(node.id)
         elif isinstance(node, ast.FunctionDef):
@@ -452,9 +469,10 @@ def _template_names() -> frozenset:
     return frozenset(out)
 
 
-def _only_generated(src: str) -> None:
-    names = _template_names() | _BUILTINS
-    texts = {n.value for n in ast.walk(ast.parse(HELPERS + CARD_HELPERS + LOOP + layout.LAYOUT))
+def _only_generated(src: str, extra: str = "") -> None:
+    names = _template_names(extra) | _BUILTINS
+    texts = {n.value for n in ast.walk(ast.parse(HELPERS + CARD_HELPERS + LOOP + layout.LAYOUT
+                                                  + extra))
              if isinstance(n, ast.Constant)
              and isinstance(n.value, str)} | {"min() of an empty collection",
                                               "max() of an empty collection"}
@@ -611,7 +629,10 @@ def _choose(S, H, R, acts, n, step, out, nleg, i):
         return -1
     if step >= out.shape[1]:
         return -2
-    a = acts[_rand(R, n)]
+    if HAS_RULES:  # a seat plays the rules agent (batch/strategy.py)
+        a = _k_rules(S, H, R, acts, n)
+    else:
+        a = acts[_rand(R, n)]
     out[i, step] = a
     nleg[i, step] = n
     return a

@@ -8,17 +8,28 @@ from .deals import as_lists
 
 def replay_hands(game, hands, sample) -> list[str]:
     """The disagreements of hands `sample` (indexes), in words; [] when all agree."""
+    return _replay(game, hands, sample, None)
+
+
+def replay_agents(game, hands, sample, agents) -> list[str]:
+    """As replay_hands, and at each decision of a seat whose agent is not None (a rules agent,
+    which draws no random numbers: its choice is a function of what it sees) the agent, asked
+    in the step engine, must choose the action the batch chose."""
+    return _replay(game, hands, sample, agents)
+
+
+def _replay(game, hands, sample, agents) -> list[str]:
     problems: list[str] = []
     for i in sample:
         i = int(i)
         st = new_hand(game, as_lists(game, hands.deals, hands.stocks, i), int(hands.dealers[i]))
-        bad = _follow(game, st, hands, i, single=True)
+        bad = _follow(game, st, hands, i, single=True, agents=agents)
         if bad is not None:
             problems.append(f"hand {i + 1}: {bad}")
     return problems
 
 
-def _follow(g, st, hands, i: int, *, single: bool) -> str | None:
+def _follow(g, st, hands, i: int, *, single: bool, agents=None) -> str | None:
     """Row i's decisions applied to `st` (at the hand's first decision), checked one by one,
     then its result; None when all agree, else what differs."""
     steps = int(hands.column("steps")[i])
@@ -31,6 +42,15 @@ def _follow(g, st, hands, i: int, *, single: bool) -> str | None:
             return (f"decision {j + 1}: the batch chose {g.action_to_string(a)} of "
                     f"{int(hands.legal[i, j])} legal actions; the step engine allows "
                     f"{len(legal)}: {', '.join(g.action_to_string(x) for x in legal)}")
+        seat = st.current_player()
+        agent = agents[seat] if agents is not None and 0 <= seat < len(agents) else None
+        if agent is not None and len(legal) > 1:
+            want = agent.act(seat, legal, lambda s=seat: st.observation(s))
+            if want != a:
+                rule = getattr(agent, "last_rule", None)
+                return (f"decision {j + 1}: seat {seat}'s agent chooses "
+                        f"{g.action_to_string(want)}" + (f" (rule {rule})" if rule else "")
+                        + f" in the step engine, the batch chose {g.action_to_string(a)}")
         st.apply_action(a)
     if not _hand_over(st, single):
         return f"the batch ended the hand after {steps} decisions, the step engine did not"

@@ -1201,6 +1201,10 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
               progress: bool = typer.Option(True, "--progress/--no-progress",
                                             help="Progress bar on a terminal for runs over a "
                                                  "second."),
+              agents: Optional[str] = typer.Option(
+                  None, "--agents", "-a", help="Comma-separated agents, one for every seat or "
+                  "one per seat: random (the default) or rules[:strategy=NAME...] (a strategy "
+                  "file's rules, compiled too; a replay checks each of its choices)."),
               fmt: str = FormatArg) -> None:
     """Play many hands with random legal choices in compiled code (the batch engine), and
     report the contracts bid, how often each was made, and the points.
@@ -1212,14 +1216,15 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     on every result. A ruleset the batch engine has no form of yet (a counter-clockwise layout,
     say) is refused with the part that needs it; `simulate` plays every ruleset.
     """
-    from ..batch import BatchUnavailable, NotBatchable, compile_batch, verify
+    from ..batch import BatchUnavailable, NotBatchable, compile_batch
     from ..batch.summary import Tally
     _check_format(fmt)
     n_threads = _workers(threads, "--threads", "threads")
+    names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option, typed=True)
     gd = game.definition
     try:
-        engine = compile_batch(gd)
+        engine = compile_batch(gd, _batch_agents(game, names))
     except NotBatchable as e:
         _refused(game, e, "simulate plays it")
     except BatchUnavailable as e:
@@ -1239,7 +1244,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
             if stride:
                 sample = [i for i in range(n) if (first + i) % stride == 0][:check - tally.checked]
                 tally.checked += len(sample)
-                tally.disagree += verify(gd, played, sample)
+                tally.disagree += engine.verify(played, sample)
             bar.update(first + n)
     except KeyboardInterrupt:
         bar.close()
@@ -1259,6 +1264,28 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
              "hands/s)")
     if tally.disagree:
         raise typer.Exit(1)
+
+
+def _batch_agents(game, names: list[str] | None) -> list | None:
+    """The batch engine's agents: None for random play, else one per seat (None: random, or a
+    rules agent); another agent is a usage error."""
+    if names is None:
+        return None
+    import random as _random
+
+    from ..agents import make_agent, parse
+    _check_agent_count(names, game)
+    out = []
+    for text in names:
+        name = parse(text).spec.name
+        if name not in ("random", "rules"):
+            _usage(f"the batch engine plays the random and rules agents, not {name}")
+        try:
+            out.append(None if name == "random" else
+                       make_agent(text, _random.Random(0), game.definition))
+        except TablerulesError as e:
+            _fail(e)
+    return out
 
 
 def _render_batch(r: dict) -> str:

@@ -1,0 +1,524 @@
+"""The rules agent in the batch kernel: a strategy file's rules compiled through the typed back end.
+
+A seat the rules agent plays decides in `_choose` as `agents/strategy.py`'s `decide` does: the
+section by the kinds of the legal actions, its rules in order, a rule's `when`, its `only`
+filtering the legal actions, its `choose` keeping the first action of the highest key, the first
+legal action when no rule applies (and no decision at all with one legal action). The strategy's
+names read the seat's observation (`Seen`): each has a kernel form made from what the step
+engine shows that seat (its hand, the public actions of the hand, the trick, the scores), kept
+by `_choose` as the hand goes (who played each piece, who passed, the last bid and its seat, the
+suit last named, the pieces each seat buried) in the OBS slots of S. A name with no such form
+(the layout's ends, chips in a match for stakes, ...) raises NotBatchable naming the part; no
+strategy name reads another seat's hand.
+
+The rules agent draws no random numbers (its choice is a function of the observation and the
+legal actions), so a replay checks the kernel's choice is exactly the Python agent's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..expr import nodes as n
+from ..expr.checker import Binder
+from ..expr.types import ListType, ObjType
+from .typed import TABLE_FUNCS, Gen, NotBatchable
+
+SECTIONS = ("bid", "declare", "bury", "play")
+SECTION_OF = {"bid": "bid", "pass": "bid", "agree": "bid", "decline": "bid",
+              "declare": "declare", "bury": "bury", "take": "bury", "leave": "bury"}
+
+# OBS slots: (name, size) after the kept parts; a seat or index is kept + 1 (0: none), since
+# every slot starts the hand at 0
+def obs_slots(game, width: int) -> dict[str, int]:
+    """The OBS slots' offsets; `width`: the most legal actions of one decision."""
+    P, k = len(game.pieces), game.seat_count
+    out, at = {}, 0
+    for name, size in (("OBS_A", 1), ("OBS_N", 1), ("OBS_AUC", 1), ("OBS_TID", 1),
+                       ("OBS_LEDX", 1), ("OBS_LEDV", 1), ("OBS_BEST", 1), ("OBS_WIN", 1),
+                       ("OBS_LB", 1), ("OBS_LBS", 1), ("OBS_PASSED", 1), ("OBS_PLAYED", 1),
+                       ("OBS_NAMED", 1), ("OBS_PB", P), ("OBS_BUR", k), ("OBS_BIDBY", k),
+                       ("OBS_L", width)):
+        out[name] = at
+        at += size
+    out["_SIZE"] = at
+    return out
+
+
+# the fixed helpers of the rules agent: the record `_choose` keeps, the decision's view, the
+# observation's functions (strategy.py's Seen, _suit, _rank, _beats, _follows)
+TEMPLATE = '''
+# not inlined: the loop calls it at every decision, and inlined there it made the loop's code
+# (and its compile) several times longer
+@njit(cache=True)
+def _k_rules(S, H, R, acts, n):
+    c = AGENT[S[ACTOR]]
+    if c > 0:
+        a = acts[0]
+        if n > 1:
+            a = _k_strat(S, H, acts, n, c)
+    else:
+        a = acts[_rand(R, n)]
+    _k_obs_record(S, a)
+    return a
+
+
+@njit(cache=True, inline='always')
+def _k_obs_record(S, a):
+    actor = S[ACTOR]
+    if a < NP:
+        S[OBS + OBS_PB + a] = actor + 1
+        S[OBS + OBS_PLAYED] |= np.int64(1) << a
+    elif a >= BID_BASE and a < DECL_BASE:
+        b = a - BID_BASE + 1
+        S[OBS + OBS_LB] = b
+        S[OBS + OBS_LBS] = actor + 1
+        if b > S[OBS + OBS_BIDBY + actor]:
+            S[OBS + OBS_BIDBY + actor] = b
+    elif a == PASS:
+        S[OBS + OBS_PASSED] |= np.int64(1) << actor
+    elif a >= LEAD_BASE and a < BURY_BASE:
+        S[OBS + OBS_NAMED] = a - LEAD_BASE + 1
+    elif a >= BURY_BASE and a < BURY_BASE + NP:
+        S[OBS + OBS_BUR + actor] |= np.int64(1) << (a - BURY_BASE)
+
+
+@njit(cache=True, inline='always')
+def _k_obs_prep(S, H, acts, n):
+    for q in range(NKEEP):
+        S[KEEP + 2 * q] = 0
+    S[OBS + OBS_N] = n
+    for q in range(n):
+        S[OBS + OBS_L + q] = acts[q]
+    auc = FIXED < 0 and S[BIDDER] < 0
+    S[OBS + OBS_AUC] = 1 if auc else 0
+    tid = -1
+    if not auc:
+        code = 0
+        for d in range(ND):
+            code += S[DIDX + d] * RADIX[d]
+        tid = TIDX[S[CONTRACT], code]
+    S[OBS + OBS_TID] = tid
+    S[OBS + OBS_LEDX] = -1
+    S[OBS + OBS_LEDV] = -1
+    S[OBS + OBS_BEST] = -1
+    S[OBS + OBS_WIN] = -1
+    if tid >= 0 and S[TRICKN] > 0:
+        t = S[TRICK]
+        ledi = LEAD[tid, t, 0]
+        if LEADN[tid, t] > 0:
+            ledi = S[OBS + OBS_NAMED] - 1
+        if ledi >= 0:
+            S[OBS + OBS_LEDX] = ledi
+            S[OBS + OBS_LEDV] = SUIT[tid, ledi]
+            best = 0
+            top = RANK[tid, ledi, t]
+            for q in range(1, S[TRICKN]):
+                r = RANK[tid, ledi, S[TRICK + q]]
+                if r > top:
+                    best = q
+                    top = r
+            S[OBS + OBS_WIN] = S[TSEAT + best]
+            S[OBS + OBS_BEST] = top
+
+
+@njit(cache=True, inline='always')
+def _k_obs_section(acts, n):
+    sec = 3
+    for q in range(n):
+        sec = ASEC[acts[q]]
+        if sec != 3:
+            break
+    if sec == 3:
+        for q in range(n):
+            if not ABID[acts[q]]:
+                return 3
+        return 0
+    return sec
+
+
+@njit(cache=True, inline='always')
+def _k_obs_bidder(S):
+    if S[OBS + OBS_AUC]:
+        return S[OBS + OBS_LBS] - 1
+    return S[BIDDER]
+
+
+@njit(cache=True, inline='always')
+def _k_obs_contract(S):
+    if S[OBS + OBS_AUC]:
+        return NO_CONTRACT
+    return CON_SYM[S[CONTRACT]]
+
+
+@njit(cache=True, inline='always')
+def _k_obs_unseen(S, H):
+    return ALL_PIECES & ~(H[S[ACTOR]] | S[OBS + OBS_BUR + S[ACTOR]] | S[OBS + OBS_PLAYED])
+
+
+@njit(cache=True, inline='always')
+def _k_obs_stock(S, H):
+    m = _dealt(H) | S[OBS + OBS_PLAYED]
+    for s in range(SEATS):
+        m |= S[OBS + OBS_BUR + s]
+    if _popcount(m) > SEATS * HAND_SIZE:
+        return 0
+    return STOCKN
+
+
+@njit(cache=True, inline='always')
+def _k_obs_tseat(S, x):
+    for q in range(S[TRICKN]):
+        if S[TSEAT + q] == x:
+            return True
+    return False
+
+
+@njit(cache=True, inline='always')
+def _k_obs_piece(t):
+    if t < 0:
+        raise ValueError("a strategy read the piece of an action that moves no piece")
+    return t
+
+
+@njit(cache=True, inline='always')
+def _k_obs_suit(S, t):
+    tid = S[OBS + OBS_TID]
+    if tid < 0:
+        return -1
+    return SUIT[tid, LEAD[tid, t, 0]]
+
+
+@njit(cache=True, inline='always')
+def _k_obs_rank(S, t):
+    tid = S[OBS + OBS_TID]
+    if tid < 0:
+        return 0
+    ledi = S[OBS + OBS_LEDX]
+    if ledi < 0:
+        ledi = LEAD[tid, t, 0]
+    return RANK[tid, ledi, t]
+
+
+@njit(cache=True, inline='always')
+def _k_obs_beats(S, t):
+    if S[TRICKN] == 0:
+        return True
+    return _k_obs_rank(S, t) > S[OBS + OBS_BEST]
+
+
+@njit(cache=True, inline='always')
+def _k_obs_follows(S, t, x):
+    tid = S[OBS + OBS_TID]
+    if tid < 0:
+        return False
+    for q in range(SUIT.shape[1]):
+        if SUIT[tid, q] == x and q < NSUITS[tid]:
+            return (FOLLOW[tid, q] >> t) & 1 == 1
+    return False
+'''
+
+
+class StrategyNames:
+    """The kernel forms of one vocabulary's names (by the identity of its Vars and Funcs)."""
+
+    def __init__(self, voc):
+        v, f = voc.base.vars, voc.base.funcs
+        self.voc = voc
+        self.vars = {id(v[k]): k for k in ("seat", "dealer", "bidder", "my_side", "hand", "bid",
+                                           "contract", "trick", "trick_seats", "led", "leading",
+                                           "winning", "played", "unseen", "stock_size", "legal",
+                                           "ends") if k in v}
+        self.decls = {id(v[d.name]): d.index for d in voc.gd.declarations
+                      if d.name in v and v[d.name].get is not None and not v[d.name].is_const}
+        self.funcs = {id(f[k]): k for k in ("points", "tricks", "score", "chips", "held",
+                                            "played_by", "passed", "bid_of", "suit", "follows",
+                                            "rank", "beats") if k in f}
+        self.plain = {id(f[k]): k for k in ("has", "other", "piece", *TABLE_FUNCS) if k in f}
+        from ..expr.builtins import BUILTINS
+        for k in ("abs", "min", "max", "len", "range"):
+            if k in BUILTINS:
+                self.plain[id(BUILTINS[k])] = k
+
+
+class StrategyGen(Gen):
+    """Gen over a strategy's names: the observation's kernel forms (StrategyNames)."""
+
+    def __init__(self, unit, typed, locals_, hoist, part: "StrategyPart"):
+        super().__init__(unit, typed, locals_, hoist)
+        self.part = part
+        self.names = part.names
+
+    def _var(self, node: n.Name):
+        ref = self.c.refs[id(node)]
+        if isinstance(ref, Binder) or ref.is_const:
+            return None, ref
+        return self.names.vars.get(id(ref)), ref
+
+    def pieces(self, node: n.Node) -> str | None:
+        if isinstance(node, n.Name):
+            name, _ = self._var(node)
+            if name == "hand":
+                return "H[S[ACTOR]]"
+            if name == "trick":
+                return "S[TRICKM]"
+            if name == "played":
+                return "S[OBS + OBS_PLAYED]"
+            if name == "unseen":
+                return "_k_obs_unseen(S, H)"
+        t = self.type_of(node)
+        if isinstance(t, ListType) and isinstance(t.elem, ObjType) and \
+                t.elem.name in ("tile", "card") and not self.is_const(node):
+            raise NotBatchable("this list of pieces has no kernel form")
+        return super().pieces(node)
+
+    def loop(self, node: n.Node, var: str) -> tuple[str, str]:
+        name = self._var(node)[0] if isinstance(node, n.Name) else None
+        if name is not None and name not in ("hand", "trick", "played", "unseen", "legal"):
+            raise NotBatchable(f"the name '{name}' has no kernel form (an aggregate over it)")
+        if name == "legal":
+            q = self.u.fresh("q")
+            return (f"for {q} in range(S[OBS + OBS_N]):\n        {var} = S[OBS + OBS_L + {q}]",
+                    "")
+        return super().loop(node, var)
+
+    def v_Name(self, node: n.Name) -> str:
+        name, ref = self._var(node)
+        if isinstance(ref, Binder):
+            return self.locals[ref]
+        forms = {"seat": "S[ACTOR]", "dealer": "S[DEALER]", "bidder": "_k_obs_bidder(S)",
+                 "my_side": "SIDE_OF[S[ACTOR]]", "bid": "S[OBS + OBS_LB]",
+                 "contract": "_k_obs_contract(S)", "led": "S[OBS + OBS_LEDV]",
+                 "leading": "(S[TRICKN] == 0)", "winning": "S[OBS + OBS_WIN]",
+                 "stock_size": "_k_obs_stock(S, H)"}
+        if name in forms:
+            return forms[name]
+        if name is not None:
+            raise NotBatchable(f"the name '{node.name}' has no kernel form here")
+        if id(ref) in self.names.decls:
+            return f"S[DECL + {self.names.decls[id(ref)]}]"
+        got = self.part.value(ref)
+        if got is not None:
+            return got
+        if node.name == "a":  # the action an `only` or `choose` is looking at
+            return "S[OBS + OBS_A]"
+        raise NotBatchable(f"the name '{node.name}' has no kernel form")
+
+    def v_Attr(self, node: n.Attr) -> str:
+        obj_t = self.type_of(node.obj)
+        if obj_t is not self.names.voc.action:
+            return super().v_Attr(node)
+        table = self.part.action_table(node.name)
+        src = f"{table}[{self.expr(node.obj)}]"
+        if node.name == "piece":
+            return f"_k_obs_piece({src})"
+        if str(self.type_of(node)) == "bool":
+            return f"({src} != 0)"
+        return src
+
+    def v_Compare(self, node: n.Compare) -> str:
+        if node.op in ("in", "not in") and isinstance(node.right, n.Name) and \
+                self._var(node.right)[0] == "trick_seats":
+            test = f"_k_obs_tseat(S, {self.expr(node.left)})"
+            return test if node.op == "in" else f"(not {test})"
+        return super().v_Compare(node)
+
+    def v_Call(self, node: n.Call) -> str:
+        func = self.c.funcs[id(node)]
+        name = node.func.name
+        if func.typed is not None:
+            fname = self.part.user(func, name)
+            return f"{fname}(S, H{''.join(', ' + self.expr(a) for a in node.args)})"
+        own = self.names.funcs.get(id(func))
+        if own is not None:
+            args = [self.expr(a) for a in node.args]
+            g = self.part.game
+            forms = {"points": "S[PTS + _side({0})]", "tricks": "S[TRK + _side({0})]",
+                     "score": "S[SCORE + _side({0})]", "held": "_popcount(H[_seat({0})])",
+                     "played_by": "(S[OBS + OBS_PB + {0}] - 1)",
+                     "passed": "((S[OBS + OBS_PASSED] >> _seat({0})) & 1 == 1)",
+                     "bid_of": "S[OBS + OBS_BIDBY + _seat({0})]", "suit": "_k_obs_suit(S, {0})",
+                     "rank": "_k_obs_rank(S, {0})", "beats": "_k_obs_beats(S, {0})",
+                     "follows": "_k_obs_follows(S, {0}, {1})"}
+            if own == "chips":
+                if g.match.stake is not None:
+                    raise NotBatchable("chips() in a match for stakes has no kernel form")
+                return f"(0 * _seat({args[0]}))"
+            return forms[own].format(*args)
+        if id(func) in self.names.plain:
+            return super().v_Call(node)
+        raise NotBatchable(f"the function {name}() has no kernel form in a strategy")
+
+
+class StrategyPart:
+    """The rules agent's part of one kernel: every strategy a seat plays, one decision function
+    each, dispatched by `_k_strat(S, H, acts, n, c)` (c: the strategy's number, from 1)."""
+
+    def __init__(self, builder, agents: tuple):
+        self.b = builder
+        self.game = builder.g
+        self.u = builder.unit
+        self.agents = agents  # per seat: None (random) or an object with `.strategy`
+        self.names: StrategyNames | None = None
+        self._values: dict[int, str] = {}
+        self._vals: dict[int, Any] = {}
+        self._tables: dict[str, str] = {}
+        self.strategy = None
+
+    # -- names a strategy reads --------------------------------------------------------------
+
+    def value(self, ref) -> str | None:
+        """A strategy value, worked out once per decision (strategy.py's `_memo`)."""
+        got = self._values.get(id(ref))
+        if got is not None:
+            return got
+        hit = self._vals.get(id(ref))
+        if hit is None:
+            return None
+        name, c = hit
+        try:
+            src = StrategyGen(self.u, c.typed, {}, False, self).expr(c.typed.root)
+        except NotBatchable as e:
+            raise NotBatchable(e.message, ("values", name)) from None
+        got = self._values[id(ref)] = self.u.kept(src)
+        return got
+
+    def user(self, func, name: str) -> str:
+        """A strategy function `_uN(S, H, params...)`, through StrategyGen."""
+        got = self.u._user.get(id(func))
+        if got is not None:
+            return got
+        typed = func.typed
+        locals_ = {b: self.u.fresh("b") for b in typed.params}
+        try:
+            body = StrategyGen(self.u, typed, locals_, False, self).expr(typed.root)
+        except NotBatchable as e:
+            raise NotBatchable(f"{e.message} (in {name}())", e.path) from None
+        fname = self.u._user[id(func)] = self.u.fresh("u")
+        params = "".join(", " + locals_[b] for b in typed.params)
+        self.u.defs.append(f"def {fname}(S, H{params}):\n    return {body}\n")
+        return fname
+
+    def action_table(self, attr: str) -> str:
+        """An attribute of every action as a table (a piece's -1: the action moves none)."""
+        got = self._tables.get(attr)
+        if got is not None:
+            return got
+        voc = self.names.voc
+        get = voc.action.attrs[attr].get
+        vals = []
+        for a in range(self.game.actions.num_actions):
+            try:
+                vals.append(self.b.sym.code(get(a)))
+            except Exception:  # the attribute fails on this action (a piece of a bid)
+                if attr != "piece":
+                    raise NotBatchable(f"the attribute '{attr}' of an action has no kernel form")
+                vals.append(-1)
+        got = self._tables[attr] = self.u.table(vals, "t")
+        return got
+
+    # -- the module's part ---------------------------------------------------------------------
+
+    def build(self) -> None:
+        b, g = self.b, self.game
+        n = g.seat_count
+        strategies: list = []
+        which = []
+        for ag in self.agents:
+            s = getattr(ag, "strategy", None) if ag is not None else None
+            if s is None:
+                which.append(0)
+                continue
+            if s not in strategies:
+                strategies.append(s)
+            which.append(strategies.index(s) + 1)
+        b.array("AGENT", which if which else [0] * n)
+        b.const("HAS_RULES", int(bool(strategies)))
+        voc_kinds = None
+        fns = []
+        k0 = len(self.u.defs)
+        for s in strategies:
+            if s.vocab is None or s.vocab.gd is not g:
+                raise NotBatchable("the strategy was compiled for another game definition")
+            self.names = StrategyNames(s.vocab)
+            voc_kinds = s.vocab.kinds
+            self._vals = {id(var): (name, c) for name, (var, c) in s.values.items()}
+            self._values = {}
+            try:
+                fns.append(self._strategy(s))
+            except NotBatchable as e:
+                where = ".".join(str(p) for p in e.path)
+                raise NotBatchable(f"the strategy {s.name} ({s.file}), {where}: {e.message}"
+                                   ) from None
+        # a strategy's functions are compiled on their own, not inlined: inlined, every call of
+        # a function inside another grows the loop's code as a tree (compiles took minutes)
+        # An aggregate is still inlined (it has one call site, so its code is written once)
+        mine = self.u.defs[k0:]
+        del self.u.defs[k0:]
+        for d in mine:
+            (self.u.defs if d.startswith("def _a") else b.outlined).append(d)
+        kinds = voc_kinds or ("play",) * g.actions.num_actions
+        sec = {k: SECTIONS.index(SECTION_OF.get(k, "play")) if k != "pass" else 3
+               for k in set(kinds)}
+        b.array("ASEC", [sec[k] for k in kinds])
+        b.array("ABID", [k == "pass" or SECTION_OF.get(k) == "bid" for k in kinds])
+        b.array("CON_SYM", [b.sym.code(c.name) for c in g.contracts])
+        b.const("NO_CONTRACT", b.sym.code("none"))
+        b.const("ALL_PIECES", (1 << len(g.pieces)) - 1)
+        b.const("HAND_SIZE", g.hand_size)
+        b.array("NSUITS", [len(t.suits) for t in b.trick_tabs] or [0])
+        lines = ["def _k_strat(S, H, acts, n, c):"]
+        for i, fn in enumerate(fns):
+            lines += [f"    if c == {i + 1}:", f"        return {fn}(S, H, acts, n)"]
+        lines.append("    return acts[0]")
+        b.dispatch.append("\n".join(lines) + "\n")
+        b.templates.append(TEMPLATE)
+
+    def _strategy(self, s) -> str:
+        """The decision function `_sN(S, H, acts, n)` of one strategy."""
+        body = ["    _k_obs_prep(S, H, acts, n)", "    sec = _k_obs_section(acts, n)"]
+        for k, sec in enumerate(SECTIONS):
+            rules = s.sections.get(sec, ())
+            if not rules:
+                continue
+            body.append(f"    if sec == {k}:")
+            for rule in rules:
+                fn = self._rule(sec, rule)
+                body += [f"        v = {fn}(S, H, acts, n)", "        if v >= 0:",
+                         "            return v"]
+        name = self.u.fresh("s")
+        self.u.defs.append(f"def {name}(S, H, acts, n):\n" + "\n".join(body)
+                           + "\n    return acts[0]\n")
+        return name
+
+    def _part(self, sec: str, rule, key: str, hoist: bool) -> str | None:
+        c = rule.compiled.get(key)
+        if c is None:
+            return None
+        try:
+            return StrategyGen(self.u, c.typed, {}, hoist, self).expr(c.typed.root)
+        except NotBatchable as e:
+            raise NotBatchable(e.message, e.path or (sec, rule.name, key)) from None
+
+    def _rule(self, sec: str, rule) -> str:
+        """`_rN(S, H, acts, n)`: the action the rule chooses, or -1 when it does not apply."""
+        when = self._part(sec, rule, "when", False)
+        only = self._part(sec, rule, "only", True)
+        choose = self._part(sec, rule, "choose", True)
+        lines = []
+        if when is not None:
+            lines += [f"    if not ({when}):", "        return -1"]
+        lines += ["    best = -1", "    top = 0", "    have = False", "    for q in range(n):",
+                  "        S[OBS + OBS_A] = acts[q]"]
+        if only is not None:
+            lines += [f"        if not ({only}):", "            continue"]
+        if choose is None:
+            lines += ["        if not have:", "            best = acts[q]",
+                      "            have = True"]
+        else:
+            lines += [f"        v = {choose}", "        if not have or v > top:",
+                      "            best = acts[q]", "            top = v", "            have = True"]
+        lines.append("    return best")
+        name = self.u.fresh("r")
+        self.u.defs.append(f"def {name}(S, H, acts, n):\n" + "\n".join(lines) + "\n")
+        return name

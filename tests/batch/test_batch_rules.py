@@ -1,0 +1,84 @@
+"""The rules agent in the batch engine: every choice of a strategy seat is the Python agent's."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from support import cli
+from tablerules.agents import make_agent
+from tablerules.batch import NotBatchable, compile_batch, verify
+from tablerules.batch.deals import as_lists
+from tablerules.batch.kernel import Builder
+from tablerules.engine.state import new_hand
+from tablerules.game import load_game
+
+numba = pytest.importorskip("numba")
+
+# the game whose default strategy the suite's kernel plays (a rules kernel compiles for half a
+# minute; texas42's fortytwo kernel, one to two minutes, is checked the same way by
+# `tablerules batch texas42 --agents rules --check 2000`: docs/speed.md)
+GAMES = ("moon",)
+
+
+def rules(gd, text="rules"):
+    return make_agent(text, random.Random(0), gd)
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def batch(request):
+    gd = load_game(request.param, typed=True).definition
+    return compile_batch(gd, agents=[rules(gd)])
+
+
+def test_every_choice_of_every_rules_seat_is_the_python_agents(batch):
+    hands = batch.play(2000, 5)
+    assert batch.verify(hands, range(2000)) == []
+    # the check of random play asks less: the same hands pass it too
+    assert verify(batch.game, hands, range(200)) == []
+
+
+def test_a_choice_the_agent_would_not_make_is_caught(batch):
+    hands = batch.play(20, 2)
+    i, j = next((i, j) for i in range(20) for j in range(40) if hands.legal[i, j] > 1)
+    legal_other = hands.actions.copy()
+    # another legal action at that decision: the random-play check cannot tell, this one can
+    g = batch.game
+    st = new_hand(g, as_lists(g, hands.deals, hands.stocks, i), int(hands.dealers[i]))
+    for k in range(j):
+        st.apply_action(int(hands.actions[i, k]))
+    other = next(a for a in st.legal_actions() if a != hands.actions[i, j])
+    legal_other[i, j] = other
+    hands.actions = legal_other
+    at = f"hand {i + 1}: decision {j + 1}:"
+    assert not any(p.startswith(at) for p in verify(g, hands, [i]))
+    problems = batch.verify(hands, [i])
+    assert len(problems) == 1 and problems[0].startswith(at + " seat ")
+    assert "agent chooses" in problems[0]
+
+
+def test_a_strategy_reading_what_has_no_kernel_form_is_refused_naming_it(tmp_path):
+    f = tmp_path / "ends.yaml"
+    f.write_text("""
+name: ends
+play:
+  - name: by_the_ends
+    when: "count(e in ends if e.pips > 0) > 0"
+    only: "a.kind == 'play'"
+""", encoding="utf-8")
+    gd = load_game("moon", typed=True).definition
+    with pytest.raises(NotBatchable) as e:
+        Builder(gd, (rules(gd, f"rules:strategy={f}"),) * gd.seat_count).build()
+    assert "the strategy ends" in e.value.message and "play.by_the_ends.when" in e.value.message
+    assert "ends" in e.value.message.rsplit(":", 1)[1]
+
+
+def test_cli_batch_plays_the_rules_agent_and_checks_it(batch):
+    name = batch.game.name
+    r = cli("batch", name, "--agents", "rules", "-n", "300", "--check", "100", "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "100 of 100 hands replayed through the step engine agree" in r.stdout
+    bad = cli("batch", name, "--agents", "search", "-n", "10")
+    assert bad.exit_code == 2
+    assert "plays the random and rules agents, not search" in bad.stderr
