@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from tablerules.cli.main import app
 
-CI_EXAMPLES = 50  # Hypothesis examples per test at most when CI is set: the suite stays quick
+CI_EXAMPLES = 30  # Hypothesis examples per test at most when CI is set: the suite stays quick
 
 
 def examples(n: int) -> int:

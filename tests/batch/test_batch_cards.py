@@ -17,6 +17,8 @@ from tablerules.batch import compile_batch, verify
 from tablerules.game import load_game
 
 numba = pytest.importorskip("numba")
+# one worker runs every batch test, so each kernel is compiled once (seconds to a minute)
+pytestmark = pytest.mark.xdist_group("batch")
 
 # the one kernel this file compiles (a taroky kernel takes about a minute; numba caches it):
 # the option values that change the rules, all at once (the count, the talon, what may be laid

@@ -16,6 +16,8 @@ from tablerules.records.batchrun import fold_block
 from tablerules.records.runner import new_summary
 
 numba = pytest.importorskip("numba")
+# one worker runs every batch test, so each kernel is compiled once (seconds to a minute)
+pytestmark = pytest.mark.xdist_group("batch")
 
 
 @pytest.fixture(scope="module")
@@ -79,10 +81,3 @@ def test_cli_simulate_on_the_batch_engine(snapshot):
 def test_cli_simulate_batch_usage_errors(args, words):
     r = cli("simulate", "texas42", "--engine", "batch", "-n", "2", *args)
     assert r.exit_code == 2 and words in r.stderr
-
-
-def test_cli_simulate_batch_a_match_that_never_ends_is_placed_in_the_ruleset():
-    r = cli("simulate", "moon", "--engine", "batch", "-n", "1", "--check", "0")
-    assert r.exit_code == 1
-    assert "rulesets/moon.yaml:" in r.stderr and "bounds.max_hands" in r.stderr
-    assert "note: uniformly random bidders" in r.stderr

@@ -15,6 +15,8 @@ from tablerules.engine.state import new_hand
 from tablerules.game import load_game
 
 numba = pytest.importorskip("numba")
+# one worker runs every batch test, so each kernel is compiled once (seconds to a minute)
+pytestmark = pytest.mark.xdist_group("batch")
 
 # the game whose default strategy the suite's kernel plays (a rules kernel compiles for half a
 # minute; texas42's fortytwo kernel, one to two minutes, is checked the same way by

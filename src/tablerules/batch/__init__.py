@@ -21,6 +21,7 @@ import os
 import sys
 import tempfile
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -325,7 +326,29 @@ def compile_batch(game: GameDef, agents=None) -> Batch:
     source = Builder(game, agents).build()
     if not available():
         raise BatchUnavailable("the batch engine needs numba: pip install 'tablerules[fast]'")
-    return Batch(game, source, _load(source), agents)
+    batch = Batch(game, source, _load(source), agents)
+    with _compiling(source):  # one process compiles a kernel; the others load its cache
+        batch.play(1, 0)
+    return batch
+
+
+@contextmanager
+def _compiling(source: str):
+    """Held while numba compiles (or loads) the kernel of `source`: processes that compile the
+    same kernel at once (workers, a test run's processes) wait for the first, then load what it
+    cached instead of compiling it again."""
+    digest = hashlib.sha256(source.encode()).hexdigest()[:20]
+    try:
+        import fcntl
+    except ImportError:  # not on Windows: each process compiles for itself
+        yield
+        return
+    with open(cache_dir() / f"kernel_{digest}.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def verify(game, hands: Hands, sample, agents=None) -> list[str]:

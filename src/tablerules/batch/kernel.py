@@ -502,6 +502,10 @@ _INLINE = "@njit(cache=True, inline='always')\n"
 # ... but numba inlines each call site anew, so a function whose calls, inlined all the way
 # down, come to more than this is compiled once and called (a chain of a ruleset's functions
 # that call each other several times, as a scoring formula does, took minutes to compile)
+# a function of more calls than this is compiled once and called even from one call site: the
+# hand loop stays small enough to compile quickly (a scoring chain runs once a hand, so its call
+# costs nothing that shows)
+OUTLINE_LIMIT = 8
 INLINE_LIMIT = 2
 _CALL = re.compile(r"\b(_[a-z]\d+|_k_[a-z_]+)\(")
 
@@ -520,7 +524,7 @@ def _decorated(defs: list[str]) -> list[str]:
         w = 1
         for callee in _CALL.findall(d.split("\n", 1)[1]):
             w += weight.get(callee, 1)
-        inline = w <= INLINE_LIMIT or sites.get(name, 0) <= 1
+        inline = w <= INLINE_LIMIT or (sites.get(name, 0) <= 1 and w <= OUTLINE_LIMIT)
         weight[name] = w if inline else 1
         out.append((_INLINE if inline else "@njit(cache=True)\n") + d)
     return out
