@@ -112,3 +112,10 @@ def test_threads_play_the_same_hands():
     assert (one.results == two.results).all() and (one.actions == two.actions).all()
     r = cli("batch", batch.game.name, "-n", "10", "--threads", "many")
     assert r.exit_code == 2 and "--threads is a number of threads or auto" in r.stderr
+
+
+def test_each_kernel_function_is_compiled_once(batch):
+    """A function numba compiles again for other argument types (a literal constant, say)
+    doubles its compile time; the generator passes plain types."""
+    batch.play(50, 3)
+    assert batch.compiled_twice() == []

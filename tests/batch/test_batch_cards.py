@@ -62,3 +62,8 @@ def test_the_batch_command_plays_taroky(batch):
     out = json.loads(r.output)
     assert out["checked"] == {"hands": 60, "agree": 60, "disagreements": []}
     assert set(out["contracts"]) == {"game", "prever"}
+
+
+def test_each_kernel_function_is_compiled_once(batch):
+    batch.play(50, 3)
+    assert batch.compiled_twice() == []

@@ -60,3 +60,8 @@ def test_the_batch_command_plays_all_fives(batch):
     r = cli("batch", "allfives", *opts, "-n", "300", "--check", "100", "--format", "json")
     assert r.exit_code == 0, r.output
     assert '"agree": 100' in r.output
+
+
+def test_each_kernel_function_is_compiled_once(batch):
+    batch.play(50, 3)
+    assert batch.compiled_twice() == []

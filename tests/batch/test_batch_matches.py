@@ -81,3 +81,12 @@ def test_cli_simulate_on_the_batch_engine(snapshot):
 def test_cli_simulate_batch_usage_errors(args, words):
     r = cli("simulate", "texas42", "--engine", "batch", "-n", "2", *args)
     assert r.exit_code == 2 and words in r.stderr
+
+
+def test_the_match_loop_compiles_no_second_hand_loop(texas42):
+    """The match loop calls the hand loop that `play` compiled, with the same argument types
+    (a literal row number once made numba compile the hand loop a second time)."""
+    _, batch = texas42
+    batch.play(20, 1)
+    list(batch.matches(3, 1))
+    assert batch.compiled_twice() == []

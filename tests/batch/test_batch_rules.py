@@ -84,3 +84,8 @@ def test_cli_batch_plays_the_rules_agent_and_checks_it(batch):
     bad = cli("batch", name, "--agents", "search", "-n", "10")
     assert bad.exit_code == 2
     assert "plays the random and rules agents, not search" in bad.stderr
+
+
+def test_each_kernel_function_is_compiled_once(batch):
+    batch.play(50, 3)
+    assert batch.compiled_twice() == []

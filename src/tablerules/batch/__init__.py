@@ -175,6 +175,13 @@ class Batch:
         """`verify` with this batch's agents: a rules seat's every choice is checked too."""
         return verify(self.game, hands, sample, self.agents)
 
+    def compiled_twice(self) -> list[str]:
+        """The kernel's functions numba has compiled more than once, for different argument
+        types (each copy costs compile time; the generator passes plain int64 and bool, so
+        this is empty)."""
+        return sorted(name for name, f in vars(self.module).items()
+                      if len(getattr(f, "signatures", ())) > 1)
+
     def ready(self, what: str = "hands", threads: int = 1) -> None:
         """Have numba compile (or load from its cache) the loop of `hands` or `matches` now, not
         in the first call that is timed (a run's clock starts after this)."""

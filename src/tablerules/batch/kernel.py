@@ -453,8 +453,8 @@ def _slots(game: GameDef) -> dict[str, int]:
 # generated names (`_h3`, `_b4`, `_k_over`), the names of the fixed helpers and loop below,
 # int, bool and None literals and the helpers' fixed error texts
 _NAME = re.compile(r"[A-Z][A-Z0-9_]*|_[a-z]\d+|_k_[a-z_]+")
-_BUILTINS = frozenset({"range", "abs", "min", "max", "ValueError", "np", "njit", "prange", "acc",
-                       "found", "v"})
+_BUILTINS = frozenset({"range", "abs", "min", "max", "bool", "ValueError", "np", "njit", "prange",
+                       "acc", "found", "v"})
 _ATTRS = frozenset({"int64", "uint64", "array", "reshape", "zeros", "empty", "shape"})
 
 
@@ -634,7 +634,7 @@ def _choose(S, H, R, acts, n, step, out, nleg, i):
     if step >= out.shape[1]:
         return -2
     if HAS_RULES:  # a seat plays the rules agent (batch/strategy.py)
-        a = _k_rules(S, H, R, acts, n)
+        a = _k_rules(S, H, R, acts, np.int64(n))  # not a literal: compiled once
     else:
         a = acts[_rand(R, n)]
     out[i, step] = a
@@ -1017,7 +1017,7 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
     H = np.zeros(SEATS, dtype=np.int64)
     R = np.zeros(1, dtype=np.uint64)
     order = np.zeros(NP, dtype=np.int64)
-    row = 0
+    row = np.int64(0)
     for m in range(n):
         if row + MAX_HANDS > deals.shape[0]:
             return m, row

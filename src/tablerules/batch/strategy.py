@@ -328,7 +328,7 @@ class StrategyGen(Gen):
         name = node.func.name
         if func.typed is not None:
             fname = self.part.user(func, name)
-            return f"{fname}(S, H{''.join(', ' + self.expr(a) for a in node.args)})"
+            return f"{fname}(S, H{''.join(', ' + self.passed(a, self.expr(a)) for a in node.args)})"
         own = self.names.funcs.get(id(func))
         if own is not None:
             args = [self.expr(a) for a in node.args]

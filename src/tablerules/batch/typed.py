@@ -325,6 +325,14 @@ class Gen:
             return mask
         return self.expr(node)
 
+    def passed(self, node: n.Node, src: str) -> str:
+        """An argument as a ruleset's function is called with it: a constant gets its plain type
+        (numba compiles a function called with a literal once for each literal it is given: one
+        function of a shipped ruleset six times)."""
+        if not self.is_const(node):
+            return src
+        return f"bool({src})" if str(self.type_of(node)) == "bool" else f"np.int64({src})"
+
     def v_Index(self, node: n.Index) -> str:
         if not self.is_const(node.obj):
             raise NotBatchable("an index into a list built at run time")
@@ -335,7 +343,7 @@ class Gen:
         name = node.func.name
         if func.typed is not None:  # a ruleset's function
             fname = self.u.user(func, name)
-            return f"{fname}(S, H{''.join(', ' + self.arg(a) for a in node.args)})"
+            return f"{fname}(S, H{''.join(', ' + self.passed(a, self.arg(a)) for a in node.args)})"
         args = node.args
         if name in SIDE_FUNCS:
             return f"S[{SIDE_FUNCS[name]} + _side({self.expr(args[0])})]"

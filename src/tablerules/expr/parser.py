@@ -216,6 +216,13 @@ def _syntax_error(text: str, e: UnexpectedInput, loc: Locator) -> ExprError:
     return loc.error(f"unexpected {what}{hint}", tok.start_pos, len(tok))
 
 
+# texts parsed in this process and their trees (nodes are frozen, and their offsets are the
+# text's own, so a text parses to the same tree wherever it is written): loading a ruleset again
+# with other options, or a ruleset that extends another, parses each expression once
+_PARSED: dict[str, n.Node] = {}
+PARSED_LIMIT = 8192
+
+
 def parse(text: str, *, locate: Locate = None) -> n.Node:
     """Parse expression text into an AST; every problem is a located ExprError."""
     loc = locate if isinstance(locate, Locator) else Locator(locate)
@@ -223,6 +230,9 @@ def parse(text: str, *, locate: Locate = None) -> n.Node:
         raise loc.error(f"an expression must be text, got {type(text).__name__}", 0)
     if not text.strip():
         raise loc.error("empty expression", 0)
+    node = _PARSED.get(text)
+    if node is not None:
+        return node
     try:
         tree = get_parser().parse(text)
     except UnexpectedInput as e:
@@ -238,6 +248,9 @@ def parse(text: str, *, locate: Locate = None) -> n.Node:
     if big is not None:
         raise loc.error("integer literal beyond the integer bound: every int is between "
                         "-2**53 and 2**53", big.offset, big.length)
+    if len(_PARSED) >= PARSED_LIMIT:
+        _PARSED.clear()
+    _PARSED[text] = node
     return node
 
 
