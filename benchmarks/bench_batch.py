@@ -4,7 +4,8 @@
     python benchmarks/bench_batch.py --game moon --hands 20000
     python benchmarks/bench_batch.py --agents rules --no-step   # the batch plays the rules agent
 
-For each game: the hand-written engine (handwritten42.py, handwritten_moon.py), the step engine
+For each game: the hand-written engine (handwritten42.py, handwritten_moon.py, the optimised
+handwritten_allfives_fast.py), the step engine
 (the Game/State API loop of harness.py) and the batch engine (`tablerules.batch`, numba) play
 the same `--hands` deals, dealer rotating, with uniformly random legal choices; runs
 alternate and the best time of each is kept. The batch engine draws its choices from its own
@@ -28,7 +29,8 @@ import time
 
 import harness  # puts <repo>/src on sys.path
 
-GAMES = {"texas42": ("handwritten42", "deals", 4), "moon": ("handwritten_moon", "handwritten_moon", 3)}
+GAMES = {"texas42": ("handwritten42", "deals", 4), "moon": ("handwritten_moon", "handwritten_moon", 3),
+         "allfives": ("handwritten_allfives_fast", "deals", 4)}
 
 
 def _timed(fn, *args):
@@ -125,7 +127,7 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="batch engine vs hand-written engines, hands/second")
     ap.add_argument("--game", action="append", choices=sorted(GAMES),
-                    help="texas42 or moon (default: both)")
+                    help="texas42, moon or allfives (default: all three)")
     ap.add_argument("--hands", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)

@@ -194,22 +194,25 @@ class Batch:
     def play(self, n: int, seed: int, *, first: int = 0, threads: int = 1) -> Hands:
         """Deal and play hands `first` .. `first + n - 1` of the run `seed`, each seat with its
         agent (random legal choices, or its strategy's); the dealer of hand i is seat i mod
-        seats. Hand i is the same however the run
-        is cut into calls (its deal and its choices are seeded by the seed and i alone)."""
+        seats. Hand i is the same however the run is cut into calls (its deal, shuffled in the
+        kernel, and its choices are seeded by the seed and i alone)."""
         import numpy as np
 
-        from . import deals as _deals
-
         g = self.game
-        hands, stocks = _deals.deal(g, n, seed, first)
-        dealers = (np.arange(first, first + n, dtype=np.int64)) % g.seat_count
-        return self.play_deals(hands, stocks, dealers, seed, first, threads=threads)
+        hands = np.zeros((n, g.seat_count), dtype=np.int64)
+        stocks = np.zeros((n, max(g.stock, 1)), dtype=np.int64)
+        dealers = np.zeros(n, dtype=np.int64)
+        return self._run(hands, stocks, dealers, seed, first, threads, True)
 
     def play_deals(self, hands, stocks, dealers, seed: int, first: int = 0, *,
                    threads: int = 1) -> Hands:
         """Play the given deals (masks per seat, the stock's piece ids, the dealer); the choices
         of deal k are seeded by `seed` and `first + k`. With `threads` > 1 on numba's threads
         (the same hands)."""
+        return self._run(hands, stocks, dealers, seed, first, threads, False)
+
+    def _run(self, hands, stocks, dealers, seed: int, first: int, threads: int,
+             shuffle: bool) -> Hands:
         import numpy as np
 
         g = self.game
@@ -225,10 +228,10 @@ class Batch:
                 numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
                 self.module.play_hands_threads(hands, stocks, dealers, np.int64(seed),
                                                np.int64(first), actions, legal, results,
-                                               np.int64(4 * threads))
+                                               shuffle, np.int64(4 * threads))
             else:
                 self.module.play_hands(hands, stocks, dealers, np.int64(seed), np.int64(first),
-                                       actions, legal, results)
+                                       actions, legal, results, shuffle)
         except (ValueError, ZeroDivisionError) as e:
             raise GameError(f"the batch engine stopped: {e} (the step engine says where: "
                             "simulate the same ruleset without --engine batch)") from None

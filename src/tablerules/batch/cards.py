@@ -28,10 +28,12 @@ def _ix(arr, i):
 
 @njit(cache=True, inline='always')
 def _records(S, H, deal, stock, stk):
-    for t in range(NP):
-        S[PLAYED + t] = -1
-        S[TAKENBY + t] = -1
-        S[TRICKOF + t] = 0
+    if REC_PLAYS:  # only a game that keeps them reads them
+        for t in range(NP):
+            S[PLAYED + t] = -1
+    if REC_TAKEN:
+        for t in range(NP):
+            S[TAKENBY + t] = -1
     for s in range(SEATS):
         S[DEALTM + s] = deal[s]
         S[LAIDM + s] = 0

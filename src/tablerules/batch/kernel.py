@@ -149,6 +149,7 @@ class Builder:
         self.const("LEAD_BASE", acts.lead_base)
         self.const("BURY_BASE", acts.bury_base)
         # seats
+        self.array("LOWBIT", _lowbit())
         self.array("SIDE_OF", g.side_of)
         step = g.seat_step
         self.array("NEXT", [(s + step) % n for s in range(n)])
@@ -429,6 +430,15 @@ class Builder:
         return src
 
 
+def _lowbit() -> list[int]:
+    """_low's table: the bit number of each 64-bit power of two, by the top six bits of its
+    product with a de Bruijn sequence."""
+    out = [0] * 64
+    for b in range(64):
+        out[((1 << b) * 0x022FDD63CC95386D & (1 << 64) - 1) >> 58] = b
+    return out
+
+
 def _slots(game: GameDef) -> dict[str, int]:
     slots: dict[str, int] = {}
     for f in SCALAR_FIELDS:
@@ -585,6 +595,12 @@ def _dealt(H):
 
 
 @njit(cache=True, inline='always')
+def _low(m):
+    """The number of m's lowest set bit (m > 0): a de Bruijn multiply and a table."""
+    return LOWBIT[(np.uint64(m & -m) * np.uint64(0x022FDD63CC95386D)) >> np.uint64(58)]
+
+
+@njit(cache=True, inline='always')
 def _popcount(m):
     c = 0
     while m:
@@ -659,12 +675,13 @@ def _add(S, side, pts, tricks):
 
 
 @njit(cache=True)
-def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
+def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
     # the match's own slots outlive the hand: its score and the hands scored so far
     played = S[HANDS_PLAYED]
-    for k in range(NSLOTS):
-        if k < SCORE or k >= SCORE + NSIDES:
-            S[k] = 0
+    for k in range(SCORE):
+        S[k] = 0
+    for k in range(SCORE + NSIDES, NSLOTS):
+        S[k] = 0
     S[HANDS_PLAYED] = played
     S[DEALER] = dealer
     S[BIDDER] = -1
@@ -679,9 +696,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
     for s in range(SEATS):
         H[s] = deal[s]
     nstock = STOCKN
-    stk = np.empty(STOCKN + 1, dtype=np.int64)
     _records(S, H, deal, stock, stk)
-    acts = np.empty(NP * NARMS + 64 + OFF.shape[2] + DCH.shape[2], dtype=np.int64)
     step = 0
     forced_high = False
     if HAS_TURN:
@@ -883,14 +898,15 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res):
         if ledi >= 0 and MUSTF[tid]:
             m = _follow(m, tid, ledi)
         n = 0
-        for t in range(NP):
-            if (m >> t) & 1:
-                if HAS_LEGAL[c]:
-                    S[TILE] = t
-                    if not _k_legal(S, H, c):
-                        continue
-                acts[n] = t
-                n += 1
+        while m:
+            t = _low(m)
+            m &= m - 1
+            if HAS_LEGAL[c]:
+                S[TILE] = t
+                if not _k_legal(S, H, c):
+                    continue
+            acts[n] = t
+            n += 1
         a = _choose(S, H, R, acts, n, step, out, nleg, i)
         if a < 0:
             return 1 if a == -1 else 7
@@ -1017,6 +1033,7 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
     H = np.zeros(SEATS, dtype=np.int64)
     R = np.zeros(1, dtype=np.uint64)
     order = np.zeros(NP, dtype=np.int64)
+    acts, stk = _buffers()
     row = np.int64(0)
     for m in range(n):
         if row + MAX_HANDS > deals.shape[0]:
@@ -1033,7 +1050,8 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
             _deal(R, order, deals[row], stocks[row])
             dealers[row] = dealer
             ndeals += 1
-            err = _hand(S, H, R, deals[row], stocks[row], dealer, out, nleg, row, res[row])
+            err = _hand(S, H, R, deals[row], stocks[row], dealer, out, nleg, row, res[row],
+                        acts, stk)
             res[row, 0] = err
             row += 1
             if err:
@@ -1069,6 +1087,15 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
 
 
 @njit(cache=True, inline='always')
+def _buffers():
+    """A hand's action list (every lay on every arm, and the auction's and declarations'
+    offers) and its stock as it is shared out: made once for a run, not for each hand."""
+    acts = np.empty(NP * NARMS + 64 + OFF.shape[2] + DCH.shape[2], dtype=np.int64)
+    stk = np.empty(STOCKN + 1, dtype=np.int64)
+    return acts, stk
+
+
+@njit(cache=True, inline='always')
 def _single(S):
     """A hand on its own: no match score yet (a layout adds its lays' points to it)."""
     for s in range(NSIDES):
@@ -1077,29 +1104,42 @@ def _single(S):
 
 
 @njit(cache=True, parallel=True)
-def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, parts):
+def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, parts):
     """play_hands on numba's threads: the hands cut into `parts` runs, each with its own state
-    (a hand's choices are seeded by its number alone, so the hands are the same)."""
+    (a hand's deal and choices are seeded by its number alone, so the hands are the same)."""
     n = deals.shape[0]
     for p in prange(parts):
         S = np.zeros(NSLOTS, dtype=np.int64)
         H = np.zeros(SEATS, dtype=np.int64)
         R = np.zeros(1, dtype=np.uint64)
+        order = np.zeros(NP, dtype=np.int64)
+        acts, stk = _buffers()
         for i in range(p * n // parts, (p + 1) * n // parts):
             _seed(R, seed, first + i)
+            if shuffle:
+                _deal(R, order, deals[i], stocks[i])
+                dealers[i] = (first + i) % SEATS
             _single(S)
-            err = _hand(S, H, R, deals[i], stocks[i], dealers[i], out, nleg, i, res[i])
+            err = _hand(S, H, R, deals[i], stocks[i], dealers[i], out, nleg, i, res[i], acts, stk)
             res[i, 0] = err
 
 
 @njit(cache=True)
-def play_hands(deals, stocks, dealers, seed, first, out, nleg, res):
+def play_hands(deals, stocks, dealers, seed, first, out, nleg, res, shuffle):
+    """Hands first .. first + n - 1 of the run `seed`, each from its own generator: with
+    `shuffle` it deals the hand (into deals, stocks; the dealer is seat i mod seats), then
+    makes its choices; else it plays the deals given."""
     S = np.zeros(NSLOTS, dtype=np.int64)
     H = np.zeros(SEATS, dtype=np.int64)
     R = np.zeros(1, dtype=np.uint64)
+    order = np.zeros(NP, dtype=np.int64)
+    acts, stk = _buffers()
     for i in range(deals.shape[0]):
         _seed(R, seed, first + i)
+        if shuffle:
+            _deal(R, order, deals[i], stocks[i])
+            dealers[i] = (first + i) % SEATS
         _single(S)
-        err = _hand(S, H, R, deals[i], stocks[i], dealers[i], out, nleg, i, res[i])
+        err = _hand(S, H, R, deals[i], stocks[i], dealers[i], out, nleg, i, res[i], acts, stk)
         res[i, 0] = err
 '''

@@ -126,9 +126,9 @@ def _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i):
                 if S[APLAY + a]:
                     cand |= m & NUMMASK[S[AOPEN + a]]
         # one call site per hook: numba inlines each one
-        for t in range(NP):
-            if not (cand >> t) & 1:
-                continue
+        while cand:
+            t = _low(cand)
+            cand &= cand - 1
             if HAS_LEGAL[c]:
                 S[TILE] = t
                 if not _k_legal(S, H, c):
