@@ -129,7 +129,9 @@ class Unit:
         self.defs.append(f"def {name}(S, H):\n    if S[KEEP + {2 * k}]:\n"
                          f"        return S[KEEP + {2 * k + 1}]\n    v = {src}\n"
                          f"    S[KEEP + {2 * k}] = 1\n    S[KEEP + {2 * k + 1}] = v\n    return v\n")
-        return f"{name}(S, H)"
+        # the flag is tested where the value is read: once kept, no call (a call passes the
+        # state arrays, and costs their reference counts)
+        return f"(S[KEEP + {2 * k + 1}] if S[KEEP + {2 * k}] else {name}(S, H))"
 
     def hook(self, typed, path: tuple, hoist: bool = False) -> str:
         """The generated function `_hN(S, H)` of one compiled hook (expr.Typed); `hoist`: a
