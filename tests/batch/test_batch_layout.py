@@ -7,6 +7,7 @@ import pytest
 
 from support import cli
 from tablerules.batch import compile_batch, verify
+from tablerules.batch.replay import replay_matches
 from tablerules.game import load_game
 
 numba = pytest.importorskip("numba")
@@ -65,3 +66,15 @@ def test_the_batch_command_plays_all_fives(batch):
 def test_each_kernel_function_is_compiled_once(batch):
     batch.play(50, 3)
     assert batch.compiled_twice() == []
+
+
+def test_matches_won_by_a_lay_agree_with_the_step_engine(batch):
+    """A lay that takes a side to the target ends the match there (scoring.during_hand): the
+    hand is not scored. Whole matches replayed through the step engine agree deal by deal."""
+    (block,) = list(batch.matches(120, 8))
+    assert replay_matches(batch.game, block, range(120)) == []
+    ns = len(batch.game.sides)
+    last = [block.rows(m)[-1] for m in range(len(block))]
+    cut = [r for r in last if block.hands.column("thrown_in")[r] == 0
+           and not block.hands.scored(ns)[r].any()]
+    assert cut, "no match ended during a hand"

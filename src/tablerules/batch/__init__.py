@@ -254,9 +254,6 @@ class Batch:
         if g.match.stake is not None or g.match.returns is not None:
             raise NotBatchable("matches with chips or scoring.returns have no kernel form",
                                ("scoring",))
-        if g.match.during_hand and any(c.play.mode == "layout" for c in g.contracts):
-            raise NotBatchable("a match a lay can win during the hand (scoring.during_hand) has "
-                               "no kernel form yet", ("scoring", "during_hand"))
         dealer = g.first_dealer if first_dealer is None else first_dealer
         rows = max(4 * g.bounds.max_hands, 1 << 15)
         width = decisions_bound(g)

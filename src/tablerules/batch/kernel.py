@@ -26,7 +26,9 @@ from .strategy import StrategyPart, obs_slots
 from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
-_EXTRA = ("CONTRACT", "TRICKM", "TRICKN", "LEDI", "TID", "NACT", "HIGH_SEAT")
+# IN_MATCH: the hand is one of a match (play_matches), not on its own; CUT: a lay won the
+# match during the hand (scoring.during_hand), which scores no more
+_EXTRA = ("CONTRACT", "TRICKM", "TRICKN", "LEDI", "TID", "NACT", "HIGH_SEAT", "IN_MATCH", "CUT")
 
 # error codes the loop returns for a hand it cannot finish (what the step engine raises)
 ERRORS = {
@@ -188,6 +190,7 @@ class Builder:
         self.const("HAND_SIZE", g.hand_size)
         self.const("MAX_HANDS", g.bounds.max_hands)
         self.const("LOWEST_WINS", g.match.lowest_wins)
+        self.const("DURING", g.match.during_hand)
         self._pays()
         StrategyPart(self, self.agents).build()
         self.const("KEEP", slots["_SIZE"])
@@ -678,11 +681,13 @@ def _add(S, side, pts, tricks):
 def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
     # the match's own slots outlive the hand: its score and the hands scored so far
     played = S[HANDS_PLAYED]
+    in_match = S[IN_MATCH]
     for k in range(SCORE):
         S[k] = 0
     for k in range(SCORE + NSIDES, NSLOTS):
         S[k] = 0
     S[HANDS_PLAYED] = played
+    S[IN_MATCH] = in_match
     S[DEALER] = dealer
     S[BIDDER] = -1
     S[BIDDER_SIDE] = -1
@@ -999,8 +1004,9 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
     for s in range(NSIDES):
         S[SIDE] = s
         res[9 + s] = S[PTS + s]
-        res[9 + NSIDES + s] = _k_score(S, H)
-    if NPAY and not _settle(S, H, res, 9 + 2 * NSIDES):
+        # a hand the match ended during is not scored (engine/scoring.py, INTERRUPTED)
+        res[9 + NSIDES + s] = 0 if S[CUT] else _k_score(S, H)
+    if NPAY and not S[CUT] and not _settle(S, H, res, 9 + 2 * NSIDES):
         return 9
     return 0
 
@@ -1041,6 +1047,7 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
         _seed(R, seed, first + m)
         for k in range(NSLOTS):
             S[k] = 0
+        S[IN_MATCH] = 1
         dealer = first_dealer
         if dealer < 0:
             dealer = _rand(R, SEATS)
@@ -1101,6 +1108,7 @@ def _single(S):
     for s in range(NSIDES):
         S[SCORE + s] = 0
     S[HANDS_PLAYED] = 0
+    S[IN_MATCH] = 0
 
 
 @njit(cache=True, parallel=True)

@@ -205,12 +205,14 @@ def _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i):
         # the lay's count for the player; with claims the player is asked first, then each
         # opponent in turn from its left, asked only when the count would score for its side
         s = actor
+        got = 0
         while True:
             S[ACTOR] = s
             v = _k_scores(S, H, c)
             if s == actor:
                 if v != 0 and not CLAIMS[c]:
                     _lay_score(S, side, v)
+                    got = v
                 if H[actor] == 0:
                     S[WENT_OUT] = actor
                 if v == 0 or not CLAIMS[c]:
@@ -226,12 +228,17 @@ def _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i):
                     return -2
                 if a == CLAIM:
                     _lay_score(S, SIDE_OF[s], v)
+                    got = v
                     break
             s = S[RING + s]
             while s != actor and SIDE_OF[s] == side:
                 s = S[RING + s]
             if s == actor:
                 break
+        # a lay that scored may win the match there and then (engine/layout.py, _after)
+        if DURING and S[IN_MATCH] and got != 0 and _k_match_over(S, H):
+            S[CUT] = 1
+            return step
         if H[actor] == 0:
             return step
         actor = S[RING + actor]
