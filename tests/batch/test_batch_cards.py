@@ -14,7 +14,12 @@ import pytest
 
 from support import cli
 from tablerules.batch import compile_batch, verify
+from tablerules.batch.deals import as_lists
+from tablerules.batch.replay import replay_matches
+from tablerules.engine.state import State
 from tablerules.game import load_game
+from tablerules.records.batchrun import fold_block
+from tablerules.records.runner import new_summary
 
 numba = pytest.importorskip("numba")
 # one worker runs every batch test, so each kernel is compiled once (seconds to a minute)
@@ -67,3 +72,37 @@ def test_the_batch_command_plays_taroky(batch):
 def test_each_kernel_function_is_compiled_once(batch):
     batch.play(50, 3)
     assert batch.compiled_twice() == []
+
+
+def test_matches_for_chips_agree_with_the_step_engine_and_fold_the_same_summary(batch):
+    """A match for chips: each seat starts from the stake, every hand's payments move chips
+    between seats (match_over reads them), the side with the most chips wins; replayed whole,
+    and folded into the same summary (chips per seat at the end, chips paid) as the step
+    engine's own hands fold."""
+    game = load_game("taroky", OPTIONS, typed=True)
+    g = game.definition
+    (block,) = list(batch.matches(40, 6))
+    assert replay_matches(g, block, range(40)) == []
+    mine = new_summary(game)
+    fold_block(mine, game, block)
+    theirs = new_summary(game)
+    for m in range(len(block)):
+        rows = block.rows(m)
+        st = State(g, first_dealer=int(block.hands.dealers[rows[0]]))
+        for r in rows:
+            st.apply_deal(as_lists(g, block.hands.deals, block.hands.stocks, int(r)))
+            for j in range(int(block.hands.column("steps")[r])):
+                st.apply_action(int(block.hands.actions[r, j]))
+                theirs.decisions += 1
+            theirs.add_hand(st.hand_result())
+        assert st.is_terminal()
+        theirs.games += 1
+        theirs.match_deals[len(rows)] += 1
+        theirs.add_chips(list(st.ctx.chips))
+        for s in st.winner_sides:
+            theirs.side_wins[s] += 1
+    assert mine.as_dict() == theirs.as_dict()
+    assert mine.as_dict()["chips_by_seat"] and mine.chips_moved > 0
+    # the chips moved: not every seat ends every match where it started
+    assert any(block.chips(m, len(g.sides)) != [g.match.stake] * g.seat_count
+               for m in range(len(block)))

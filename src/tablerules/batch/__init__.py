@@ -121,10 +121,16 @@ class Matches:
     first: int  # the number of the block's first match in the run
     hands: Hands
     row_match: Any  # (rows,) the match (0-based in the block) each hand row belongs to
-    results: Any  # (matches, MATCH_RESULT + sides): error, hands, deals, winners, score
+    # (matches, MATCH_RESULT + sides + seats): error, hands, deals, winners, the score per
+    # side, then with scoring.chips each seat's chips at the end
+    results: Any
 
     def __len__(self) -> int:
         return len(self.results)
+
+    def chips(self, m: int, sides: int) -> list[int]:
+        """Match m's chips at its end, seat by seat (a match for chips)."""
+        return [int(x) for x in self.results[m, len(MATCH_RESULT) + sides:]]
 
     def winners(self, m: int) -> list[int]:
         bits = int(self.results[m, MATCH_RESULT.index("winners")])
@@ -251,9 +257,9 @@ class Batch:
         import numpy as np
 
         g = self.game
-        if g.match.stake is not None or g.match.returns is not None:
-            raise NotBatchable("matches with chips or scoring.returns have no kernel form",
-                               ("scoring",))
+        if g.match.returns is not None:
+            raise NotBatchable("a match's scoring.returns has no kernel form",
+                               ("scoring", "returns"))
         dealer = g.first_dealer if first_dealer is None else first_dealer
         rows = max(4 * g.bounds.max_hands, 1 << 15)
         width = decisions_bound(g)
@@ -265,8 +271,8 @@ class Batch:
             dealers = np.zeros(rows, dtype=np.int64)
             actions = np.full((rows, width), -1, dtype=np.int16)
             legal = np.zeros((rows, width), dtype=np.int16)
-            results = np.zeros((rows, len(RESULT) + 2 * ns), dtype=np.int64)
-            mres = np.zeros((n - done, len(MATCH_RESULT) + ns), dtype=np.int64)
+            results = np.zeros((rows, result_width(g)), dtype=np.int64)
+            mres = np.zeros((n - done, len(MATCH_RESULT) + ns + g.seat_count), dtype=np.int64)
             try:
                 played, used = self.module.play_matches(
                     np.int64(n - done), np.int64(seed & 0x7FFF_FFFF_FFFF_FFFF),

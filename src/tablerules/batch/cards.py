@@ -37,7 +37,8 @@ def _records(S, H, deal, stock, stk):
     for s in range(SEATS):
         S[DEALTM + s] = deal[s]
         S[LAIDM + s] = 0
-        S[CHIPS + s] = STAKE
+        # a hand of a chips match starts from the chips the match has come to
+        S[CHIPS + s] = S[MCHIPS + s] if S[IN_MATCH] else STAKE
     sm = 0
     for q in range(STOCKN):
         stk[q] = stock[q]

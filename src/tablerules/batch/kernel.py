@@ -141,6 +141,7 @@ class Builder:
         self.const("NCON", len(g.contracts))
         self.const("STEP", g.seat_step)
         self.const("STAKE", g.match.stake or 0)
+        self.const("CHIPS_MATCH", g.match.stake is not None)
         self.const("NPAY", len(g.match.pays))
         self.const("REC_PLAYS", "plays" in g.keeps)
         self.const("REC_TAKEN", "taken" in g.keeps)
@@ -451,7 +452,9 @@ def _slots(game: GameDef) -> dict[str, int]:
     at = len(slots)
     nd, ns, n = len(game.declarations), len(game.sides), game.seat_count
     P = len(game.pieces)
+    # SCORE and MCHIPS (a chips match's chips per seat) are the match's: a hand clears neither
     for name, size in (("DECL", nd), ("DIDX", nd), ("PTS", ns), ("TRK", ns), ("SCORE", ns),
+                       ("MCHIPS", n),
                        ("TRICK", n), ("TSEAT", n), ("RING", n), ("ACT", n),
                        ("PLAYED", P), ("TAKENBY", P), ("TRICKOF", P), ("DEALTM", n),
                        ("LAIDM", n), ("CHIPS", n), ("STOCKM", 1)) + tuple(
@@ -680,21 +683,23 @@ def _add(S, side, pts, tricks):
 @njit(cache=True)
 def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
     # the match's own slots outlive the hand: its score and the hands scored so far
+    # ... and so does deal.turn, carried from deal to deal (engine/context.py)
     played = S[HANDS_PLAYED]
     in_match = S[IN_MATCH]
+    turn = S[TURN]
     for k in range(SCORE):
         S[k] = 0
-    for k in range(SCORE + NSIDES, NSLOTS):
+    for k in range(MCHIPS + SEATS, NSLOTS):
         S[k] = 0
     S[HANDS_PLAYED] = played
     S[IN_MATCH] = in_match
+    S[TURN] = turn
     S[DEALER] = dealer
     S[BIDDER] = -1
     S[BIDDER_SIDE] = -1
     S[LED] = -1
     S[LEDI] = -1
     S[WENT_OUT] = -1
-    S[TURN] = -1
     for d in range(ND):
         S[DECL + d] = DECL_DEFAULT[d]
         S[DIDX + d] = DECL_DEFAULT_I[d]
@@ -1048,6 +1053,9 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
         for k in range(NSLOTS):
             S[k] = 0
         S[IN_MATCH] = 1
+        S[TURN] = -1
+        for s in range(SEATS):
+            S[MCHIPS + s] = STAKE
         dealer = first_dealer
         if dealer < 0:
             dealer = _rand(R, SEATS)
@@ -1067,6 +1075,8 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
             if res[row - 1, 1] == 0:
                 for s in range(NSIDES):
                     S[SCORE + s] += res[row - 1, 9 + NSIDES + s]
+                if NPAY:  # the hand's payments, all worked out before any is made
+                    _pay(S, res[row - 1], 9 + 2 * NSIDES)
                 S[HANDS_PLAYED] += 1
                 S[DEALER] = dealer
                 if _k_match_over(S, H):
@@ -1076,21 +1086,50 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
                 break
             S[DEALER] = dealer
             dealer = _seat(_k_next_dealer(S, H))
-        best = S[SCORE]
-        for s in range(1, NSIDES):
+        # the winners: the best score, or with chips the most chips a side holds
+        for s in range(NSIDES):
             v = S[SCORE + s]
-            if (LOWEST_WINS and v < best) or (not LOWEST_WINS and v > best):
+            if CHIPS_MATCH:
+                v = 0
+                for t in range(SEATS):
+                    if SIDE_OF[t] == s:
+                        v += S[MCHIPS + t]
+            S[PTS + s] = v  # (the hand's slots are free once the match is over)
+        low = LOWEST_WINS and not CHIPS_MATCH
+        best = S[PTS]
+        for s in range(1, NSIDES):
+            v = S[PTS + s]
+            if (low and v < best) or (not low and v > best):
                 best = v
         wins = 0
         for s in range(NSIDES):
-            if S[SCORE + s] == best:
+            if S[PTS + s] == best:
                 wins |= 1 << s
         mres[m, 1] = S[HANDS_PLAYED]
         mres[m, 2] = ndeals
         mres[m, 3] = wins
         for s in range(NSIDES):
             mres[m, 4 + s] = S[SCORE + s]
+        for s in range(SEATS):
+            mres[m, 4 + NSIDES + s] = S[MCHIPS + s]
     return n, row
+
+
+@njit(cache=True, inline='always')
+def _pay(S, r, col):
+    """A hand's payments (res columns from col: each pay, payer, payee) moved between the
+    seats' chips, the match's and the hand's (which match_over reads)."""
+    for k in range(NPAY):
+        for p in range(SEATS):
+            for q in range(SEATS):
+                if q == p:
+                    continue
+                v = r[col]
+                col += 1
+                S[MCHIPS + p] -= v
+                S[MCHIPS + q] += v
+    for s in range(SEATS):
+        S[CHIPS + s] = S[MCHIPS + s]
 
 
 @njit(cache=True, inline='always')
@@ -1109,6 +1148,7 @@ def _single(S):
         S[SCORE + s] = 0
     S[HANDS_PLAYED] = 0
     S[IN_MATCH] = 0
+    S[TURN] = -1
 
 
 @njit(cache=True, parallel=True)

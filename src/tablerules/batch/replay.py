@@ -112,6 +112,10 @@ def replay_matches(game, block, sample) -> list[str]:
             bad = f"the batch ended the match after {len(rows)} deals, the step engine did not"
         if bad is None and sorted(st.winner_sides) != block.winners(m):
             bad = f"the winners differ: step engine {st.winner_sides}, batch {block.winners(m)}"
+        if bad is None and g.match.stake is not None and \
+                list(st.ctx.chips) != block.chips(m, len(g.sides)):
+            bad = (f"the chips at the end differ: step engine {list(st.ctx.chips)}, batch "
+                   f"{block.chips(m, len(g.sides))}")
         if bad is not None:
             problems.append(f"game {block.first + m + 1}: {bad}")
     return problems

@@ -63,6 +63,10 @@ def fold_block(summary: Summary, game, block) -> None:
         pts = played[has][np.arange(int(has.sum())), base + side]
         for v, k in zip(*np.unique(pts, return_counts=True)):
             summary.bidder_points[int(v)] += int(k)
+    if g.match.stake is not None:  # the chips paid, and what each seat ends each match with
+        summary.chips_moved += int(played[:, base + 2 * ns:].sum())
+        for i in range(len(block)):
+            summary.add_chips(block.chips(i, ns))
     m = block.results
     summary.games += len(m)
     for v, k in zip(*np.unique(m[:, MATCH_RESULT.index("deals")], return_counts=True)):
