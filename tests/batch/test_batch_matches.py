@@ -75,7 +75,7 @@ def test_cli_simulate_on_the_batch_engine(snapshot):
 @pytest.mark.parametrize("args, words", [
     (("-r", "x.jsonl"), "leave out --record"),
     (("--workers", "2"), "leave out --workers"),
-    (("--agents", "rules"), "uniformly random agents only"),
+    (("--agents", "search"), "plays the random and rules agents, not search"),
     (("--engine", "fast"), "--engine is step or batch"),
 ])
 def test_cli_simulate_batch_usage_errors(args, words):

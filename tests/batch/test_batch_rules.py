@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from support import cli
@@ -11,7 +12,7 @@ from tablerules.agents import make_agent
 from tablerules.batch import NotBatchable, compile_batch, verify
 from tablerules.batch.deals import as_lists
 from tablerules.batch.kernel import Builder
-from tablerules.engine.state import new_hand
+from tablerules.engine.state import State, new_hand
 from tablerules.game import load_game
 
 numba = pytest.importorskip("numba")
@@ -89,3 +90,32 @@ def test_cli_batch_plays_the_rules_agent_and_checks_it(batch):
 def test_each_kernel_function_is_compiled_once(batch):
     batch.play(50, 3)
     assert batch.compiled_twice() == []
+
+
+def test_matches_with_rules_seats_agree_with_the_python_agent(batch):
+    """Whole matches with the rules agent on every seat: replayed deal by deal, each of its
+    choices is the Python agent's, asked in the step engine with the match's score."""
+    from tablerules.batch.replay import replay_matches
+
+    (block,) = list(batch.matches(30, 4))
+    g = batch.game
+    assert replay_matches(g, block, range(30), batch.agents) == []
+    # another legal action at a choice of the first deal: the agent's check must catch it
+    hands = block.hands
+    r = int(block.rows(0)[0])
+    j = int(np.nonzero(hands.legal[r] > 1)[0][0])
+    st = State(g, first_dealer=int(hands.dealers[r]))
+    st.apply_deal(as_lists(g, hands.deals, hands.stocks, r))
+    for k in range(j):
+        st.apply_action(int(hands.actions[r, k]))
+    hands.actions[r, j] = next(a for a in st.legal_actions() if a != hands.actions[r, j])
+    bad = replay_matches(g, block, [0], batch.agents)
+    assert len(bad) == 1 and f"deal 1: decision {j + 1}: seat " in bad[0], bad
+    assert "agent chooses" in bad[0]
+
+
+def test_cli_simulate_plays_rules_seats_on_the_batch_engine():
+    r = cli("simulate", "moon", "--engine", "batch", "--agents", "random,rules,rules", "-n", "200",
+            "--check", "20", "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "checked: 20 of 20 games replayed through the step engine agree" in r.stdout

@@ -82,9 +82,10 @@ def _hand_over(st, single: bool) -> bool:
     return st.is_terminal() or (not single and st.is_chance_node())
 
 
-def replay_matches(game, block, sample) -> list[str]:
+def replay_matches(game, block, sample, agents=None) -> list[str]:
     """The disagreements of matches `sample` (indexes in the block) replayed whole through the
-    step engine: every deal's dealer, every decision, every hand's result, the winners."""
+    step engine: every deal's dealer, every decision, every hand's result, the winners; with
+    `agents` (per seat, None: random) a rules seat must choose what the batch chose."""
     from ..engine.state import State
 
     g = game
@@ -104,7 +105,7 @@ def replay_matches(game, block, sample) -> list[str]:
                        f"batch's {int(hands.dealers[r])}")
                 break
             st.apply_deal(as_lists(g, hands.deals, hands.stocks, int(r)))
-            bad = _follow(g, st, hands, int(r), single=False)
+            bad = _follow(g, st, hands, int(r), single=False, agents=agents)
             if bad is not None:
                 bad = f"deal {k + 1}: {bad}"
                 break

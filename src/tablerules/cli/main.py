@@ -432,22 +432,23 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              report: Optional[Path] = ReportArg,
              engine: str = typer.Option("step", "--engine", metavar="ENGINE",
                                         help="step (every agent, records, workers) or batch: "
-                                             "random play in compiled code, many times faster "
-                                             "(the fast extra; a summary only, its own games, "
-                                             "--check of them replayed by the step engine)."),
+                                             "the random and rules agents in compiled code, "
+                                             "many times faster (the fast extra; a summary "
+                                             "only, its own games, --check of them replayed by "
+                                             "the step engine)."),
              check: int = typer.Option(100, "--check", min=0, metavar="K",
                                        help="With --engine batch: matches replayed through the "
                                             "step engine, which must agree on every deal, "
-                                            "decision, result and winner (exit status 1 if "
-                                            "not)."),
+                                            "decision, result and winner, and a rules seat's "
+                                            "every choice (exit status 1 if not)."),
              fmt: str = FormatArg) -> None:
     """Play matches with bots and report what happened (contracts, make rates, marks, wins).
 
     With --workers, --shard or --cluster the record and the summary are byte for byte those of
     one process with the same seed: every game is seeded by its number alone, and the games are
-    written and counted in order. --engine batch plays the matches with uniformly random legal
-    choices in compiled code (numba: pip install 'tablerules\\[fast]'); its games are its own, not
-    the step engine's, and it prints the same summary.
+    written and counted in order. --engine batch plays the matches in compiled code (numba: pip
+    install 'tablerules\\[fast]'), each seat random or the rules agent (its strategy compiled
+    too); its games are its own, not the step engine's, and it prints the same summary.
     """
     from ..records.io import open_text
     from ..records.runner import simulate as run
@@ -460,10 +461,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                             (cluster, "--cluster"), (workers not in ("1", 1), "--workers")):
             if given:
                 _usage(f"--engine batch plays in this process and keeps no record: leave out {flag}")
-        if agents is not None and any(n.split(":")[0] != "random" for n in _agent_list(agents)):
-            _usage("--engine batch plays uniformly random agents only (leave out --agents, or "
-                   "give random)")
-        _simulate_batch(ruleset, option, games, seed, check, progress, report, fmt)
+        names = _agent_list(agents) if agents is not None else None
+        _simulate_batch(ruleset, option, games, seed, check, progress, report, fmt, names)
         return
     n_workers = _workers(workers)
     if cluster is not None:
@@ -544,14 +543,14 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
 
 
 def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, progress: bool,
-                    report: Optional[Path], fmt: str) -> None:
+                    report: Optional[Path], fmt: str, names: list[str] | None) -> None:
     """simulate --engine batch: the matches on the batch engine, simulate's summary."""
     from ..batch import BatchUnavailable, NotBatchable, compile_batch
     from ..records.batchrun import simulate_batch
     game = _load(ruleset, option, typed=True)
     gd = game.definition
     try:
-        engine = compile_batch(gd)
+        engine = compile_batch(gd, _batch_agents(game, names))
         engine.ready("matches")
     except NotBatchable as e:
         _refused(game, e)
@@ -573,8 +572,8 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     except TablerulesError as e:
         bar.close()
         if "did not end within" in e.message:
-            _err("note: uniformly random bidders may never finish a match of this game (the "
-                 "batch engine plays random agents only); `tablerules batch` plays its hands")
+            _err("note: uniformly random bidders may never finish a match of this game (try "
+                 "--agents rules); `tablerules batch` plays its hands")
         _fail(game.locate(e) if isinstance(e, GameError) else e)
     bar.close()
     elapsed = time.perf_counter() - started

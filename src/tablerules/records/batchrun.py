@@ -89,7 +89,7 @@ def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
             sample = [m for m in range(len(block)) if (block.first + m) % stride == 0]
             sample = sample[:check - checked]
             checked += len(sample)
-            problems += replay_matches(game.definition, block, sample)
+            problems += replay_matches(game.definition, block, sample, batch.agents)
         if progress is not None:
             progress(summary.games)
     return summary, {"games": checked, "agree": checked - len(problems),
