@@ -25,7 +25,7 @@ from typing import NamedTuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from handwritten42 import COUNT, HI, LO, TILES, tile_id  # noqa: E402
+from handwritten42 import COUNT, HI, LO, TILE_ID, TILES  # noqa: E402
 
 # ---------------------------------------------------------------------------------------------
 # tiles and actions (codes: tiles 0..27, PASS, BID + bid index, TRUMP + trump code)
@@ -143,7 +143,7 @@ def _build():
     follow = [o[1] for o in out]
     rank = [o[2] for o in out]
     is_trump = [o[3] for o in out]
-    trump_mask = [sum(1 << t for t in range(N_TILES) if tr[t]) for tr in is_trump]
+    trump_count = [sum(tr) for tr in is_trump]
     lead_rank, draw_key, double_key, cheap_lead, nello_lead = [], [], [], [], []
     ctp, take, cheap, nello_follow = [], [], [], []
     for ct in range(11):
@@ -161,96 +161,82 @@ def _build():
         cheap.append([[-(COUNT[t] * 10 + rk[s][t]) for t in range(N_TILES)] for s in range(8)])
         nello_follow.append(rk)  # lose_every_trick following: (0 if beats else 1000) + rank
         draw_key.append(lr)
-    return (lead, follow, rank, is_trump, trump_mask, lead_rank, draw_key, double_key,
+    return (lead, follow, rank, is_trump, trump_count, lead_rank, draw_key, double_key,
             cheap_lead, nello_lead, ctp, take, cheap)
 
 
-(LEAD, FOLLOW, RANK, IS_TRUMP, TRUMP_MASK, LEAD_RANK, DRAW_KEY, DOUBLE_KEY, CHEAP_LEAD,
+(LEAD, FOLLOW, RANK, IS_TRUMP, TRUMP_COUNT, LEAD_RANK, DRAW_KEY, DOUBLE_KEY, CHEAP_LEAD,
  NELLO_LEAD, CTP_KEY, TAKE_KEY, CHEAP_KEY) = _build()
 
 # ---------------------------------------------------------------------------------------------
 # the strategy's bidding values (the hand is the 7 dealt pieces)
 
 
-def _suit_stats(hand):
-    """Per pip x: suit_len, holds_double, sum of other ends, and loser cost of the non-doubles
-    showing x; with the non-doubles' loser cost and the doubles in the whole hand."""
-    n = [0] * 7
-    dbl = [0] * 7
-    oth = [0] * 7
-    nd_cost = [0] * 7
-    base = 0
-    doubles = 0
-    for t in hand:
-        h, lo = HI[t], LO[t]
-        if h == lo:
-            doubles += 1
-            n[h] += 1
-            dbl[h] = 1
-            oth[h] += h
-        else:
-            c = COUNT[t] + 5  # loser_cost: count + 1 + 4
-            base += c
-            n[h] += 1
-            oth[h] += lo
-            nd_cost[h] += c
-            n[lo] += 1
-            oth[lo] += h
-            nd_cost[lo] += c
-    return n, dbl, oth, nd_cost, base, doubles
+# Each piece's share of every bidding sum, packed in one int so a hand's sums are one sum():
+# per pip x, 24 bits: strength(x)'s terms (8 bits), suit_len (4), holds_double (4), and the
+# loser cost of the non-doubles showing x (8); then the non-doubles' loser cost (8 bits), the
+# doubles (4), pieces within one of seven pips (4), pieces of seven pips (4).
+_W = 24
+_REST = 7 * _W
 
 
-def _strengths(n, dbl, oth):
-    return [n[x] * 10 + 6 * dbl[x] + oth[x] for x in range(7)]
+def _pack(t: int) -> int:
+    h, lo = HI[t], LO[t]
+    v = 0
+    cost = 0 if h == lo else COUNT[t] + 5  # loser_cost: count + 1 + 4 (a double is no loser)
+    for x in {h, lo}:
+        v += ((10 + _other(t, x) + (6 if h == lo else 0))
+              | 1 << 8 | (h == lo) << 12 | cost << 16) << (_W * x)
+    v += (cost | (h == lo) << 8 | (D7[t] <= 1) << 12 | (D7[t] == 0) << 16) << _REST
+    return v
 
 
-def _counted_base(hand):
-    """42 less 2 less the least losses among the strongest suits (passed_against added later)."""
-    n, dbl, oth, nd_cost, base, doubles = _suit_stats(hand)
-    st = _strengths(n, dbl, oth)
-    best = max(st)
-    least = None
+PACK = [_pack(t) for t in range(N_TILES)]
+# trump_risk(x) by suit_len and holds_double
+RISK = [[(0 if d else 7) + (14 if n <= 2 else (6 if n == 3 else 0)) for d in (0, 1)]
+        for n in range(8)]
+
+
+def _appraise(hand):
+    """The bid section's view of a hand: (specials contract or -1, counted before
+    passed_against, strength per pip, doubles)."""
+    v = sum([PACK[t] for t in hand])
+    rest = v >> _REST
+    base = rest & 255
+    doubles = rest >> 8 & 15
+    strengths = []
+    fields = []
+    best = -1
+    for _ in range(7):
+        st = v & 255
+        strengths.append(st)
+        fields.append(v)
+        if st > best:
+            best = st
+        v >>= _W
+    least = 99
     for x in range(7):
-        if st[x] != best:
-            continue
-        nx = n[x]
-        loss = base - nd_cost[x]
-        if nx <= 3:
-            loss += 3 * (doubles - dbl[x])
-        if not dbl[x]:
-            loss += 7
-        loss += 14 if nx <= 2 else (6 if nx == 3 else 0)
-        if least is None or loss < least:
-            least = loss
-    return 40 - least
+        if strengths[x] == best:
+            f = fields[x]
+            n = f >> 8 & 15
+            d = f >> 12 & 15
+            loss = base - (f >> 16 & 255) + RISK[n][d]
+            if n <= 3:
+                loss += 3 * (doubles - d)
+            if loss < least:
+                least = loss
+    if HI[hand[-1]] <= 4 and doubles <= 1:  # the hand is sorted: its last piece's high is max
+        special = NELLO
+    elif rest >> 12 & 15 >= 6 and rest >> 16 & 15 >= 2:
+        special = SEVENS
+    else:
+        special = -1
+    return special, 40 - least, strengths, doubles
 
 
-def _special(hand) -> int:
-    """specials_when_held's contract for this hand: NELLO, SEVENS, or -1."""
-    doubles = 0
-    top = 0
-    near = 0
-    seven = 0
-    for t in hand:
-        if DOUBLE[t]:
-            doubles += 1
-        if HI[t] > top:
-            top = HI[t]
-        if D7[t] <= 1:
-            near += 1
-            if D7[t] == 0:
-                seven += 1
-    if top <= 4 and doubles <= 1:
-        return NELLO
-    if near >= 6 and seven >= 2:
-        return SEVENS
-    return -1
-
-
-def _declare(hand) -> int:
+def _declare(strengths, doubles) -> int:
     """longest_trump: the first of 0..6, doubles, follow-me with the highest key."""
-    n, dbl, oth, _, _, doubles = _suit_stats(hand)
-    keys = _strengths(n, dbl, oth) + [doubles * 10 + 2, 0]
+    keys = strengths + [doubles * 10 + 2, 0]
     return max(range(9), key=keys.__getitem__)
 
 
@@ -273,19 +259,14 @@ class HandResult(NamedTuple):
 def play_hand(deal, dealer: int, log=None) -> HandResult:
     """Play one hand; `deal` is 4 lists of 7 (hi, lo) tuples. If `log` is a list, every action
     taken is appended as its step engine name."""
-    hands = [sorted([tile_id(t) for t in h]) for h in deal]
-    masks = [0, 0, 0, 0]
-    for s in range(4):
-        m = 0
-        for t in hands[s]:
-            m |= 1 << t
-        masks[s] = m
+    hands = [sorted([TILE_ID[t] for t in h]) for h in deal]
 
     # auction: each seat once, from the dealer's left
     high = 0
     hseat = -1
     forced = False
     passed = [False] * 4
+    seen = [None] * 4  # each seat's _appraise, made when it bids
     for i in range(4):
         seat = (dealer + 1 + i) & 3
         if i == 3 and high == 0:  # stuck: the one legal action
@@ -293,7 +274,8 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
             if log is not None:
                 log.append(NAMES[BID + FORCED_BID])
             break
-        b = _bid(hands[seat], seat, high, hseat, passed)
+        view = seen[seat] = _appraise(hands[seat])
+        b = _bid(view, seat, high, hseat, passed)
         if b:
             high, hseat = b, seat
         else:
@@ -309,7 +291,8 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
     elif kind == SEVENS:
         trump, ct = NONE, CT_SEVENS
     else:
-        trump = ct = _declare(hands[bidder])
+        view = seen[bidder] or _appraise(hands[bidder])
+        trump = ct = _declare(view[2], view[3])
         if log is not None:
             log.append(NAMES[TRUMP + trump])
 
@@ -317,14 +300,13 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
     follow_of = FOLLOW[ct]
     rank_of = RANK[ct]
     is_tr = IS_TRUMP[ct]
-    trumps = TRUMP_MASK[ct]
+    trumps_left = TRUMP_COUNT[ct]  # trumps not yet played
     sevens = kind == SEVENS
     out = bidder ^ 2 if kind == NELLO else -1  # Nello: the bidder's partner sits out
     n_play = 3 if out >= 0 else 4
     bside = bidder & 1
     pts = [0, 0]
     won = [0, 0]
-    played = 0
     leader = bidder
     tricks = 0
     made = None
@@ -343,9 +325,10 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
             tile = max(legal, key=NELLO_LEAD[ct].__getitem__)
         else:
             tile = -1
-            if seat & 1 == bside and trumps & ~masks[seat] & ~played:  # draw_trumps
+            if seat & 1 == bside and trumps_left:  # draw_trumps
+                # only a contract with trumps gets here, where every piece held may lead
                 c = [t for t in legal if is_tr[t]]
-                if c:
+                if c and trumps_left > len(c):  # trumps_out: unseen trumps
                     tile = max(c, key=DRAW_KEY[ct].__getitem__)
             if tile < 0:
                 c = [t for t in legal if DOUBLE[t] and not is_tr[t]]  # lead_doubles
@@ -354,8 +337,8 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
                 else:  # lead_cheap
                     tile = max(legal, key=CHEAP_LEAD[ct].__getitem__)
         h.remove(tile)
-        masks[seat] ^= 1 << tile
-        played |= 1 << tile
+        if is_tr[tile]:
+            trumps_left -= 1
         if log is not None:
             log.append(NAMES[tile])
         suit = lead_of[tile]
@@ -365,7 +348,6 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
         winner = leader
         points = 1 + COUNT[tile]
         trick = [tile]
-        tseats = [seat]
         for _ in range(n_play - 1):
             seat = (seat + 1) & 3
             if seat == out:
@@ -381,9 +363,15 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
             elif seat == out ^ 2:  # the Nello bidder: the highest piece that still loses
                 tile = max(legal, key=lambda t: (0 if rk[t] > best else 1000) + rk[t])
             else:
-                partner = seat ^ 2
-                if winner == partner:
-                    if _partner_safe(hands, seat, trick, tseats, is_tr):  # count_to_partner
+                if winner == seat ^ 2:
+                    # partner_safe; with four seats playing, the seats after this one hold as
+                    # many as it does, and the partner winning led (third seat) or follows it
+                    if out < 0:
+                        safe = len(trick) == 3 or (DOUBLE[trick[0]] and (
+                            is_tr[trick[0]] or not is_tr[trick[1]]))
+                    else:
+                        safe = _partner_safe(hands, seat, trick, leader, out, is_tr)
+                    if safe:  # count_to_partner
                         tile = max(legal, key=CTP_KEY[ct][suit].__getitem__)
                     else:  # follow_cheap
                         tile = max(legal, key=CHEAP_KEY[ct][suit].__getitem__)
@@ -394,12 +382,11 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
                     else:  # cheap_into_lost
                         tile = max(legal, key=CHEAP_KEY[ct][suit].__getitem__)
             h.remove(tile)
-            masks[seat] ^= 1 << tile
-            played |= 1 << tile
+            if is_tr[tile]:
+                trumps_left -= 1
             if log is not None:
                 log.append(NAMES[tile])
             trick.append(tile)
-            tseats.append(seat)
             points += COUNT[tile]
             if rk[tile] > best:
                 best = rk[tile]
@@ -432,9 +419,9 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
                       (pts[0], pts[1]), scored, trump, tricks)
 
 
-def _bid(hand, seat, high, hseat, passed) -> int:
+def _bid(view, seat, high, hseat, passed) -> int:
     """The bid section for a free seat: a bid index, or 0 to pass."""
-    special = _special(hand)
+    special = view[0]
     if special >= 0:  # specials_when_held: the lowest-ranked such bid, first in legal order
         c = OFFER_NELLO[high] if special == NELLO else OFFER_SEVENS[high]
         if c:
@@ -442,7 +429,7 @@ def _bid(hand, seat, high, hseat, passed) -> int:
     pts = OFFER_POINTS[high]
     lowest = B_LEVEL[pts[0]] if pts else -1
     # read_auction: the other side's passes so far
-    counted = _counted_base(hand) + 2 * (passed[(seat + 1) & 3] + passed[(seat + 3) & 3])
+    counted = view[1] + 2 * (passed[(seat + 1) & 3] + passed[(seat + 3) & 3])
     value = counted + max(0, counted - 34)
     mine = hseat >= 0 and (hseat & 1) == (seat & 1)
     if lowest >= 0 and value >= lowest and (not mine or value >= B_LEVEL[high] + 6):
@@ -453,9 +440,13 @@ def _bid(hand, seat, high, hseat, passed) -> int:
     return 0
 
 
-def _partner_safe(hands, seat, trick, tseats, is_tr) -> bool:
-    """partner_safe: nobody else to play who holds as many as this seat, or the partner's
-    double in the trick is trump or the trick holds no trump."""
+def _partner_safe(hands, seat, trick, leader, out, is_tr) -> bool:
+    """partner_safe when a seat sits out: nobody else to play who holds as many as this seat,
+    or the partner's double in the trick is trump or the trick holds no trump."""
+    tseats = [leader]
+    for _ in range(len(trick) - 1):
+        s = (tseats[-1] + 1) & 3
+        tseats.append((s + 1) & 3 if s == out else s)
     held = len(hands[seat])
     for s in range(4):
         if s != seat and s not in tseats and len(hands[s]) == held:
