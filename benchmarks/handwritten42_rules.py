@@ -144,29 +144,32 @@ def _build():
     rank = [o[2] for o in out]
     is_trump = [o[3] for o in out]
     trump_count = [sum(tr) for tr in is_trump]
-    lead_rank, draw_key, double_key, cheap_lead, nello_lead = [], [], [], [], []
+    lead_rank, lead_key, draw_key, nello_lead = [], [], [], []
     ctp, take, cheap, nello_follow = [], [], [], []
     for ct in range(11):
         ld, rk, tr = lead[ct], rank[ct], is_trump[ct]
         lr = [rk[ld[t]][t] for t in range(N_TILES)]  # rank(t) when leading
         lead_rank.append(lr)
         nello_lead.append([-lr[t] for t in range(N_TILES)])  # lose_every_trick, leading
-        # lead_doubles: -a.piece.count; lead_cheap: -cost - 50 if trump
-        double_key.append([-COUNT[t] for t in range(N_TILES)])
-        cheap_lead.append([-(COUNT[t] * 10 + lr[t]) - (50 if tr[t] else 0)
-                           for t in range(N_TILES)])
+        # one key for the leading rules in order, each tier above the next (the first piece
+        # of the highest key is the first rule's choice): lead_doubles (-a.piece.count, a
+        # double off trump), then lead_cheap (-cost - 50 if trump: -173..-8); with
+        # draw_trumps (rank, a trump) above them both
+        lk = [1000 - COUNT[t] if DOUBLE[t] and not tr[t] else
+              -(COUNT[t] * 10 + lr[t]) - (50 if tr[t] else 0) for t in range(N_TILES)]
+        lead_key.append(lk)
+        draw_key.append([10000 + lr[t] if tr[t] else lk[t] for t in range(N_TILES)])
         ctp.append([[COUNT[t] * 10 - rk[s][t] - (100 if tr[t] else 0) for t in range(N_TILES)]
                     for s in range(8)])  # count_to_partner
         take.append([[COUNT[t] * 20 - rk[s][t] for t in range(N_TILES)] for s in range(8)])
         cheap.append([[-(COUNT[t] * 10 + rk[s][t]) for t in range(N_TILES)] for s in range(8)])
         nello_follow.append(rk)  # lose_every_trick following: (0 if beats else 1000) + rank
-        draw_key.append(lr)
-    return (lead, follow, rank, is_trump, trump_count, lead_rank, draw_key, double_key,
-            cheap_lead, nello_lead, ctp, take, cheap)
+    return (lead, follow, rank, is_trump, trump_count, lead_rank, lead_key, draw_key,
+            nello_lead, ctp, take, cheap)
 
 
-(LEAD, FOLLOW, RANK, IS_TRUMP, TRUMP_COUNT, LEAD_RANK, DRAW_KEY, DOUBLE_KEY, CHEAP_LEAD,
- NELLO_LEAD, CTP_KEY, TAKE_KEY, CHEAP_KEY) = _build()
+(LEAD, FOLLOW, RANK, IS_TRUMP, TRUMP_COUNT, LEAD_RANK, LEAD_KEY, DRAW_KEY, NELLO_LEAD,
+ CTP_KEY, TAKE_KEY, CHEAP_KEY) = _build()
 
 # ---------------------------------------------------------------------------------------------
 # the strategy's bidding values (the hand is the 7 dealt pieces)
@@ -301,6 +304,8 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
     rank_of = RANK[ct]
     is_tr = IS_TRUMP[ct]
     trumps_left = TRUMP_COUNT[ct]  # trumps not yet played
+    lead_key = LEAD_KEY[ct].__getitem__
+    draw_key = DRAW_KEY[ct].__getitem__
     sevens = kind == SEVENS
     out = bidder ^ 2 if kind == NELLO else -1  # Nello: the bidder's partner sits out
     n_play = 3 if out >= 0 else 4
@@ -323,19 +328,14 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
             tile = legal[0]
         elif seat == out ^ 2:  # the Nello bidder: lose_every_trick
             tile = max(legal, key=NELLO_LEAD[ct].__getitem__)
-        else:
-            tile = -1
-            if seat & 1 == bside and trumps_left:  # draw_trumps
-                # only a contract with trumps gets here, where every piece held may lead
-                c = [t for t in legal if is_tr[t]]
-                if c and trumps_left > len(c):  # trumps_out: unseen trumps
-                    tile = max(c, key=DRAW_KEY[ct].__getitem__)
-            if tile < 0:
-                c = [t for t in legal if DOUBLE[t] and not is_tr[t]]  # lead_doubles
-                if c:
-                    tile = max(c, key=DOUBLE_KEY[ct].__getitem__)
-                else:  # lead_cheap
-                    tile = max(legal, key=CHEAP_LEAD[ct].__getitem__)
+        elif seat & 1 == bside and trumps_left:  # draw_trumps, lead_doubles, lead_cheap
+            tile = max(legal, key=draw_key)
+            # a trump chosen: draw_trumps applies while the others may hold one (trumps_out);
+            # only a contract with trumps gets here, where every piece held may lead
+            if is_tr[tile] and sum([is_tr[t] for t in h]) >= trumps_left:
+                tile = max(legal, key=lead_key)
+        else:  # lead_doubles, lead_cheap
+            tile = max(legal, key=lead_key)
         h.remove(tile)
         if is_tr[tile]:
             trumps_left -= 1
