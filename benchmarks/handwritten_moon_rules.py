@@ -1,0 +1,441 @@
+"""Hand-written optimised Moon player: ONE hand, every seat playing the `moon` rules strategy.
+
+The baseline of the batch engine's rules-agent target on `moon`: rulesets/moon.yaml with its
+defaults, every seat choosing as rulesets/strategies/moon.yaml does with its default flags
+(`widow_half` on), written by hand. It reuses handwritten_moon's pieces, action codes and
+per-trump trick tables (pieces are ints 0..21, hands 22-bit masks) and does not import
+tablerules (only --check does). Each rule's `choose` over a mask is two lookups: per-trump
+tables over the low and high 11 bits hold the best piece of that half, encoded as
+(key + OFF) * 32 + (31 - piece) so the larger code is the higher key, ties to the lower piece
+(the strategy's "first legal action of the highest key").
+
+The strategy, as the rules agent reads it (agents/strategy.py; one legal action: that one):
+  * strength(x) = 10 * (pieces showing x) + 6 if x-x is held + the other ends of those pieces;
+    best = the lowest x of the highest strength (0..6) over the hand held now.
+  * bid: halves = 2 * (trump_tricks(best) + walkers(best)) + 1 while the widow is unseen
+    (7 pieces, stock 1), expect = halves // 2; the highest legal bid of level <= expect, the
+    moon (level 7) only with halves >= 15; none: pass (the first legal action).
+  * bury (8 pieces, best over them): 20 per end whose pip shows on exactly one piece outside
+    best, -100 for a piece of best or a double, minus the pips; the highest key.
+  * trump: strength(n) for 0..6, doubles 10 * doubles held + 2, follow-me 0; the highest key.
+  * lead: the bidder, while the other two hold a trump, its highest-ranked trump; else the
+    highest double off trump; else the lowest of -rank - 50 * trump. Follow: the lowest-ranked
+    piece that beats the trick so far; else the highest of -rank - 50 * trump (rank under the
+    suit led; a piece off suit and off trump ranks 0).
+
+Run `python benchmarks/handwritten_moon_rules.py --check 2000` to compare every action and
+result with the step engine's rules agent, `--hands N` to time it beside handwritten_moon's
+random play and the step engine with the rules agent (same deals).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import handwritten_moon as hm  # noqa: E402
+from handwritten_moon import (BID, BURY, DOUBLES, FOLLOW, FOLLOW_ME, HI, LEAD, LO, MOON, NEXT,  # noqa: E402,F401
+                              NP, PASS, PIECE_ID, SCORE, TRUMP, TRUMP_SUIT, HandResult,
+                              THROWN_IN, action_str, make_deals)
+
+BITS = [1 << p for p in range(NP)]
+SUITM = [sum(1 << p for p in range(NP) if x in (HI[p], LO[p])) for x in range(7)]  # has(t, x)
+DBLM = sum(1 << p for p in range(NP) if HI[p] == LO[p])
+DBL_BIT = [1 << PIECE_ID[(x, x)] for x in range(7)]
+PIPS = [HI[p] + LO[p] for p in range(NP)]
+WIDOW_HALVES = 1  # flag widow_half on: the unseen widow is half a trick
+OFF = 100  # keeps every encoded key positive (the lowest key is -73)
+
+
+def _half_sums(contrib):
+    """lo[m], hi[m]: the sum of contrib[p] over the set bits of an 11-bit half."""
+    out = []
+    for off in (0, 11):
+        t = [0] * 2048
+        for m in range(1, 2048):
+            low = m & -m
+            t[m] = t[m ^ low] + contrib[low.bit_length() - 1 + off]
+        out.append(t)
+    return out
+
+
+def _strength_of(x: int, p: int) -> int:
+    """What piece p adds to strength(x): 10 for its length, 6 as the double, its other end."""
+    h, l = HI[p], LO[p]
+    if x not in (h, l):
+        return 0
+    return 10 + (6 if h == l else 0) + (l if h == x else h)
+
+
+STRENGTH = [_half_sums([_strength_of(x, p) for p in range(NP)]) for x in range(7)]
+
+
+def _best_tables(key):
+    """lo[m], hi[m]: (key + OFF) * 32 + 31 - p of the set bit p of highest key, lowest p on ties
+    (-1 for no bit); max(lo[m & 2047], hi[m >> 11]) is then the choice over a whole mask."""
+    out = []
+    for off in (0, 11):
+        t = [-1] * 2048
+        for m in range(1, 2048):
+            low = m & -m
+            p = low.bit_length() - 1 + off
+            e = (key[p] + OFF) * 32 + 31 - p
+            rest = t[m ^ low]
+            t[m] = e if e > rest else rest  # rest holds higher pieces: equal keys code lower
+        out.append(t)
+    return out
+
+
+def _per_trump(trump: int):
+    """The strategy's per-trump tables: trump mask, lead rank, and the play rules' choices."""
+    tm = sum(1 << p for p in range(NP) if hm._is_trump(trump, p))
+    is_t = [tm >> p & 1 for p in range(NP)]
+    lead_rank = [SCORE[trump][LEAD[trump][p]][p] for p in range(NP)]  # rank(t) when leading
+    draw = _best_tables(lead_rank)
+    low = _best_tables([-lead_rank[p] - 50 * is_t[p] for p in range(NP)])
+    take, throw, beats = [], [], []
+    for suit in range(8):
+        sc = SCORE[trump][suit]
+        take.append(_best_tables([-sc[p] for p in range(NP)]))
+        throw.append(_best_tables([-sc[p] - 50 * is_t[p] for p in range(NP)]))
+        beats.append([sum(1 << p for p in range(NP) if sc[p] > b) for b in range(24)])
+    return tm, draw, low, take, throw, beats
+
+
+TABLES = [_per_trump(t) for t in range(9)]
+TRUMP_OF = [TRUMP + c for c in range(9)]
+
+
+def _best_suit(h: int) -> int:
+    """best: the lowest pip of the highest strength over hand h."""
+    lo, hi = h & 2047, h >> 11
+    best, bs = 0, -1
+    for x in range(7):
+        s = STRENGTH[x][0][lo] + STRENGTH[x][1][hi]
+        if s > bs:
+            best, bs = x, s
+    return best
+
+
+def _halves(h: int) -> int:
+    """halves in the auction: trump_tricks(best) + walkers(best), doubled, plus the widow's."""
+    best = _best_suit(h)
+    n = (h & SUITM[best]).bit_count()
+    dbl = h & DBL_BIT[best]
+    tt = (n - 1 if n else 0) + (1 if dbl and n <= 2 else 0)
+    w = (h & DBLM).bit_count() - (1 if dbl else 0)
+    return 2 * (tt + w) + WIDOW_HALVES
+
+
+def _bury(h: int) -> int:
+    """bury_short over the 8-piece hand h: the piece of the highest key, the lowest on ties."""
+    best = _best_suit(h)
+    off = h & ~SUITM[best]
+    one = [(off & SUITM[n]).bit_count() == 1 for n in range(7)]
+    bad = SUITM[best] | DBLM
+    pick, bk = -1, -1000
+    m = h
+    while m:
+        low = m & -m
+        p = low.bit_length() - 1
+        m ^= low
+        k = 20 * (one[HI[p]] + one[LO[p]]) - (100 if bad & low else 0) - PIPS[p]
+        if k > bk:
+            pick, bk = p, k
+    return pick
+
+
+def _declare(h: int) -> int:
+    """longest_trump over the 7-piece hand h: strength(n), doubles, then follow-me (key 0)."""
+    lo, hi = h & 2047, h >> 11
+    pick, bk = 0, -1
+    for x in range(7):
+        s = STRENGTH[x][0][lo] + STRENGTH[x][1][hi]
+        if s > bk:
+            pick, bk = x, s
+    if (h & DBLM).bit_count() * 10 + 2 > bk:
+        pick, bk = DOUBLES, (h & DBLM).bit_count() * 10 + 2
+    if 0 > bk:
+        pick = FOLLOW_ME
+    return pick
+
+
+def play_hand(deal, dealer: int, log=None) -> HandResult:
+    """Play one hand; `deal` is handwritten_moon's (3 hands of 7, the widow as a list of one).
+    If `log` is a list, every action taken is appended by its step-engine name."""
+    pid = PIECE_ID
+    hands = [0, 0, 0]
+    for s in (0, 1, 2):
+        m = 0
+        for t in deal[s]:
+            m |= 1 << (pid[t] if type(t) is tuple else t)
+        hands[s] = m
+    w = deal[3][0]
+    widow = pid[w] if type(w) is tuple else w
+
+    # auction: each seat bids the highest level its hand shows, if it beats the standing bid
+    high = 0
+    bidder = -1
+    seat = NEXT[dealer]
+    for _ in (0, 1, 2):
+        halves = _halves(hands[seat])
+        expect = halves >> 1
+        if high < MOON and expect >= 7 and halves >= 15:
+            high, bidder = MOON, seat
+            a = BID + MOON
+        else:
+            lv = expect if expect < 7 else 7
+            if lv > high and lv >= 4:
+                high, bidder = lv, seat
+                a = BID + lv
+            else:
+                a = PASS
+        if log is not None:
+            log.append(action_str(a))
+        seat = NEXT[seat]
+    if bidder < 0:
+        return THROWN_IN
+
+    # widow, bury, trump
+    h = hands[bidder] | BITS[widow]
+    buried = _bury(h)
+    h ^= BITS[buried]
+    hands[bidder] = h
+    trump = _declare(h)
+    if log is not None:
+        log.append(action_str(BURY + buried))
+        log.append(action_str(TRUMP + trump))
+    tm, (draw_lo, draw_hi), (low_lo, low_hi), take, throw, beats = TABLES[trump]
+    lead_of = LEAD[trump]
+    follow_of = FOLLOW[trump]
+    score_of = SCORE[trump]
+    walkers_of = DBLM & ~tm
+    o1, o2 = NEXT[bidder], NEXT[NEXT[bidder]]
+
+    # seven tricks
+    tricks = [0, 0, 0]
+    leader = bidder
+    for _ in range(7):
+        h = hands[leader]
+        if not h & (h - 1):
+            p = h.bit_length() - 1
+        elif leader == bidder and h & tm and (hands[o1] | hands[o2]) & tm:  # draw_trumps
+            m = h & tm
+            e = draw_lo[m & 2047]
+            f = draw_hi[m >> 11]
+            p = 31 - ((e if e > f else f) & 31)
+        elif h & walkers_of:  # lead_walkers: the double of the highest pip
+            p = (h & walkers_of).bit_length() - 1
+        else:  # lead_low
+            e = low_lo[h & 2047]
+            f = low_hi[h >> 11]
+            p = 31 - ((e if e > f else f) & 31)
+        hands[leader] = h ^ BITS[p]
+        if log is not None:
+            log.append(action_str(p))
+        suit = lead_of[p]
+        fm = follow_of[suit]
+        sc = score_of[suit]
+        take_lo, take_hi = take[suit]
+        throw_lo, throw_hi = throw[suit]
+        beat = beats[suit]
+        best = sc[p]
+        winner = leader
+        seat = NEXT[leader]
+        for _ in (1, 2):
+            h = hands[seat]
+            m = h & fm or h
+            if not m & (m - 1):
+                p = m.bit_length() - 1
+            else:
+                c = m & beat[best]
+                if c:  # take_cheaply
+                    e = take_lo[c & 2047]
+                    f = take_hi[c >> 11]
+                else:  # throw_low
+                    e = throw_lo[m & 2047]
+                    f = throw_hi[m >> 11]
+                p = 31 - ((e if e > f else f) & 31)
+            hands[seat] = h ^ BITS[p]
+            if log is not None:
+                log.append(action_str(p))
+            if sc[p] > best:
+                best = sc[p]
+                winner = seat
+            seat = NEXT[seat]
+        tricks[winner] += 1
+        leader = winner
+
+    need = 7 if high == MOON else high
+    made = tricks[bidder] >= need
+    value = 21 if high == MOON else high
+    scored = list(tricks)
+    scored[bidder] = value if made else -value
+    return HandResult(bidder, high, trump, buried, tuple(tricks), made, tuple(scored), False)
+
+
+def play_hands(deals, dealers) -> list[HandResult]:
+    return [play_hand(d, dl) for d, dl in zip(deals, dealers)]
+
+
+# ---------------------------------------------------------------------------------------------
+# the step engine with the Python rules agent on every seat (--check and the timing beside)
+
+
+def _load():
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(os.path.dirname(here), "src"))
+    from tablerules.agents import make_agent
+    from tablerules.game import load_game
+    game = load_game("moon")
+    agents = [make_agent("rules", random.Random(0), game.definition) for _ in range(3)]
+    return game, agents
+
+
+def engine_hand(game, agents, deal, dealer, names=None):
+    """One hand in the step engine, each seat's rules agent choosing; its hand_result()."""
+    st = game.new_hand(deal, dealer)
+    to_str = game.definition.action_to_string
+    while not st.is_terminal():
+        legal = st.legal_actions()
+        seat = st.current_player()
+        a = agents[seat].act(seat, legal, lambda s=seat: st.observation(s))
+        if names is not None:
+            names.append(to_str(a))
+        st.apply_action(a)
+    return st.hand_result()
+
+
+def engine_hands(game, agents, deals, dealers):
+    for d, dl in zip(deals, dealers):
+        engine_hand(game, agents, d, dl)
+
+
+def _as_result(r: HandResult) -> dict:
+    """Our result in hand_result()'s words (the keys both have)."""
+    if r.thrown_in:
+        return {"thrown_in": True}
+    return {"thrown_in": False, "contract": "moon" if r.bid == MOON else "tricks",
+            "bid": "moon" if r.bid == MOON else str(r.bid), "bidder": r.bidder, "made": r.made,
+            "points": list(r.tricks), "scored": list(r.scored)}
+
+
+def _tables_agree(game) -> list[str]:
+    """Our lead suits and ranks against the step engine's trick tables, for every trump."""
+    gd = game.definition
+    out = []
+    names = list(range(7)) + ["doubles", "followme"]
+    for trump, v in enumerate(names):
+        tb = gd.trick_tables[(0, (v,))]
+        for p in range(NP):
+            theirs = tb.suits[tb.lead[p]]  # a trump leads the trump suit, named by its value
+            ours = v if LEAD[trump][p] == TRUMP_SUIT else LEAD[trump][p]
+            if theirs != ours:
+                out.append(f"trump {v}: {action_str(p)} leads {theirs}, ours {LEAD[trump][p]}")
+            for i, s in enumerate(tb.suits):
+                ours = TRUMP_SUIT if (s == v and trump != FOLLOW_ME) else s
+                if type(ours) is int and ours < 8 and tb.rank[i][p] != SCORE[trump][ours][p]:
+                    out.append(f"trump {v}, suit {s}: rank of {action_str(p)} {tb.rank[i][p]}, "
+                               f"ours {SCORE[trump][ours][p]}")
+    return out
+
+
+def check(n: int, seed: int = 12345) -> int:
+    """Every action and result of n deals (dealer rotating) against the step engine's agents."""
+    game, agents = _load()
+    bad = _tables_agree(game)
+    for msg in bad[:5]:
+        print(f"  table: {msg}")
+    deals = make_deals(n, seed)
+    stats = {"thrown": 0, "moon": 0, "made": 0}
+    for i, deal in enumerate(deals):
+        dealer = i % 3
+        theirs: list = []
+        r_theirs = engine_hand(game, agents, deal, dealer, theirs)
+        mine: list = []
+        r = play_hand(deal, dealer, mine)
+        for j in range(max(len(mine), len(theirs))):
+            a = mine[j] if j < len(mine) else "(hand over)"
+            b = theirs[j] if j < len(theirs) else "(hand over)"
+            if a != b:
+                bad.append(f"hand {i + 1} (dealer {dealer}) decision {j + 1}: rules agent {b}, "
+                           f"hand-written {a}")
+                break
+        else:
+            want = {k: r_theirs[k] for k in _as_result(r)}
+            if want != _as_result(r):
+                bad.append(f"hand {i + 1}: result: rules agent {want}, hand-written {_as_result(r)}")
+        stats["thrown"] += r.thrown_in
+        stats["moon"] += r.bid == MOON
+        stats["made"] += r.made
+        if len(bad) >= 5:
+            break
+    if bad:
+        print(f"rules check FAILED ({len(bad)} disagreements shown, first first):")
+        for msg in bad:
+            print(f"  {msg}")
+        return 1
+    played = max(1, n - stats["thrown"])
+    print(f"rules check OK: {n} hands (every action and result; thrown in {stats['thrown'] / n:.1%}, "
+          f"moon bids {stats['moon'] / played:.1%}, made {stats['made'] / played:.1%})")
+    return 0
+
+
+def _timed(fn, *args) -> float:
+    gc.collect()
+    t0 = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - t0
+
+
+def bench(n: int, engine_n: int, repeat: int, seed: int) -> int:
+    """Best of `repeat`, interleaved: this player, handwritten_moon random play, the step engine
+    with the rules agent (on the first engine_n of the same deals)."""
+    deals = make_deals(n, seed)
+    dealers = [i % 3 for i in range(n)]
+    game, agents = _load()
+    engine_n = min(engine_n, n)
+    play_hands(deals[:20], dealers[:20])  # the same warm-up for each
+    hm.play_hands(deals[:20], dealers[:20], random.Random(seed))
+    engine_hands(game, agents, deals[:20], dealers[:20])
+    best = {"rules": float("inf"), "random": float("inf"), "engine": float("inf")}
+    for k in range(repeat):
+        t = {"rules": _timed(play_hands, deals, dealers),
+             "random": _timed(hm.play_hands, deals, dealers, random.Random(seed)),
+             "engine": _timed(engine_hands, game, agents, deals[:engine_n], dealers[:engine_n])}
+        for key, v in t.items():
+            best[key] = min(best[key], v)
+        print(f"repeat {k + 1}: hand-written rules {t['rules']:.3f}s  hand-written random "
+              f"{t['random']:.3f}s  step engine + rules agent {t['engine']:.3f}s ({engine_n} hands)")
+    hps = {"rules": n / best["rules"], "random": n / best["random"],
+           "engine": engine_n / best["engine"]}
+    print(f"hand-written rules player : {hps['rules']:12,.0f} hands/s  ({n} hands, best of {repeat})")
+    print(f"handwritten_moon random   : {hps['random']:12,.0f} hands/s  ({n} hands)")
+    print(f"step engine + rules agent : {hps['engine']:12,.0f} hands/s  ({engine_n} hands)")
+    print(f"ratio: the hand-written rules player is {hps['rules'] / hps['engine']:.1f}x the step "
+          f"engine with the rules agent; random play is {hps['random'] / hps['rules']:.2f}x it")
+    return 0
+
+
+def _main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", type=int, metavar="N", help="compare N hands with the rules agent")
+    ap.add_argument("--hands", type=int, default=20000, help="time N hands (default 20000)")
+    ap.add_argument("--engine-hands", type=int, default=1000,
+                    help="of which the step engine plays the first N (default 1000)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+    if a.check:
+        return check(a.check)
+    return bench(a.hands, a.engine_hands, a.repeat, a.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(_main())
