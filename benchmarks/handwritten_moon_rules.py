@@ -298,8 +298,10 @@ def _load():
     return game, agents
 
 
-def engine_hand(game, agents, deal, dealer, names=None):
-    """One hand in the step engine, each seat's rules agent choosing; its hand_result()."""
+def engine_hand(game, agents, deal, dealer, names=None, rules=None):
+    """One hand in the step engine, each seat's rules agent choosing; its hand_result(). With
+    `names` a list, each action's name is appended; with `rules` a dict, the deciding rules are
+    counted."""
     st = game.new_hand(deal, dealer)
     to_str = game.definition.action_to_string
     while not st.is_terminal():
@@ -308,6 +310,9 @@ def engine_hand(game, agents, deal, dealer, names=None):
         a = agents[seat].act(seat, legal, lambda s=seat: st.observation(s))
         if names is not None:
             names.append(to_str(a))
+        if rules is not None:
+            k = agents[seat].last_rule or "(one legal action or no rule)"
+            rules[k] = rules.get(k, 0) + 1
         st.apply_action(a)
     return st.hand_result()
 
@@ -354,10 +359,11 @@ def check(n: int, seed: int = 12345) -> int:
         print(f"  table: {msg}")
     deals = make_deals(n, seed)
     stats = {"thrown": 0, "moon": 0, "made": 0}
+    rules: dict = {}
     for i, deal in enumerate(deals):
         dealer = i % 3
         theirs: list = []
-        r_theirs = engine_hand(game, agents, deal, dealer, theirs)
+        r_theirs = engine_hand(game, agents, deal, dealer, theirs, rules)
         mine: list = []
         r = play_hand(deal, dealer, mine)
         for j in range(max(len(mine), len(theirs))):
@@ -384,6 +390,7 @@ def check(n: int, seed: int = 12345) -> int:
     played = max(1, n - stats["thrown"])
     print(f"rules check OK: {n} hands (every action and result; thrown in {stats['thrown'] / n:.1%}, "
           f"moon bids {stats['moon'] / played:.1%}, made {stats['made'] / played:.1%})")
+    print("decisions by rule: " + ", ".join(f"{k} {v}" for k, v in rules.items()))
     return 0
 
 
