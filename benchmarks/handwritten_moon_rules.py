@@ -383,7 +383,7 @@ def check(n: int, seed: int = 12345) -> int:
         if len(bad) >= 5:
             break
     if bad:
-        print(f"rules check FAILED ({len(bad)} disagreements shown, first first):")
+        print(f"rules check FAILED: the first {len(bad)} disagreements (hand, decision, both actions):")
         for msg in bad:
             print(f"  {msg}")
         return 1
