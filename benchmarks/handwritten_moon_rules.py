@@ -36,6 +36,7 @@ import os
 import random
 import sys
 import time
+from operator import add
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -74,6 +75,19 @@ def _strength_of(x: int, p: int) -> int:
 
 
 STRENGTH = [_half_sums([_strength_of(x, p) for p in range(NP)]) for x in range(7)]
+# BEST_LO[lo], BEST_HI[hi]: strength(x) * 8 for x = 0..6 (the low half adds 7 - x), so
+# max(map(add, BEST_LO[lo], BEST_HI[hi])) is the best suit's code: strength in the high bits,
+# the lowest x of the highest strength in the low three (7 - x)
+BEST_LO = [tuple(STRENGTH[x][0][m] * 8 + 7 - x for x in range(7)) for m in range(2048)]
+BEST_HI = [tuple(STRENGTH[x][1][m] * 8 for x in range(7)) for m in range(2048)]
+# COUNT_LO[lo] + COUNT_HI[hi]: how many pieces show each pip, in 3-bit fields (at most 6 each)
+COUNT_LO, COUNT_HI = _half_sums([(1 << 3 * HI[p]) | (0 if HI[p] == LO[p] else 1 << 3 * LO[p])
+                                 for p in range(NP)])
+FIELD_LOW = sum(1 << 3 * x for x in range(7))
+SHIFT_HI = [3 * HI[p] for p in range(NP)]
+SHIFT_LO = [3 * LO[p] for p in range(NP)]
+PIECES_LO = [tuple(i for i in range(11) if m >> i & 1) for m in range(2048)]
+PIECES_HI = [tuple(11 + i for i in range(11) if m >> i & 1) for m in range(2048)]
 
 
 def _best_tables(key):
@@ -99,70 +113,37 @@ def _per_trump(trump: int):
     lead_rank = [SCORE[trump][LEAD[trump][p]][p] for p in range(NP)]  # rank(t) when leading
     draw = _best_tables(lead_rank)
     low = _best_tables([-lead_rank[p] - 50 * is_t[p] for p in range(NP)])
-    take, throw, beats = [], [], []
+    suits = []  # per suit led: the follow mask, ranks, take_cheaply, throw_low, beats masks
     for suit in range(8):
         sc = SCORE[trump][suit]
-        take.append(_best_tables([-sc[p] for p in range(NP)]))
-        throw.append(_best_tables([-sc[p] - 50 * is_t[p] for p in range(NP)]))
-        beats.append([sum(1 << p for p in range(NP) if sc[p] > b) for b in range(24)])
-    return tm, draw, low, take, throw, beats
+        take = _best_tables([-sc[p] for p in range(NP)])
+        throw = _best_tables([-sc[p] - 50 * is_t[p] for p in range(NP)])
+        beats = [sum(1 << p for p in range(NP) if sc[p] > b) for b in range(24)]
+        suits.append((FOLLOW[trump][suit], sc, *take, *throw, beats))
+    return tm, draw, low, suits
 
 
 TABLES = [_per_trump(t) for t in range(9)]
-TRUMP_OF = [TRUMP + c for c in range(9)]
 
 
-def _best_suit(h: int) -> int:
-    """best: the lowest pip of the highest strength over hand h."""
-    lo, hi = h & 2047, h >> 11
-    best, bs = 0, -1
-    for x in range(7):
-        s = STRENGTH[x][0][lo] + STRENGTH[x][1][hi]
-        if s > bs:
-            best, bs = x, s
-    return best
-
-
-def _halves(h: int) -> int:
-    """halves in the auction: trump_tricks(best) + walkers(best), doubled, plus the widow's."""
-    best = _best_suit(h)
-    n = (h & SUITM[best]).bit_count()
-    dbl = h & DBL_BIT[best]
-    tt = (n - 1 if n else 0) + (1 if dbl and n <= 2 else 0)
-    w = (h & DBLM).bit_count() - (1 if dbl else 0)
-    return 2 * (tt + w) + WIDOW_HALVES
-
-
-def _bury(h: int) -> int:
-    """bury_short over the 8-piece hand h: the piece of the highest key, the lowest on ties."""
-    best = _best_suit(h)
+def _bury(h: int, best: int) -> int:
+    """bury_short over the 8-piece hand h (best over it): the highest key, the lowest on ties."""
     off = h & ~SUITM[best]
-    one = [(off & SUITM[n]).bit_count() == 1 for n in range(7)]
+    c = COUNT_LO[off & 2047] + COUNT_HI[off >> 11]
+    one = c & ~(c >> 1) & ~(c >> 2) & FIELD_LOW  # bit 3x: pip x shows on one piece off best
     bad = SUITM[best] | DBLM
+    # a piece neither of best nor a double keys at least -11, any other at most -60: look at
+    # those first
+    m = h & ~bad
+    if m:
+        pen = 0
+    else:
+        m, pen = h, 100
     pick, bk = -1, -1000
-    m = h
-    while m:
-        low = m & -m
-        p = low.bit_length() - 1
-        m ^= low
-        k = 20 * (one[HI[p]] + one[LO[p]]) - (100 if bad & low else 0) - PIPS[p]
+    for p in PIECES_LO[m & 2047] + PIECES_HI[m >> 11]:
+        k = 20 * ((one >> SHIFT_HI[p] & 1) + (one >> SHIFT_LO[p] & 1)) - PIPS[p]
         if k > bk:
             pick, bk = p, k
-    return pick
-
-
-def _declare(h: int) -> int:
-    """longest_trump over the 7-piece hand h: strength(n), doubles, then follow-me (key 0)."""
-    lo, hi = h & 2047, h >> 11
-    pick, bk = 0, -1
-    for x in range(7):
-        s = STRENGTH[x][0][lo] + STRENGTH[x][1][hi]
-        if s > bk:
-            pick, bk = x, s
-    if (h & DBLM).bit_count() * 10 + 2 > bk:
-        pick, bk = DOUBLES, (h & DBLM).bit_count() * 10 + 2
-    if 0 > bk:
-        pick = FOLLOW_ME
     return pick
 
 
@@ -184,7 +165,13 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
     bidder = -1
     seat = NEXT[dealer]
     for _ in (0, 1, 2):
-        halves = _halves(hands[seat])
+        h = hands[seat]
+        best = 7 - (max(map(add, BEST_LO[h & 2047], BEST_HI[h >> 11])) & 7)
+        n = (h & SUITM[best]).bit_count()
+        dbl = 1 if h & DBL_BIT[best] else 0
+        # halves = 2 * (trump_tricks(best) + walkers(best)) + the unseen widow's
+        halves = 2 * ((n - 1 if n else 0) + (dbl if n <= 2 else 0)
+                      + (h & DBLM).bit_count() - dbl) + WIDOW_HALVES
         expect = halves >> 1
         if high < MOON and expect >= 7 and halves >= 15:
             high, bidder = MOON, seat
@@ -204,17 +191,18 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
 
     # widow, bury, trump
     h = hands[bidder] | BITS[widow]
-    buried = _bury(h)
+    buried = _bury(h, 7 - (max(map(add, BEST_LO[h & 2047], BEST_HI[h >> 11])) & 7))
     h ^= BITS[buried]
     hands[bidder] = h
-    trump = _declare(h)
+    # longest_trump: strength(n) for 0..6 (the lowest n of the highest), doubles, follow-me 0
+    code = max(map(add, BEST_LO[h & 2047], BEST_HI[h >> 11]))
+    k = (h & DBLM).bit_count() * 10 + 2
+    trump = DOUBLES if k > code >> 3 else 7 - (code & 7)
     if log is not None:
         log.append(action_str(BURY + buried))
         log.append(action_str(TRUMP + trump))
-    tm, (draw_lo, draw_hi), (low_lo, low_hi), take, throw, beats = TABLES[trump]
+    tm, (draw_lo, draw_hi), (low_lo, low_hi), suits = TABLES[trump]
     lead_of = LEAD[trump]
-    follow_of = FOLLOW[trump]
-    score_of = SCORE[trump]
     walkers_of = DBLM & ~tm
     o1, o2 = NEXT[bidder], NEXT[NEXT[bidder]]
 
@@ -239,36 +227,48 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
         hands[leader] = h ^ BITS[p]
         if log is not None:
             log.append(action_str(p))
-        suit = lead_of[p]
-        fm = follow_of[suit]
-        sc = score_of[suit]
-        take_lo, take_hi = take[suit]
-        throw_lo, throw_hi = throw[suit]
-        beat = beats[suit]
+        fm, sc, take_lo, take_hi, throw_lo, throw_hi, beat = suits[lead_of[p]]
         best = sc[p]
         winner = leader
         seat = NEXT[leader]
-        for _ in (1, 2):
-            h = hands[seat]
-            m = h & fm or h
-            if not m & (m - 1):
-                p = m.bit_length() - 1
-            else:
-                c = m & beat[best]
-                if c:  # take_cheaply
-                    e = take_lo[c & 2047]
-                    f = take_hi[c >> 11]
-                else:  # throw_low
-                    e = throw_lo[m & 2047]
-                    f = throw_hi[m >> 11]
-                p = 31 - ((e if e > f else f) & 31)
-            hands[seat] = h ^ BITS[p]
-            if log is not None:
-                log.append(action_str(p))
-            if sc[p] > best:
-                best = sc[p]
-                winner = seat
-            seat = NEXT[seat]
+        h = hands[seat]
+        m = h & fm or h
+        if not m & (m - 1):
+            p = m.bit_length() - 1
+        else:
+            c = m & beat[best]
+            if c:  # take_cheaply
+                e = take_lo[c & 2047]
+                f = take_hi[c >> 11]
+            else:  # throw_low
+                e = throw_lo[m & 2047]
+                f = throw_hi[m >> 11]
+            p = 31 - ((e if e > f else f) & 31)
+        hands[seat] = h ^ BITS[p]
+        if log is not None:
+            log.append(action_str(p))
+        if sc[p] > best:
+            best = sc[p]
+            winner = seat
+        seat = NEXT[seat]
+        h = hands[seat]
+        m = h & fm or h
+        if not m & (m - 1):
+            p = m.bit_length() - 1
+        else:
+            c = m & beat[best]
+            if c:  # take_cheaply
+                e = take_lo[c & 2047]
+                f = take_hi[c >> 11]
+            else:  # throw_low
+                e = throw_lo[m & 2047]
+                f = throw_hi[m >> 11]
+            p = 31 - ((e if e > f else f) & 31)
+        hands[seat] = h ^ BITS[p]
+        if log is not None:
+            log.append(action_str(p))
+        if sc[p] > best:
+            winner = seat
         tricks[winner] += 1
         leader = winner
 
