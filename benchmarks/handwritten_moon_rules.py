@@ -5,9 +5,9 @@ defaults, every seat choosing as rulesets/strategies/moon.yaml does with its def
 (`widow_half` on), written by hand. It reuses handwritten_moon's pieces, action codes and
 per-trump trick tables (pieces are ints 0..21, hands 22-bit masks) and does not import
 tablerules (only --check does). Each rule's `choose` over a mask is two lookups: per-trump
-tables over the low and high 11 bits hold the best piece of that half, encoded as
-(key + OFF) * 32 + (31 - piece) so the larger code is the higher key, ties to the lower piece
-(the strategy's "first legal action of the highest key").
+tables over the low and high 11 bits hold the best piece of that half, encoded so that the
+larger code is the higher key, ties to the lower piece (the strategy's "first legal action of
+the highest key").
 
 The strategy, as the rules agent reads it (agents/strategy.py; one legal action: that one):
   * strength(x) = 10 * (pieces showing x) + 6 if x-x is held + the other ends of those pieces;
@@ -91,17 +91,17 @@ PIECES_HI = [tuple(11 + i for i in range(11) if m >> i & 1) for m in range(2048)
 
 
 def _best_tables(key):
-    """lo[m], hi[m]: (key + OFF) * 32 + 31 - p of the set bit p of highest key, lowest p on ties
-    (-1 for no bit); max(lo[m & 2047], hi[m >> 11]) is then the choice over a whole mask."""
+    """lo[m], hi[m]: the set bit p of highest key (the lowest p on ties) of an 11-bit half as
+    (key + OFF) * 64 + 32 (low half only) + p, -1 for none: max(lo[m & 2047], hi[m >> 11]) & 31
+    is then the choice over a whole mask, the low half's lower pieces winning a tie."""
     out = []
-    for off in (0, 11):
+    for off, tie in ((0, 32), (11, 0)):
         t = [-1] * 2048
         for m in range(1, 2048):
             low = m & -m
             p = low.bit_length() - 1 + off
-            e = (key[p] + OFF) * 32 + 31 - p
-            rest = t[m ^ low]
-            t[m] = e if e > rest else rest  # rest holds higher pieces: equal keys code lower
+            rest = t[m ^ low]  # the higher pieces: p wins an equal key
+            t[m] = (key[p] + OFF) * 64 + tie + p if rest < 0 or key[p] + OFF >= rest >> 6 else rest
         out.append(t)
     return out
 
@@ -213,13 +213,13 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
             m = h & tm
             e = draw_lo[m & 2047]
             f = draw_hi[m >> 11]
-            p = 31 - ((e if e > f else f) & 31)
+            p = (e if e > f else f) & 31
         elif h & walkers_of:  # lead_walkers: the double of the highest pip
             p = (h & walkers_of).bit_length() - 1
         else:  # lead_low
             e = low_lo[h & 2047]
             f = low_hi[h >> 11]
-            p = 31 - ((e if e > f else f) & 31)
+            p = (e if e > f else f) & 31
         hands[leader] = h ^ BITS[p]
         if log is not None:
             log.append(action_str(p))
@@ -239,7 +239,7 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
             else:  # throw_low
                 e = throw_lo[m & 2047]
                 f = throw_hi[m >> 11]
-            p = 31 - ((e if e > f else f) & 31)
+            p = (e if e > f else f) & 31
         hands[seat] = h ^ BITS[p]
         if log is not None:
             log.append(action_str(p))
@@ -259,7 +259,7 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
             else:  # throw_low
                 e = throw_lo[m & 2047]
                 f = throw_hi[m >> 11]
-            p = 31 - ((e if e > f else f) & 31)
+            p = (e if e > f else f) & 31
         hands[seat] = h ^ BITS[p]
         if log is not None:
             log.append(action_str(p))
