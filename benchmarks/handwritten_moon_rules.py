@@ -46,6 +46,7 @@ from handwritten_moon import (BID, BURY, DOUBLES, FOLLOW, FOLLOW_ME, HI, LEAD, L
                               THROWN_IN, action_str, make_deals)
 
 BITS = [1 << p for p in range(NP)]
+BIT_OF = {**{t: 1 << p for t, p in PIECE_ID.items()}, **{p: 1 << p for p in range(NP)}}  # (h, l) either way, or an id
 SUITM = [sum(1 << p for p in range(NP) if x in (HI[p], LO[p])) for x in range(7)]  # has(t, x)
 DBLM = sum(1 << p for p in range(NP) if HI[p] == LO[p])
 DBL_BIT = [1 << PIECE_ID[(x, x)] for x in range(7)]
@@ -146,15 +147,9 @@ def _bury(h: int, best: int) -> int:
 def play_hand(deal, dealer: int, log=None) -> HandResult:
     """Play one hand; `deal` is handwritten_moon's (3 hands of 7, the widow as a list of one).
     If `log` is a list, every action taken is appended by its step-engine name."""
-    pid = PIECE_ID
-    hands = [0, 0, 0]
-    for s in (0, 1, 2):
-        m = 0
-        for t in deal[s]:
-            m |= 1 << (pid[t] if type(t) is tuple else t)
-        hands[s] = m
-    w = deal[3][0]
-    widow = pid[w] if type(w) is tuple else w
+    bit = BIT_OF.__getitem__  # the pieces are distinct: their bits' sum is the mask
+    hands = [sum(map(bit, deal[0])), sum(map(bit, deal[1])), sum(map(bit, deal[2]))]
+    widow = bit(deal[3][0]).bit_length() - 1
 
     # auction: each seat bids the highest level its hand shows, if it beats the standing bid
     high = 0
