@@ -4,7 +4,7 @@ The baseline of the batch engine's rules-agent target on `moon`: rulesets/moon.y
 defaults, every seat choosing as rulesets/strategies/moon.yaml does with its default flags
 (`widow_half` on), written by hand. It reuses handwritten_moon's pieces, action codes and
 per-trump trick tables (pieces are ints 0..21, hands 22-bit masks) and does not import
-tablerules (only --check does). Each rule's `choose` over a mask is two lookups: per-trump
+tablerules (only --check does). A play rule's `choose` over a mask is two lookups: per-trump
 tables over the low and high 11 bits hold the best piece of that half, encoded so that the
 larger code is the higher key, ties to the lower piece (the strategy's "first legal action of
 the highest key").
@@ -41,12 +41,13 @@ from operator import add
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import handwritten_moon as hm  # noqa: E402
-from handwritten_moon import (BID, BURY, DOUBLES, FOLLOW, FOLLOW_ME, HI, LEAD, LO, MOON, NEXT,  # noqa: E402,F401
-                              NP, PASS, PIECE_ID, SCORE, TRUMP, TRUMP_SUIT, HandResult,
-                              THROWN_IN, action_str, make_deals)
+from handwritten_moon import (BID, BURY, DOUBLES, FOLLOW, FOLLOW_ME, HI, LEAD, LO,  # noqa: E402
+                              MOON, NEXT, NP, PASS, PIECE_ID, SCORE, THROWN_IN, TRUMP,
+                              TRUMP_SUIT, HandResult, action_str, make_deals)
 
 BITS = [1 << p for p in range(NP)]
-BIT_OF = {**{t: 1 << p for t, p in PIECE_ID.items()}, **{p: 1 << p for p in range(NP)}}  # (h, l) either way, or an id
+# a piece's bit from (h, l) either way round, or from its id
+BIT_OF = {**{t: 1 << p for t, p in PIECE_ID.items()}, **{p: 1 << p for p in range(NP)}}
 SUITM = [sum(1 << p for p in range(NP) if x in (HI[p], LO[p])) for x in range(7)]  # has(t, x)
 DBLM = sum(1 << p for p in range(NP) if HI[p] == LO[p])
 DBL_BIT = [1 << PIECE_ID[(x, x)] for x in range(7)]
@@ -367,20 +368,22 @@ def check(n: int, seed: int = 1) -> int:
         else:
             want = {k: r_theirs[k] for k in _as_result(r)}
             if want != _as_result(r):
-                bad.append(f"hand {i + 1}: result: rules agent {want}, hand-written {_as_result(r)}")
+                bad.append(f"hand {i + 1}: result: rules agent {want}, hand-written "
+                           f"{_as_result(r)}")
         stats["thrown"] += r.thrown_in
         stats["moon"] += r.bid == MOON
         stats["made"] += r.made
         if len(bad) >= 5:
             break
     if bad:
-        print(f"rules check FAILED: the first {len(bad)} disagreements (hand, decision, both actions):")
+        print(f"rules check FAILED: the first {len(bad)} disagreements (hand, decision, both "
+              f"actions):")
         for msg in bad:
             print(f"  {msg}")
         return 1
     played = max(1, n - stats["thrown"])
-    print(f"rules check OK: {n} hands (every action and result; thrown in {stats['thrown'] / n:.1%}, "
-          f"moon bids {stats['moon'] / played:.1%}, made {stats['made'] / played:.1%})")
+    print(f"rules check OK: {n} hands (every action and result; thrown in "
+          f"{stats['thrown'] / n:.1%}, moon bids {stats['moon'] / played:.1%}, made {stats['made'] / played:.1%})")
     print("decisions by rule: " + ", ".join(f"{k} {v}" for k, v in rules.items()))
     return 0
 
@@ -410,10 +413,12 @@ def bench(n: int, engine_n: int, repeat: int, seed: int) -> int:
         for key, v in t.items():
             best[key] = min(best[key], v)
         print(f"repeat {k + 1}: hand-written rules {t['rules']:.3f}s  hand-written random "
-              f"{t['random']:.3f}s  step engine + rules agent {t['engine']:.3f}s ({engine_n} hands)")
+              f"{t['random']:.3f}s  step engine + rules agent {t['engine']:.3f}s "
+              f"({engine_n} hands)")
     hps = {"rules": n / best["rules"], "random": n / best["random"],
            "engine": engine_n / best["engine"]}
-    print(f"hand-written rules player : {hps['rules']:12,.0f} hands/s  ({n} hands, best of {repeat})")
+    print(f"hand-written rules player : {hps['rules']:12,.0f} hands/s  ({n} hands, best of "
+          f"{repeat})")
     print(f"handwritten_moon random   : {hps['random']:12,.0f} hands/s  ({n} hands)")
     print(f"step engine + rules agent : {hps['engine']:12,.0f} hands/s  ({engine_n} hands)")
     print(f"ratio: the hand-written rules player is {hps['rules'] / hps['engine']:.1f}x the step "
