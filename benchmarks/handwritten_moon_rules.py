@@ -383,7 +383,8 @@ def check(n: int, seed: int = 1) -> int:
         return 1
     played = max(1, n - stats["thrown"])
     print(f"rules check OK: {n} hands (every action and result; thrown in "
-          f"{stats['thrown'] / n:.1%}, moon bids {stats['moon'] / played:.1%}, made {stats['made'] / played:.1%})")
+          f"{stats['thrown'] / n:.1%}, moon bids {stats['moon'] / played:.1%}, made "
+          f"{stats['made'] / played:.1%})")
     print("decisions by rule: " + ", ".join(f"{k} {v}" for k, v in rules.items()))
     return 0
 
