@@ -56,6 +56,15 @@ WIDOW_HALVES = 1  # flag widow_half on: the unseen widow is half a trick
 OFF = 100  # keeps every encoded key positive (the lowest key is -73)
 
 
+_SHARED: dict = {}
+
+
+def _shared(v):
+    """One object per value: the tables' many equal ints (and tuples) share it, which keeps
+    the tables small in the cache."""
+    return _SHARED.setdefault(v, v)
+
+
 def _half_sums(contrib):
     """lo[m], hi[m]: the sum of contrib[p] over the set bits of an 11-bit half."""
     out = []
@@ -63,7 +72,7 @@ def _half_sums(contrib):
         t = [0] * 2048
         for m in range(1, 2048):
             low = m & -m
-            t[m] = t[m ^ low] + contrib[low.bit_length() - 1 + off]
+            t[m] = _shared(t[m ^ low] + contrib[low.bit_length() - 1 + off])
         out.append(t)
     return out
 
@@ -80,8 +89,9 @@ STRENGTH = [_half_sums([_strength_of(x, p) for p in range(NP)]) for x in range(7
 # BEST_LO[lo], BEST_HI[hi]: strength(x) * 8 for x = 0..6 (the low half adds 7 - x), so
 # max(map(add, BEST_LO[lo], BEST_HI[hi])) is the best suit's code: strength in the high bits,
 # the lowest x of the highest strength in the low three (7 - x)
-BEST_LO = [tuple(STRENGTH[x][0][m] * 8 + 7 - x for x in range(7)) for m in range(2048)]
-BEST_HI = [tuple(STRENGTH[x][1][m] * 8 for x in range(7)) for m in range(2048)]
+BEST_LO = [_shared(tuple(_shared(STRENGTH[x][0][m] * 8 + 7 - x) for x in range(7)))
+           for m in range(2048)]
+BEST_HI = [_shared(tuple(_shared(STRENGTH[x][1][m] * 8) for x in range(7))) for m in range(2048)]
 # COUNT_LO[lo] + COUNT_HI[hi]: how many pieces show each pip, in 3-bit fields (at most 6 each)
 COUNT_LO, COUNT_HI = _half_sums([(1 << 3 * HI[p]) | (0 if HI[p] == LO[p] else 1 << 3 * LO[p])
                                  for p in range(NP)])
@@ -103,7 +113,8 @@ def _best_tables(key):
             low = m & -m
             p = low.bit_length() - 1 + off
             rest = t[m ^ low]  # the higher pieces: p wins an equal key
-            t[m] = (key[p] + OFF) * 64 + tie + p if rest < 0 or key[p] + OFF >= rest >> 6 else rest
+            t[m] = (_shared((key[p] + OFF) * 64 + tie + p) if rest < 0 or key[p] + OFF >= rest >> 6
+                    else rest)
         out.append(t)
     return out
 
