@@ -14,6 +14,11 @@ mean decisions per hand of each are printed beside the times, and the batch's ha
 replayed through the step engine (`--verify`, default 2000), which must agree on every decision
 and result. Its compile time (numba's, cached after the first run) is printed and not timed.
 
+With `--agents rules` every seat of the batch engine plays the rules agent, and the hand-written
+side is the strategy's own hand-written player where there is one (handwritten42_rules.py,
+handwritten_moon_rules.py: every seat, checked action for action against the Python rules agent
+by their --check), else the random engine.
+
 The ratio that matters is `speedup = handwritten seconds / batch seconds` on one core (the
 batch engine runs one thread). The last line is one JSON object for tools.
 """
@@ -31,6 +36,10 @@ import harness  # puts <repo>/src on sys.path
 
 GAMES = {"texas42": ("handwritten42", "deals", 4), "moon": ("handwritten_moon", "handwritten_moon", 3),
          "allfives": ("handwritten_allfives_fast", "deals", 4)}
+# the hand-written players of the shipped strategies, every seat (each checked action for
+# action against the Python rules agent by its --check): with --agents rules the batch engine's
+# rules agent is timed against these, the like-for-like baseline
+RULES = {"texas42": "handwritten42_rules", "moon": "handwritten_moon_rules"}
 
 
 def _timed(fn, *args):
@@ -50,7 +59,8 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
     from tablerules.game import load_game
 
     engine_mod, deals_mod, seats = GAMES[name]
-    hw = importlib.import_module(engine_mod)
+    hw_rules = agent != "random" and name in RULES
+    hw = importlib.import_module(RULES[name] if hw_rules else engine_mod)
     deals = importlib.import_module(deals_mod).make_deals(hands, seed)
     dealers = [i % seats for i in range(hands)]
     game = load_game(name, typed=True)
@@ -73,6 +83,11 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
     def handwritten():
         rng = random.Random(seed)
         total = 0
+        if hw_rules:  # the strategy's player draws no random numbers
+            for deal, dealer in zip(deals, dealers):
+                hw.play_hand(deal, dealer)
+                total += 1
+            return total
         for deal, dealer in zip(deals, dealers):
             hw.play_hand(deal, dealer, rng)
             total += 1
@@ -112,6 +127,8 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
         "verified": [len(sample) - len(problems), len(sample)],
         "compile_seconds": round(compile_s, 2),
         "batch_agents": agent,
+        # what the hand-written engine played: random moves, or the strategy's own player
+        "handwritten": RULES[name] if hw_rules else engine_mod,
         # the choices the batch's agents made (decisions with more than one legal action)
         "batch_choices_per_second": round(float((out.legal > 1).sum()) / best["batch"], 1),
     }
