@@ -58,3 +58,32 @@ def wait_for_games(p, record, n: int, seconds: float) -> int:
     while games_in(record) < n and time.monotonic() < deadline and p.poll() is None:
         time.sleep(0.05)
     return games_in(record)
+
+
+def step_summary(game, block):
+    """The summary the step engine's own `Summary` folds from a batch block's matches, each
+    replayed deal by deal through State (what records/batchrun.fold_block must come to)."""
+    from tablerules.batch.deals import as_lists
+    from tablerules.engine.state import State
+    from tablerules.records.runner import new_summary
+
+    out = new_summary(game)
+    g = game.definition
+    hands = block.hands
+    for m in range(len(block)):
+        rows = block.rows(m)
+        st = State(g, first_dealer=int(hands.dealers[rows[0]]))
+        for r in rows:
+            st.apply_deal(as_lists(g, hands.deals, hands.stocks, int(r)))
+            for j in range(int(hands.column("steps")[r])):
+                st.apply_action(int(hands.actions[r, j]))
+                out.decisions += 1
+            out.add_hand(st.hand_result())
+        assert st.is_terminal()
+        out.games += 1
+        out.match_deals[len(rows)] += 1
+        if g.match.stake is not None:
+            out.add_chips(list(st.ctx.chips))
+        for s in st.winner_sides:
+            out.side_wins[s] += 1
+    return out

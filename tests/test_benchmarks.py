@@ -49,6 +49,15 @@ def test_self_check(script, says):
         assert want in r.stdout, r.stdout
 
 
+@pytest.mark.parametrize("script", ["handwritten42_rules.py", "handwritten_moon_rules.py"])
+def test_a_hand_written_rules_player_makes_the_rules_agents_choices(script):
+    """The strategies written out by hand (bench_batch.py --agents rules times the batch engine
+    against them): 300 hands, every action and result, against the step engine's rules agent."""
+    r = run(script, "--check", "300")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "rules check OK: 300 hands" in r.stdout, r.stdout
+
+
 def test_bench_agents_does_a_fixed_repeatable_amount_of_work(capsys):
     """Same seed: the same decisions (the work fingerprint), whatever the timings."""
     sys.path.insert(0, str(BENCH))

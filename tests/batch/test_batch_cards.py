@@ -12,11 +12,9 @@ import json
 
 import pytest
 
-from support import cli
+from support import cli, step_summary
 from tablerules.batch import compile_batch, verify
-from tablerules.batch.deals import as_lists
 from tablerules.batch.replay import replay_matches
-from tablerules.engine.state import State
 from tablerules.game import load_game
 from tablerules.records.batchrun import fold_block
 from tablerules.records.runner import new_summary
@@ -85,22 +83,7 @@ def test_matches_for_chips_agree_with_the_step_engine_and_fold_the_same_summary(
     assert replay_matches(g, block, range(40)) == []
     mine = new_summary(game)
     fold_block(mine, game, block)
-    theirs = new_summary(game)
-    for m in range(len(block)):
-        rows = block.rows(m)
-        st = State(g, first_dealer=int(block.hands.dealers[rows[0]]))
-        for r in rows:
-            st.apply_deal(as_lists(g, block.hands.deals, block.hands.stocks, int(r)))
-            for j in range(int(block.hands.column("steps")[r])):
-                st.apply_action(int(block.hands.actions[r, j]))
-                theirs.decisions += 1
-            theirs.add_hand(st.hand_result())
-        assert st.is_terminal()
-        theirs.games += 1
-        theirs.match_deals[len(rows)] += 1
-        theirs.add_chips(list(st.ctx.chips))
-        for s in st.winner_sides:
-            theirs.side_wins[s] += 1
+    theirs = step_summary(game, block)
     assert mine.as_dict() == theirs.as_dict()
     assert mine.as_dict()["chips_by_seat"] and mine.chips_moved > 0
     # the chips moved: not every seat ends every match where it started

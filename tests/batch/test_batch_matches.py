@@ -6,11 +6,9 @@ import json
 
 import pytest
 
-from support import cli
+from support import cli, step_summary
 from tablerules.batch import compile_batch
-from tablerules.batch.deals import as_lists
 from tablerules.batch.replay import replay_matches
-from tablerules.engine.state import State
 from tablerules.game import load_game
 from tablerules.records.batchrun import fold_block
 from tablerules.records.runner import new_summary
@@ -40,22 +38,7 @@ def test_the_summary_is_the_one_the_step_engine_folds_from_the_same_matches(texa
     (block,) = list(batch.matches(120, 9))
     mine = new_summary(game)
     fold_block(mine, game, block)
-    theirs = new_summary(game)
-    g = game.definition
-    for m in range(len(block)):
-        rows = block.rows(m)
-        st = State(g, first_dealer=int(block.hands.dealers[rows[0]]))
-        for r in rows:
-            st.apply_deal(as_lists(g, block.hands.deals, block.hands.stocks, int(r)))
-            for j in range(int(block.hands.column("steps")[r])):
-                st.apply_action(int(block.hands.actions[r, j]))
-                theirs.decisions += 1
-            theirs.add_hand(st.hand_result())
-        assert st.is_terminal()
-        theirs.games += 1
-        theirs.match_deals[len(rows)] += 1
-        for s in st.winner_sides:
-            theirs.side_wins[s] += 1
+    theirs = step_summary(game, block)
     assert mine.as_dict() == theirs.as_dict()
     assert mine.distributions() == theirs.distributions()
 
