@@ -114,8 +114,9 @@ def test_matches_with_rules_seats_agree_with_the_python_agent(batch):
     assert "agent chooses" in bad[0]
 
 
-def test_cli_simulate_plays_rules_seats_on_the_batch_engine():
-    r = cli("simulate", "moon", "--engine", "batch", "--agents", "random,rules,rules", "-n", "200",
+def test_cli_simulate_plays_rules_seats_on_the_batch_engine(batch):
+    # every seat the rules agent: the fixture's kernel (another seating is another kernel)
+    r = cli("simulate", "moon", "--engine", "batch", "--agents", "rules", "-n", "200",
             "--check", "20", "--no-progress")
     assert r.exit_code == 0, r.output
     assert "checked: 20 of 20 games replayed through the step engine agree" in r.stdout

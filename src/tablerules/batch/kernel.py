@@ -651,16 +651,21 @@ def _seed(R, seed, i):
 LOOP = '''
 @njit(cache=True, inline='always')
 def _choose(S, H, R, acts, n, step, out, nleg, i):
+    """Decision `step` of row i among acts[:n], written to out and nleg: the action, or minus
+    the error code (ERRORS) that stops the hand: 1 nothing is legal, 7 more decisions than the
+    row has room for, 2 this one goes past bounds.max_steps (the caller then counts it)."""
     if n == 0:
         return -1
     if step >= out.shape[1]:
-        return -2
+        return -7
     if HAS_RULES:  # a seat plays the rules agent (batch/strategy.py)
         a = _k_rules(S, H, R, acts, np.int64(n))  # not a literal: compiled once
     else:
         a = acts[_rand(R, n)]
     out[i, step] = a
     nleg[i, step] = n
+    if step + 1 > MAX_STEPS:
+        return -2
     return a
 
 
@@ -754,10 +759,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
                 n = m
             a = _choose(S, H, R, acts, n, step, out, nleg, i)
             if a < 0:
-                return 1 if a == -1 else 7
+                return -a
             step += 1
-            if step > MAX_STEPS:
-                return 2
             if a == PASS:
                 S[PASSES] += 1
             else:
@@ -770,10 +773,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
                     acts[1] = DECLINE
                     a = _choose(S, H, R, acts, 2, step, out, nleg, i)
                     if a < 0:
-                        return 7
+                        return -a
                     step += 1
-                    if step > MAX_STEPS:
-                        return 2
                     if a == AGREE:
                         S[HIGH] = b
                         S[HIGH_SEAT] = asker
@@ -823,10 +824,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
                 return 6
             a = _choose(S, H, R, acts, n, step, out, nleg, i)
             if a < 0:
-                return 7
+                return -a
             step += 1
-            if step > MAX_STEPS:
-                return 2
             d = DACT_D[a - DECL_BASE]
             S[DECL + d] = DACT_V[a - DECL_BASE]
             S[DIDX + d] = DACT_I[a - DECL_BASE]
@@ -849,10 +848,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
                 acts[1] = LEAVE
                 a = _choose(S, H, R, acts, 2, step, out, nleg, i)
                 if a < 0:
-                    return 7
+                    return -a
                 step += 1
-                if step > MAX_STEPS:
-                    return 2
                 take = a == TAKE
             if not take:
                 continue
@@ -861,10 +858,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
                 n = _buryable(S, H, e, acts)
                 a = _choose(S, H, R, acts, n, step, out, nleg, i)
                 if a < 0:
-                    return 1 if a == -1 else 7
+                    return -a
                 step += 1
-                if step > MAX_STEPS:
-                    return 2
                 H[S[ACTOR]] &= ~(np.int64(1) << (a - BURY_BASE))
                 S[LAIDM + S[ACTOR]] |= np.int64(1) << (a - BURY_BASE)
     # -- play: who sits out, who leads, the tables in force
@@ -919,10 +914,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
             n += 1
         a = _choose(S, H, R, acts, n, step, out, nleg, i)
         if a < 0:
-            return 1 if a == -1 else 7
+            return -a
         step += 1
-        if step > MAX_STEPS:
-            return 2
         H[actor] &= ~(np.int64(1) << a)
         if REC_PLAYS:
             S[PLAYED + a] = actor
@@ -949,10 +942,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
                     acts[r + 1] = x
                 a = _choose(S, H, R, acts, nl, step, out, nleg, i)
                 if a < 0:
-                    return 7
+                    return -a
                 step += 1
-                if step > MAX_STEPS:
-                    return 2
                 ledi = a - LEAD_BASE
             S[LEDI] = ledi
             S[LED] = SUIT[tid, ledi]

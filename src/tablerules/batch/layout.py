@@ -151,10 +151,8 @@ def _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i):
                 n += 1
         a = _choose(S, H, R, acts, n, step, out, nleg, i)
         if a < 0:
-            return -1 if a == -1 else -7
+            return a
         step += 1
-        if step > MAX_STEPS:
-            return -2
         if a == DRAW:
             H[actor] |= np.int64(1) << stock[STOCKN - nstock]
             nstock -= 1
@@ -222,10 +220,8 @@ def _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i):
                 acts[1] = CLAIM
                 a = _choose(S, H, R, acts, 2, step, out, nleg, i)
                 if a < 0:
-                    return -7
+                    return a
                 step += 1
-                if step > MAX_STEPS:
-                    return -2
                 if a == CLAIM:
                     _lay_score(S, SIDE_OF[s], v)
                     got = v
