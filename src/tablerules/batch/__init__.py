@@ -249,18 +249,22 @@ class Batch:
         return out
 
 
-    def matches(self, n: int, seed: int, *, first: int = 0, first_dealer: int | None = None,
+    def matches(self, n: int, seed: int, *, first: int = 0, first_dealer: int | str | None = None,
                 probe: bool = False):
         """Matches first .. first + n - 1 of the run `seed`, as blocks of `Matches` (a generator:
-        a run of any length keeps flat memory). The first dealer is `first_dealer`, else the
-        ruleset's `deal.first_dealer` (drawn by lot from the match's generator)."""
+        a run of any length keeps flat memory). The first dealer is `first_dealer` (a seat, or
+        "rotate": match d is dealt first by seat d mod seats), else the ruleset's
+        `deal.first_dealer` (by lot from the match's deal generator). A match's deals come
+        from a generator of their own: another ruleset of the same pieces and seats is dealt
+        the same hands from the same seed, however differently it plays them."""
         import numpy as np
 
         g = self.game
         if g.match.returns is not None:
             raise NotBatchable("a match's scoring.returns has no kernel form",
                                ("scoring", "returns"))
-        dealer = g.first_dealer if first_dealer is None else first_dealer
+        dealer = g.first_dealer if first_dealer is None else \
+            -2 if first_dealer == "rotate" else first_dealer
         rows = max(4 * g.bounds.max_hands, 1 << 15)
         width = decisions_bound(g)
         ns = len(g.sides)

@@ -1028,12 +1028,16 @@ def _deal(R, order, deal, stock):
 
 @njit(cache=True)
 def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg, res, mres):
-    """Matches first .. first + n - 1 of the run `seed` (one generator each), hand after hand
-    into the rows of deals/out/res while they last: (matches played, rows used). A match's
-    result row: error, hands, deals, winners (a bit per side), then the score per side."""
+    """Matches first .. first + n - 1 of the run `seed`, hand after hand into the rows of
+    deals/out/res while they last: (matches played, rows used). Each match has two generators
+    of its own, one for its deals (and the first dealer by lot) and one for its choices, so
+    two rulesets of the same pieces and seats are dealt the same hands from the same seed.
+    first_dealer: a seat, -1 by lot, -2 the match's number mod seats. A match's result row:
+    error, hands, deals, winners (a bit per side), the score per side, the chips per seat."""
     S = np.zeros(NSLOTS, dtype=np.int64)
     H = np.zeros(SEATS, dtype=np.int64)
     R = np.zeros(1, dtype=np.uint64)
+    RD = np.zeros(1, dtype=np.uint64)
     order = np.zeros(NP, dtype=np.int64)
     acts, stk = _buffers()
     row = np.int64(0)
@@ -1041,6 +1045,7 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
         if row + MAX_HANDS > deals.shape[0]:
             return m, row
         _seed(R, seed, first + m)
+        _seed(RD, seed ^ 0x2545F4914F6CDD1D, first + m)
         for k in range(NSLOTS):
             S[k] = 0
         S[IN_MATCH] = 1
@@ -1048,12 +1053,14 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
         for s in range(SEATS):
             S[MCHIPS + s] = STAKE
         dealer = first_dealer
-        if dealer < 0:
-            dealer = _rand(R, SEATS)
+        if dealer == -2:
+            dealer = (first + m) % SEATS
+        elif dealer < 0:
+            dealer = _rand(RD, SEATS)
         ndeals = 0
         mres[m, 0] = 0
         while True:
-            _deal(R, order, deals[row], stocks[row])
+            _deal(RD, order, deals[row], stocks[row])
             dealers[row] = dealer
             ndeals += 1
             err = _hand(S, H, R, deals[row], stocks[row], dealer, out, nleg, row, res[row],
