@@ -73,3 +73,45 @@ def test_the_match_loop_compiles_no_second_hand_loop(texas42):
     batch.play(20, 1)
     list(batch.matches(3, 1))
     assert batch.compiled_twice() == []
+
+
+@pytest.fixture(scope="module")
+def min31():
+    return compile_batch(load_game("texas42", {"min_bid": 31}, typed=True).definition)
+
+
+def test_two_rulesets_are_dealt_the_same_hands(texas42, min31):
+    """A match's deals have a generator of their own: another option set plays them otherwise
+    but is dealt the same hands, match d first by seat d mod seats."""
+    _, a = texas42
+    (ba,) = list(a.matches(60, 3, first_dealer="rotate"))
+    (bb,) = list(min31.matches(60, 3, first_dealer="rotate"))
+    for m in range(60):
+        ra, rb = ba.rows(m), bb.rows(m)
+        k = min(len(ra), len(rb))
+        assert (ba.hands.deals[ra[:k]] == bb.hands.deals[rb[:k]]).all()
+        assert ba.hands.dealers[ra[0]] == bb.hands.dealers[rb[0]] == m % 4
+    assert (ba.hands.actions[:50] != bb.hands.actions[:50]).any()  # played otherwise
+
+
+def test_cli_compare_two_option_sets_on_the_batch_engine(texas42, min31):
+    r = cli("compare", "texas42", "--vs", "-o", "min_bid=31", "--engine", "batch", "-n", "300",
+            "--check", "10", "--no-progress", "--format", "json")
+    assert r.exit_code == 0, r.output
+    j = json.loads(r.stdout)
+    assert j["engine"] == "batch" and j["mode"] == "separate" and j["deals"] == 300
+    assert j["games_by_config"] == {"A": 300, "B": 300}
+    assert j["checked"] == {"games": 20, "agree": 20, "disagreements": []}
+    assert j["differences"] == ["option min_bid: 30 vs 31"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--vs", "--agents", "rules"), "A and B play one game"),
+    (("--agents", "random,rules,random,rules", "--vs", "-o", "min_bid=31"),
+     "one agent on every seat of each side"),
+    (("--vs", "-o", "min_bid=31", "--workers", "2"), "leave out --workers"),
+    (("--vs", "-o", "min_bid=31", "--engine", "fast"), "--engine is step or batch"),
+])
+def test_cli_compare_batch_usage_errors(args, words):
+    r = cli("compare", "texas42", "--engine", "batch", "-n", "2", *args)
+    assert r.exit_code == 2 and words in r.stderr, r.output

@@ -94,3 +94,70 @@ def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
             progress(summary.games)
     return summary, {"games": checked, "agree": checked - len(problems),
                      "disagreements": problems[:10]}
+
+
+def hand_events(g, hands, rows) -> list[dict]:
+    """Rows of a batch block as State.hand_result() gives each hand (what compare counts)."""
+    ns = len(g.sides)
+    col = RESULT.index
+    out = []
+    scored = hands.scored(ns)
+    for r in rows:
+        row = hands.results[r]
+        if row[col("thrown_in")]:
+            out.append({"thrown_in": True})
+            continue
+        ev = {"thrown_in": False, "contract": g.contracts[int(row[col("contract")])].name,
+              "bid": g.bids[int(row[col("bid")])].label, "bidder": int(row[col("bidder")]),
+              "forced": bool(row[col("forced")]), "made": bool(row[col("made")]),
+              "scored": [int(x) for x in scored[r]]}
+        if g.match.stake is not None:
+            ev["paid"] = hands.paid(g, int(r))
+        out.append(ev)
+    return out
+
+
+def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int = 20,
+                  progress: Callable[[int, int], None] | None = None) -> tuple:
+    """compare on the batch engine, A and B two games (rulesets or options) with one agent
+    each on every seat: match d of each is dealt the same hands (batch.matches' deal
+    generator), first by seat d mod seats, and counted as compare counts a deal (`Comparison`,
+    mode "separate"); `check` matches of each replayed through the step engine. Returns (the
+    comparison, what the check found: matches replayed, how many agree, the disagreements)."""
+    from .compare import Comparison, _count, _count_difference
+
+    res = Comparison("separate", a, b, seed)
+    stride = max(1, games // check) if check else 0
+    checked, problems = 0, []
+    chunk = 4096
+    try:
+        for start in range(0, games, chunk):
+            n = min(chunk, games - start)
+            got = {}
+            for who, c, batch in (("A", a, batch_a), ("B", b, batch_b)):
+                g = c.game.definition
+                per = []  # per match: its hands as events, its winners
+                for block in batch.matches(n, seed, first=start, first_dealer="rotate"):
+                    for m in range(len(block)):
+                        per.append((hand_events(g, block.hands, block.rows(m)),
+                                    block.winners(m)))
+                    if stride:
+                        sample = [m for m in range(len(block))
+                                  if (block.first + m) % stride == 0]
+                        checked += len(sample)
+                        problems += [f"{who}: {p}" for p in
+                                     replay_matches(g, block, sample, batch.agents)]
+                got[who] = per
+            for d in range(n):
+                deal = [(who, None, None, *got[who][d]) for who in ("A", "B")]
+                for who, _seating, _side, hands, winners in deal:
+                    _count(res, who, None, hands, winners)
+                _count_difference(res, deal)
+                res.deals += 1
+            if progress is not None:
+                progress(2 * res.deals, 2 * games)
+    except KeyboardInterrupt:
+        res.interrupted = True
+    res.games = max(res.played["A"], res.played["B"])
+    return res, {"games": checked, "agree": checked - len(problems),
+                 "disagreements": problems[:10]}
