@@ -13,8 +13,8 @@ from tablerules.batch.kernel import Builder
 from tablerules.game import load_game
 
 numba = pytest.importorskip("numba")
-# one worker runs every batch test, so each kernel is compiled once (seconds to a minute)
-pytestmark = pytest.mark.xdist_group("batch")
+# with -n the file runs on one worker (--dist loadfile), so its kernels are compiled once; a
+# kernel another worker is compiling is waited for and loaded from numba's cache
 
 # the kernel this file compiles (about 10 s, once: numba caches it); Moon's hand loop is
 # checked with its rules agent (test_batch_rules.py), the other tables the same way by

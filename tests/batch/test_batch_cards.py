@@ -20,8 +20,8 @@ from tablerules.records.batchrun import fold_block
 from tablerules.records.runner import new_summary
 
 numba = pytest.importorskip("numba")
-# one worker runs every batch test, so each kernel is compiled once (seconds to a minute)
-pytestmark = pytest.mark.xdist_group("batch")
+# with -n the file runs on one worker (--dist loadfile), so its kernels are compiled once; a
+# kernel another worker is compiling is waited for and loaded from numba's cache
 
 # the one kernel this file compiles (a taroky kernel takes about a minute; numba caches it):
 # the option values that change the rules, all at once (the count, the talon, what may be laid

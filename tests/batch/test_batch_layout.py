@@ -11,8 +11,8 @@ from tablerules.batch.replay import replay_matches
 from tablerules.game import load_game
 
 numba = pytest.importorskip("numba")
-# one worker runs every batch test, so each kernel is compiled once (seconds to a minute)
-pytestmark = pytest.mark.xdist_group("batch")
+# with -n the file runs on one worker (--dist loadfile), so its kernels are compiled once; a
+# kernel another worker is compiling is waited for and loaded from numba's cache
 
 # the one kernel this file compiles covers the layout's parts: two players with a boneyard to
 # draw from (even holding a play), muggins claims, one-half spinner, the highest double leading,

@@ -14,8 +14,8 @@ from tablerules.records.batchrun import fold_block
 from tablerules.records.runner import new_summary
 
 numba = pytest.importorskip("numba")
-# one worker runs every batch test, so each kernel is compiled once (seconds to a minute)
-pytestmark = pytest.mark.xdist_group("batch")
+# with -n the file runs on one worker (--dist loadfile), so its kernels are compiled once; a
+# kernel another worker is compiling is waited for and loaded from numba's cache
 
 
 @pytest.fixture(scope="module")

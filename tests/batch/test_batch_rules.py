@@ -16,8 +16,8 @@ from tablerules.engine.state import State, new_hand
 from tablerules.game import load_game
 
 numba = pytest.importorskip("numba")
-# one worker runs every batch test, so each kernel is compiled once (seconds to a minute)
-pytestmark = pytest.mark.xdist_group("batch")
+# with -n the file runs on one worker (--dist loadfile), so its kernels are compiled once; a
+# kernel another worker is compiling is waited for and loaded from numba's cache
 
 # the game whose default strategy the suite's kernel plays (a rules kernel compiles for half a
 # minute; texas42's fortytwo kernel, one to two minutes, is checked the same way by
