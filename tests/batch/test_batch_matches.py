@@ -95,8 +95,9 @@ def test_two_rulesets_are_dealt_the_same_hands(texas42, min31):
 
 
 def test_cli_compare_two_option_sets_on_the_batch_engine(texas42, min31):
-    r = cli("compare", "texas42", "--vs", "-o", "min_bid=31", "--engine", "batch", "-n", "300",
-            "--check", "10", "--no-progress", "--format", "json")
+    # random agents: the fixtures' kernels (the ruleset's default agent, rules, is two more)
+    r = cli("compare", "texas42", "--agents", "random", "--vs", "-o", "min_bid=31", "--engine",
+            "batch", "-n", "300", "--check", "10", "--no-progress", "--format", "json")
     assert r.exit_code == 0, r.output
     j = json.loads(r.stdout)
     assert j["engine"] == "batch" and j["mode"] == "separate" and j["deals"] == 300
