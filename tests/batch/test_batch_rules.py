@@ -115,8 +115,21 @@ def test_matches_with_rules_seats_agree_with_the_python_agent(batch):
 
 
 def test_cli_simulate_plays_rules_seats_on_the_batch_engine(batch):
-    # every seat the rules agent: the fixture's kernel (another seating is another kernel)
-    r = cli("simulate", "moon", "--engine", "batch", "--agents", "rules", "-n", "200",
-            "--check", "20", "--no-progress")
+    # a random seat and two rules seats: the fixture's kernel (a seating is the run's)
+    r = cli("simulate", "moon", "--engine", "batch", "--agents", "random,rules,rules", "-n",
+            "200", "--check", "20", "--no-progress")
     assert r.exit_code == 0, r.output
     assert "checked: 20 of 20 games replayed through the step engine agree" in r.stdout
+
+
+def test_every_seating_of_a_strategy_is_one_kernel(batch):
+    """Which seat plays which strategy is the run's, not the kernel's: a seating with a random
+    seat compiles nothing new, and its rules seats still choose as the Python agent does."""
+    gd = batch.game
+    agent = batch.agents[0]
+    mixed = compile_batch(gd, agents=[None, agent, agent])
+    assert mixed.source == batch.source
+    hands = mixed.play(200, 9)
+    assert mixed.verify(hands, range(200)) == []
+    # seat 0 played at random: checked as a rules seat, its choices are not the agent's
+    assert batch.verify(hands, range(200))

@@ -171,11 +171,17 @@ def _load(source: str):
 class Batch:
     """One game compiled for the batch engine."""
 
-    def __init__(self, game: GameDef, source: str, module, agents: tuple = ()):
+    def __init__(self, game: GameDef, source: str, module, agents: tuple = (),
+                 seats: list[int] | None = None):
+        import numpy as np
+
         self.game = game
         self.source = source
         self.module = module
         self.agents = agents or (None,) * game.seat_count  # per seat: None is random play
+        # per seat the kernel's strategy number (0: random): the run's, so every seating of
+        # the same strategies shares one kernel
+        self.seats = np.array(seats or [0] * game.seat_count, dtype=np.int64)
 
     def verify(self, hands: Hands, sample) -> list[str]:
         """`verify` with this batch's agents: a rules seat's every choice is checked too."""
@@ -234,10 +240,10 @@ class Batch:
                 numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
                 self.module.play_hands_threads(hands, stocks, dealers, np.int64(seed),
                                                np.int64(first), actions, legal, results,
-                                               shuffle, np.int64(4 * threads))
+                                               shuffle, np.int64(4 * threads), self.seats)
             else:
                 self.module.play_hands(hands, stocks, dealers, np.int64(seed), np.int64(first),
-                                       actions, legal, results, shuffle)
+                                       actions, legal, results, shuffle, self.seats)
         except (ValueError, ZeroDivisionError) as e:
             raise GameError(f"the batch engine stopped: {e} (the step engine says where: "
                             "simulate the same ruleset without --engine batch)") from None
@@ -281,7 +287,7 @@ class Batch:
                 played, used = self.module.play_matches(
                     np.int64(n - done), np.int64(seed & 0x7FFF_FFFF_FFFF_FFFF),
                     np.int64(first + done), np.int64(dealer), deals, stocks, dealers, actions,
-                    legal, results, mres)
+                    legal, results, mres, self.seats)
             except (ValueError, ZeroDivisionError) as e:
                 raise GameError(f"the batch engine stopped: {e} (the step engine says where: "
                                 "simulate the same ruleset without --engine batch)") from None
@@ -340,10 +346,11 @@ def compile_batch(game: GameDef, agents=None) -> Batch:
     each None or "random" (uniformly random legal choices) or a rules agent object
     (`agents.make_agent("rules", rng, game)`): its strategy is compiled into the kernel."""
     agents = seat_agents(game, agents)
-    source = Builder(game, agents).build()
+    builder = Builder(game, agents)
+    source = builder.build()
     if not available():
         raise BatchUnavailable("the batch engine needs numba: pip install 'tablerules[fast]'")
-    batch = Batch(game, source, _load(source), agents)
+    batch = Batch(game, source, _load(source), agents, builder.seat_strategy)
     with _compiling(source):  # one process compiles a kernel; the others load its cache
         batch.play(1, 0)
     return batch

@@ -73,6 +73,7 @@ class Builder:
         self.consts: dict[str, int] = {}
         self.arrays: dict[str, tuple[list, tuple]] = {}  # name -> (flat values, shape)
         self.dispatch: list[str] = []
+        self.seat_strategy: list[int] = [0] * game.seat_count  # per seat: 0 random, k strategy k
 
     # -- pieces of the module ----------------------------------------------------------------
 
@@ -452,9 +453,10 @@ def _slots(game: GameDef) -> dict[str, int]:
     at = len(slots)
     nd, ns, n = len(game.declarations), len(game.sides), game.seat_count
     P = len(game.pieces)
-    # SCORE and MCHIPS (a chips match's chips per seat) are the match's: a hand clears neither
+    # SCORE, MCHIPS (a chips match's chips per seat) and AGENTS (the strategy each seat plays,
+    # 0: random) outlive the hand: a hand clears none of them
     for name, size in (("DECL", nd), ("DIDX", nd), ("PTS", ns), ("TRK", ns), ("SCORE", ns),
-                       ("MCHIPS", n),
+                       ("MCHIPS", n), ("AGENTS", n),
                        ("TRICK", n), ("TSEAT", n), ("RING", n), ("ACT", n),
                        ("PLAYED", P), ("TAKENBY", P), ("TRICKOF", P), ("DEALTM", n),
                        ("LAIDM", n), ("CHIPS", n), ("STOCKM", 1)) + tuple(
@@ -694,7 +696,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
     turn = S[TURN]
     for k in range(SCORE):
         S[k] = 0
-    for k in range(MCHIPS + SEATS, NSLOTS):
+    for k in range(AGENTS + SEATS, NSLOTS):
         S[k] = 0
     S[HANDS_PLAYED] = played
     S[IN_MATCH] = in_match
@@ -1027,7 +1029,8 @@ def _deal(R, order, deal, stock):
 
 
 @njit(cache=True)
-def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg, res, mres):
+def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg, res, mres,
+                 agent):
     """Matches first .. first + n - 1 of the run `seed`, hand after hand into the rows of
     deals/out/res while they last: (matches played, rows used). Each match has two generators
     of its own, one for its deals (and the first dealer by lot) and one for its choices, so
@@ -1048,6 +1051,8 @@ def play_matches(n, seed, first, first_dealer, deals, stocks, dealers, out, nleg
         _seed(RD, seed ^ 0x2545F4914F6CDD1D, first + m)
         for k in range(NSLOTS):
             S[k] = 0
+        for s in range(SEATS):
+            S[AGENTS + s] = agent[s]
         S[IN_MATCH] = 1
         S[TURN] = -1
         for s in range(SEATS):
@@ -1150,7 +1155,8 @@ def _single(S):
 
 
 @njit(cache=True, parallel=True)
-def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, parts):
+def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, parts,
+                       agent):
     """play_hands on numba's threads: the hands cut into `parts` runs, each with its own state
     (a hand's deal and choices are seeded by its number alone, so the hands are the same)."""
     n = deals.shape[0]
@@ -1160,6 +1166,8 @@ def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, shuf
         R = np.zeros(1, dtype=np.uint64)
         order = np.zeros(NP, dtype=np.int64)
         acts, stk = _buffers()
+        for s in range(SEATS):
+            S[AGENTS + s] = agent[s]
         for i in range(p * n // parts, (p + 1) * n // parts):
             _seed(R, seed, first + i)
             if shuffle:
@@ -1171,7 +1179,7 @@ def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, shuf
 
 
 @njit(cache=True)
-def play_hands(deals, stocks, dealers, seed, first, out, nleg, res, shuffle):
+def play_hands(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, agent):
     """Hands first .. first + n - 1 of the run `seed`, each from its own generator: with
     `shuffle` it deals the hand (into deals, stocks; the dealer is seat i mod seats), then
     makes its choices; else it plays the deals given."""
@@ -1180,6 +1188,8 @@ def play_hands(deals, stocks, dealers, seed, first, out, nleg, res, shuffle):
     R = np.zeros(1, dtype=np.uint64)
     order = np.zeros(NP, dtype=np.int64)
     acts, stk = _buffers()
+    for s in range(SEATS):
+        S[AGENTS + s] = agent[s]
     for i in range(deals.shape[0]):
         _seed(R, seed, first + i)
         if shuffle:

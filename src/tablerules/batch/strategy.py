@@ -52,7 +52,7 @@ TEMPLATE = '''
 # (and its compile) several times longer
 @njit(cache=True)
 def _k_rules(S, H, R, acts, n):
-    c = AGENT[S[ACTOR]]
+    c = S[AGENTS + S[ACTOR]]
     if c > 0:
         a = acts[0]
         if n > 1:
@@ -432,7 +432,9 @@ class StrategyPart:
             if s not in strategies:
                 strategies.append(s)
             which.append(strategies.index(s) + 1)
-        b.array("AGENT", which if which else [0] * n)
+        # which strategy each seat plays is the run's (S[AGENTS + seat], set by the loop from
+        # Batch.seats), not the source's: every seating of the same strategies is one kernel
+        b.seat_strategy = which if which else [0] * n
         b.const("HAS_RULES", int(bool(strategies)))
         voc_kinds = None
         fns = []
