@@ -94,7 +94,7 @@ def test_two_rulesets_are_dealt_the_same_hands(texas42, min31):
     assert (ba.hands.actions[:50] != bb.hands.actions[:50]).any()  # played otherwise
 
 
-def test_cli_compare_two_option_sets_on_the_batch_engine(texas42, min31):
+def test_cli_compare_two_option_sets_on_the_batch_engine(texas42, min31, snapshot):
     # random agents: the fixtures' kernels (the ruleset's default agent, rules, is two more)
     r = cli("compare", "texas42", "--agents", "random", "--vs", "-o", "min_bid=31", "--engine",
             "batch", "-n", "300", "--check", "10", "--no-progress", "--format", "json")
@@ -104,6 +104,8 @@ def test_cli_compare_two_option_sets_on_the_batch_engine(texas42, min31):
     assert j["games_by_config"] == {"A": 300, "B": 300}
     assert j["checked"] == {"games": 20, "agree": 20, "disagreements": []}
     assert j["differences"] == ["option min_bid: 30 vs 31"]
+    # what was counted: each side's tallies, its wins, the verdict
+    assert {k: j[k] for k in ("a_stats", "b_stats", "wins_by_side", "verdict")} == snapshot
 
 
 @pytest.mark.parametrize("args, words", [

@@ -137,10 +137,11 @@ class Matches:
         return [s for s in range(bits.bit_length()) if bits >> s & 1]
 
     def rows(self, m: int):
-        """The hand rows of match m."""
+        """The hand rows of match m (a match's rows are one run: row_match never decreases)."""
         import numpy as np
 
-        return np.nonzero(self.row_match == m)[0]
+        lo, hi = np.searchsorted(self.row_match, [m, m + 1])
+        return np.arange(lo, hi)
 
 
 _LOCK = threading.Lock()

@@ -96,25 +96,53 @@ def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
                      "disagreements": problems[:10]}
 
 
-def hand_events(g, hands, rows) -> list[dict]:
-    """Rows of a batch block as State.hand_result() gives each hand (what compare counts)."""
+def _fold_side(tally, g, block) -> None:
+    """A block's hands into one side's compare Tally (every seat and side its own), as
+    Tally.add_hand counts them one by one."""
+    r = block.hands.results
     ns = len(g.sides)
     col = RESULT.index
-    out = []
-    scored = hands.scored(ns)
-    for r in rows:
-        row = hands.results[r]
-        if row[col("thrown_in")]:
-            out.append({"thrown_in": True})
-            continue
-        ev = {"thrown_in": False, "contract": g.contracts[int(row[col("contract")])].name,
-              "bid": g.bids[int(row[col("bid")])].label, "bidder": int(row[col("bidder")]),
-              "forced": bool(row[col("forced")]), "made": bool(row[col("made")]),
-              "scored": [int(x) for x in scored[r]]}
-        if g.match.stake is not None:
-            ev["paid"] = hands.paid(g, int(r))
-        out.append(ev)
-    return out
+    thrown = r[:, col("thrown_in")] != 0
+    played = r[~thrown]
+    tally.thrown_in += int(thrown.sum())
+    tally.hands += len(played)
+    base = len(RESULT)
+    tally.scored += int(played[:, base + ns:base + 2 * ns].sum())
+    tally.side_hands += ns * len(played)
+    if g.match.stake is not None and len(played):  # every seat its own: the chips net to 0
+        tally.chips = tally.chips or 0
+    bid = played[:, col("bid")]
+    with_bid = np.array([g.bids[int(k)].label != NO_BID for k in range(len(g.bids))])[bid]
+    made = played[:, col("made")] != 0
+    forced = played[:, col("forced")] != 0
+    key = bid * 2 + forced
+    nb = 2 * len(g.bids)
+    n_key = np.bincount(key[with_bid], minlength=nb)
+    made_key = np.bincount(key[with_bid & made], minlength=nb)
+    for k in np.nonzero(n_key)[0]:
+        row = tally.bids[g.bids[int(k) // 2].label + (FORCED if k % 2 else "")]
+        row[0] += int(made_key[k])
+        row[1] += int(n_key[k])
+    contract = played[:, col("contract")]
+    for c in np.unique(contract[with_bid]):
+        sel = with_bid & (contract == c)
+        row = tally.contracts[g.contracts[int(c)].name]
+        row[0] += int(made[sel].sum())
+        row[1] += int(sel.sum())
+
+
+def _merge(into, tally) -> None:
+    """One chunk's Tally added to the run's."""
+    into.hands += tally.hands
+    into.thrown_in += tally.thrown_in
+    into.scored += tally.scored
+    into.side_hands += tally.side_hands
+    for mine, theirs in ((into.bids, tally.bids), (into.contracts, tally.contracts)):
+        for k, (m, n) in theirs.items():
+            mine[k][0] += m
+            mine[k][1] += n
+    if tally.chips is not None:
+        into.chips = (into.chips or 0) + tally.chips
 
 
 def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int = 20,
@@ -122,9 +150,13 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
     """compare on the batch engine, A and B two games (rulesets or options) with one agent
     each on every seat: match d of each is dealt the same hands (batch.matches' deal
     generator), first by seat d mod seats, and counted as compare counts a deal (`Comparison`,
-    mode "separate"); `check` matches of each replayed through the step engine. Returns (the
-    comparison, what the check found: matches replayed, how many agree, the disagreements)."""
-    from .compare import Comparison, _count, _count_difference
+    mode "separate": each side's tally, its wins, and per deal A's score less B's), with
+    numpy over the blocks' rows; `check` matches of each replayed through the step engine.
+    Returns (the comparison, what the check found: matches replayed, how many agree, the
+    disagreements)."""
+    from collections import Counter
+
+    from .compare import Comparison, Tally
 
     res = Comparison("separate", a, b, seed)
     stride = max(1, games // check) if check else 0
@@ -133,27 +165,39 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
     try:
         for start in range(0, games, chunk):
             n = min(chunk, games - start)
-            got = {}
+            # a chunk counts whole or not at all (Ctrl-C keeps the whole deals before it)
+            totals, tallies, wins_of, played = {}, {}, {}, {}
             for who, c, batch in (("A", a, batch_a), ("B", b, batch_b)):
                 g = c.game.definition
-                per = []  # per match: its hands as events, its winners
+                ns = len(g.sides)
+                tally = tallies[who] = Tally()
+                side_wins = wins_of[who] = Counter()
+                played[who] = 0
+                per = []  # per match: what its hands scored, every side together
                 for block in batch.matches(n, seed, first=start, first_dealer="rotate"):
-                    for m in range(len(block)):
-                        per.append((hand_events(g, block.hands, block.rows(m)),
-                                    block.winners(m)))
+                    _fold_side(tally, g, block)
+                    base = len(RESULT)
+                    scored = block.hands.results[:, base + ns:base + 2 * ns].sum(axis=1)
+                    per.append(np.bincount(block.row_match, weights=scored,
+                                           minlength=len(block)).astype(np.int64))
+                    wins = block.results[:, MATCH_RESULT.index("winners")]
+                    for s in range(ns):
+                        side_wins[s] += int(((wins >> s) & 1).sum())
+                    played[who] += len(block)
                     if stride:
                         sample = [m for m in range(len(block))
                                   if (block.first + m) % stride == 0]
                         checked += len(sample)
                         problems += [f"{who}: {p}" for p in
                                      replay_matches(g, block, sample, batch.agents)]
-                got[who] = per
-            for d in range(n):
-                deal = [(who, None, None, *got[who][d]) for who in ("A", "B")]
-                for who, _seating, _side, hands, winners in deal:
-                    _count(res, who, None, hands, winners)
-                _count_difference(res, deal)
-                res.deals += 1
+                totals[who] = np.concatenate(per)
+            for who, into in (("A", res.ta), ("B", res.tb)):
+                _merge(into, tallies[who])
+                res.side_wins[who].update(wins_of[who])
+                res.played[who] += played[who]
+            for v, k in zip(*np.unique(totals["A"] - totals["B"], return_counts=True)):
+                res.deal_diffs[int(v)] += int(k)
+            res.deals += n
             if progress is not None:
                 progress(2 * res.deals, 2 * games)
     except KeyboardInterrupt:
