@@ -1,6 +1,8 @@
-"""Deals for the batch engine: every hand a uniform shuffle of the pieces, from numpy's
-generator, as masks per seat and the stock in drawing order. Deals are made in blocks of
-BLOCK hands, block k from the seed and k, so hand i is the same however a run is cut."""
+"""Deals made outside the kernel, for `Batch.play_deals` (a benchmark that gives the step
+engine the same deals): every hand a uniform shuffle of the pieces, from numpy's generator, as
+masks per seat and the stock in drawing order, in blocks of BLOCK hands, block k from the seed
+and k, so hand i is the same however a run is cut. `Batch.play` and `Batch.matches` shuffle in
+the kernel instead. `as_lists` gives a row's deal as the step engine takes it."""
 
 from __future__ import annotations
 

@@ -1154,35 +1154,11 @@ def _single(S):
     S[TURN] = -1
 
 
-@njit(cache=True, parallel=True)
-def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, parts,
-                       agent):
-    """play_hands on numba's threads: the hands cut into `parts` runs, each with its own state
-    (a hand's deal and choices are seeded by its number alone, so the hands are the same)."""
-    n = deals.shape[0]
-    for p in prange(parts):
-        S = np.zeros(NSLOTS, dtype=np.int64)
-        H = np.zeros(SEATS, dtype=np.int64)
-        R = np.zeros(1, dtype=np.uint64)
-        order = np.zeros(NP, dtype=np.int64)
-        acts, stk = _buffers()
-        for s in range(SEATS):
-            S[AGENTS + s] = agent[s]
-        for i in range(p * n // parts, (p + 1) * n // parts):
-            _seed(R, seed, first + i)
-            if shuffle:
-                _deal(R, order, deals[i], stocks[i])
-                dealers[i] = (first + i) % SEATS
-            _single(S)
-            err = _hand(S, H, R, deals[i], stocks[i], dealers[i], out, nleg, i, res[i], acts, stk)
-            res[i, 0] = err
-
-
-@njit(cache=True)
-def play_hands(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, agent):
-    """Hands first .. first + n - 1 of the run `seed`, each from its own generator: with
-    `shuffle` it deals the hand (into deals, stocks; the dealer is seat i mod seats), then
-    makes its choices; else it plays the deals given."""
+@njit(cache=True, inline='always')
+def _run(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, agent, lo, hi):
+    """Rows lo .. hi - 1 of a block on a state of their own: each hand from its own generator
+    (seeded by the run's seed and the hand's number), with `shuffle` dealt first (into deals,
+    stocks; the dealer is seat i mod seats), else the deal given."""
     S = np.zeros(NSLOTS, dtype=np.int64)
     H = np.zeros(SEATS, dtype=np.int64)
     R = np.zeros(1, dtype=np.uint64)
@@ -1190,7 +1166,7 @@ def play_hands(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, age
     acts, stk = _buffers()
     for s in range(SEATS):
         S[AGENTS + s] = agent[s]
-    for i in range(deals.shape[0]):
+    for i in range(lo, hi):
         _seed(R, seed, first + i)
         if shuffle:
             _deal(R, order, deals[i], stocks[i])
@@ -1198,4 +1174,21 @@ def play_hands(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, age
         _single(S)
         err = _hand(S, H, R, deals[i], stocks[i], dealers[i], out, nleg, i, res[i], acts, stk)
         res[i, 0] = err
+
+
+@njit(cache=True, parallel=True)
+def play_hands_threads(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, parts,
+                       agent):
+    """play_hands on numba's threads: the hands cut into `parts` runs, each with its own state
+    (a hand's deal and choices are seeded by its number alone, so the hands are the same)."""
+    n = deals.shape[0]
+    for p in prange(parts):
+        _run(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, agent,
+             p * n // parts, (p + 1) * n // parts)
+
+
+@njit(cache=True)
+def play_hands(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, agent):
+    """Hands first .. first + n - 1 of the run `seed` (_run)."""
+    _run(deals, stocks, dealers, seed, first, out, nleg, res, shuffle, agent, 0, deals.shape[0])
 '''

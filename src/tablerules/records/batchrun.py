@@ -31,26 +31,9 @@ def fold_block(summary: Summary, game, block) -> None:
     summary.hands += len(played)
     summary.decisions += int(r[:, col("steps")].sum())
     contract = played[:, col("contract")]
-    made = played[:, col("made")] != 0
-    forced = played[:, col("forced")] != 0
-    bid = played[:, col("bid")]
     for c, k in zip(*np.unique(contract, return_counts=True)):
         summary.contracts[g.contracts[int(c)].name] += int(k)
-    nb = len(g.bids)
-    key = bid * 2 + forced
-    n_key = np.bincount(key, minlength=2 * nb)
-    made_key = np.bincount(key[made], minlength=2 * nb)
-    for k in np.nonzero(n_key)[0]:
-        label = g.bids[int(k) // 2].label + (FORCED if k % 2 else "")
-        row = summary.bids[label]
-        row[0] += int(made_key[k])
-        row[1] += int(n_key[k])
-    with_bid = np.array([g.bids[int(b)].label != NO_BID for b in range(nb)])[bid]
-    for c in np.unique(contract[with_bid]):
-        sel = with_bid & (contract == c)
-        row = summary.by_contract[g.contracts[int(c)].name]
-        row[0] += int(made[sel].sum())
-        row[1] += int(sel.sum())
+    _count_made(g, played, summary.bids, summary.by_contract)
     base = len(RESULT)
     scored = played[:, base + ns:base + 2 * ns]
     summary.scored_total += int(scored.sum())
@@ -71,9 +54,39 @@ def fold_block(summary: Summary, game, block) -> None:
     summary.games += len(m)
     for v, k in zip(*np.unique(m[:, MATCH_RESULT.index("deals")], return_counts=True)):
         summary.match_deals[int(v)] += int(k)
-    wins = m[:, MATCH_RESULT.index("winners")]
-    for s in range(ns):
-        summary.side_wins[s] += int(((wins >> s) & 1).sum())
+    _count_wins(summary.side_wins, block, ns)
+
+
+def _count_made(g, played, bids: dict, contracts: dict, with_bid_only: bool = False) -> None:
+    """Hands made and played, [made, n], per bid row (a forced bid its own row) into `bids`
+    (every hand, or with `with_bid_only` the hands with a bid), and per contract of the hands
+    with a bid into `contracts`: as the runner's and compare's tallies count them one by one."""
+    col = RESULT.index
+    bid = played[:, col("bid")]
+    made = played[:, col("made")] != 0
+    key = bid * 2 + (played[:, col("forced")] != 0)
+    with_bid = np.array([b.label != NO_BID for b in g.bids])[bid]
+    rows = with_bid if with_bid_only else np.ones(len(bid), dtype=bool)
+    nb = 2 * len(g.bids)
+    n_key = np.bincount(key[rows], minlength=nb)
+    made_key = np.bincount(key[rows & made], minlength=nb)
+    for k in np.nonzero(n_key)[0]:
+        row = bids[g.bids[int(k) // 2].label + (FORCED if k % 2 else "")]
+        row[0] += int(made_key[k])
+        row[1] += int(n_key[k])
+    contract = played[:, col("contract")]
+    for c in np.unique(contract[with_bid]):
+        sel = with_bid & (contract == c)
+        row = contracts[g.contracts[int(c)].name]
+        row[0] += int(made[sel].sum())
+        row[1] += int(sel.sum())
+
+
+def _count_wins(side_wins, block, sides: int) -> None:
+    """A block's matches won, per side (a draw counts for each winner), into `side_wins`."""
+    wins = block.results[:, MATCH_RESULT.index("winners")]
+    for s in range(sides):
+        side_wins[s] += int(((wins >> s) & 1).sum())
 
 
 def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
@@ -111,24 +124,7 @@ def _fold_side(tally, g, block) -> None:
     tally.side_hands += ns * len(played)
     if g.match.stake is not None and len(played):  # every seat its own: the chips net to 0
         tally.chips = tally.chips or 0
-    bid = played[:, col("bid")]
-    with_bid = np.array([g.bids[int(k)].label != NO_BID for k in range(len(g.bids))])[bid]
-    made = played[:, col("made")] != 0
-    forced = played[:, col("forced")] != 0
-    key = bid * 2 + forced
-    nb = 2 * len(g.bids)
-    n_key = np.bincount(key[with_bid], minlength=nb)
-    made_key = np.bincount(key[with_bid & made], minlength=nb)
-    for k in np.nonzero(n_key)[0]:
-        row = tally.bids[g.bids[int(k) // 2].label + (FORCED if k % 2 else "")]
-        row[0] += int(made_key[k])
-        row[1] += int(n_key[k])
-    contract = played[:, col("contract")]
-    for c in np.unique(contract[with_bid]):
-        sel = with_bid & (contract == c)
-        row = tally.contracts[g.contracts[int(c)].name]
-        row[0] += int(made[sel].sum())
-        row[1] += int(sel.sum())
+    _count_made(g, played, tally.bids, tally.contracts, with_bid_only=True)
 
 
 def _merge(into, tally) -> None:
@@ -180,9 +176,7 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
                     scored = block.hands.results[:, base + ns:base + 2 * ns].sum(axis=1)
                     per.append(np.bincount(block.row_match, weights=scored,
                                            minlength=len(block)).astype(np.int64))
-                    wins = block.results[:, MATCH_RESULT.index("winners")]
-                    for s in range(ns):
-                        side_wins[s] += int(((wins >> s) & 1).sum())
+                    _count_wins(side_wins, block, ns)
                     played[who] += len(block)
                     if stride:
                         sample = [m for m in range(len(block))
