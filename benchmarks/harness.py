@@ -51,6 +51,39 @@ def interpreter_work(game, deals, dealers, seed):
     return total / len(deals), results
 
 
+def compiled_work(steps, deals, dealers, seed):
+    """Untimed: each hand's result (hand_result()) played on `steps` (compiled steps or the
+    step engine's Game: both have new_hand) with the same choices as run_interpreter."""
+    rng = random.Random(seed)
+    out = []
+    for deal, dealer in zip(deals, dealers):
+        state = steps.new_hand(deal, dealer)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        out.append(state.hand_result())
+    return out
+
+
+def compile_steps(game):
+    """The game as compiled steps (tablerules.batch.steps), or None when numba is missing or
+    the ruleset has no kernel form (said in one line)."""
+    try:
+        from tablerules.batch import available
+        from tablerules.batch.steps import compile_steps as build
+
+        if not available():
+            print("compiled steps: not timed (numba is not installed: pip install "
+                  "'tablerules[fast]')")
+            return None
+        t0 = time.perf_counter()
+        steps = build(game)
+        print(f"compiled steps took {time.perf_counter() - t0:.1f}s to build (not timed below)")
+        return steps
+    except Exception as e:  # NotBatchable, or a broken kernel
+        print(f"compiled steps: not timed ({type(e).__name__}: {e})")
+        return None
+
+
 def baseline_main(description: str, play_hands: Callable, self_check: Callable,
                   argv=None, *, make_deals: Callable = make_deals, seats: int = 4) -> int:
     """The command line of a hand-written engine: `--check N` self-check, or time `--hands`."""
@@ -93,6 +126,8 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--ruleset", default=game_name, help="built-in ruleset name for load_game")
     ap.add_argument("--option", action="append", default=list(default_options), help=option_help)
+    ap.add_argument("--no-compiled", action="store_true",
+                    help="do not time the compiled steps (the step engine's API on the kernel)")
     a = ap.parse_args(argv)
 
     n = a.hands
@@ -112,7 +147,8 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         from tablerules.game import load_game
 
         t0 = time.perf_counter()
-        game = load_game(a.ruleset, options=dict(o.split("=", 1) for o in a.option))
+        game = load_game(a.ruleset, options=dict(o.split("=", 1) for o in a.option),
+                         typed=not a.no_compiled)
         print(f"load_game({a.ruleset!r}) took {time.perf_counter() - t0:.3f}s (not timed below)")
         run_interpreter(game, deals[:20], dealers[:20], a.seed)  # fail fast, before timing
     except Exception as e:  # ImportError, or anything a broken interpreter raises
@@ -122,8 +158,12 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         if not isinstance(e, ImportError):
             traceback.print_exc(limit=4)
 
+    steps = compile_steps(game) if game is not None and not a.no_compiled else None
+    if steps is not None:
+        run_interpreter(steps, deals[:20], dealers[:20], a.seed)
     hw_best = float("inf")
     it_best = float("inf") if game is not None else None
+    cs_best = float("inf")
     for r in range(a.repeat):
         dt = timed(run_handwritten, deals, dealers, a.seed)
         hw_best = min(hw_best, dt)
@@ -139,6 +179,10 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
             else:
                 it_best = min(it_best, dt)
                 line += f"   interpreter {dt:.3f}s"
+        if steps is not None:
+            dt = timed(run_interpreter, steps, deals, dealers, a.seed)
+            cs_best = min(cs_best, dt)
+            line += f"   compiled steps {dt:.3f}s"
         print(line)
 
     hw_hps = n / hw_best
@@ -169,6 +213,18 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
                       f"(same seed, same action order => expected {m}/{m})")
     else:
         print(f"interpreter  : not available ({interp_error})")
+    cs_ratio = cs_same = None
+    if steps is not None:
+        cs_ratio = cs_best / hw_best
+        print(f"compiled     : {n / cs_best:12,.0f} hands/s  ({cs_best * 1e6 / n:8.1f} us/hand, "
+              f"best of {a.repeat}): the same API on the kernel (tablerules.batch.steps)")
+        print(f"ratio        : {cs_ratio:.2f}x  (compiled steps time / hand-written time)")
+        m = min(n, 2000)  # the same choices: the step engine's results, hand for hand
+        want = compiled_work(game, deals[:m], dealers[:m], a.seed)
+        got = compiled_work(steps, deals[:m], dealers[:m], a.seed)
+        cs_same = [sum(x == y for x, y in zip(want, got)), m]
+        print(f"same games   : {cs_same[0]}/{m} hands with the step engine's result (compiled "
+              "steps, the same seed)")
 
     summary = {
         "handwritten_hps": round(hw_hps, 1),
@@ -182,6 +238,10 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     }
     if same_count is not None:
         summary["same_games"] = same_count  # [hands with identical results, hands compared]
+    if cs_ratio is not None:
+        summary["compiled_hps"] = round(n / cs_best, 1)
+        summary["compiled_ratio"] = round(cs_ratio, 3)  # compiled seconds / hand-written
+        summary["compiled_same_as_step_engine"] = cs_same
     if interp_error:
         summary["interpreter_error"] = interp_error
     print(json.dumps(summary))

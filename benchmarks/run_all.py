@@ -40,6 +40,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-agents", action="store_true", help="skip bench_agents.py")
+    ap.add_argument("--no-compiled", action="store_true",
+                    help="do not time the compiled steps (numba; compiling takes 10-15 s a game)")
     ap.add_argument("--rules-decisions", type=int, default=500)
     ap.add_argument("--search-decisions", type=int, default=4)
     a = ap.parse_args(argv)
@@ -47,7 +49,7 @@ def main(argv=None) -> int:
     failed = False
     for game, script, extra in HANDS:
         s = _run(script, "--hands", str(a.hands), "--repeat", str(a.repeat), "--seed",
-                 str(a.seed), *extra)
+                 str(a.seed), *extra, *(["--no-compiled"] if a.no_compiled else []))
         results[game] = s
         if "error" in s or s.get("ratio") is None:
             failed = True
@@ -56,7 +58,9 @@ def main(argv=None) -> int:
         print(f"{game:<14} {script:<18} ratio {s['ratio']:6.2f}x  (hand-written "
               f"{s['handwritten_hps']:>9,.0f} hands/s, interpreter {s['interpreter_hps']:>9,.0f})"
               + (f"  same games {s['same_games'][0]}/{s['same_games'][1]}"
-                 if "same_games" in s else ""), flush=True)
+                 if "same_games" in s else "")
+              + (f"; compiled steps {s['compiled_ratio']:.2f}x ({s['compiled_hps']:,.0f} hands/s)"
+                 if s.get("compiled_ratio") is not None else ""), flush=True)
     if not a.no_agents:
         s = _run("bench_agents.py", "--rules-decisions", str(a.rules_decisions),
                  "--search-decisions", str(a.search_decisions), "--seed", str(a.seed))

@@ -20,7 +20,7 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
 def test_run_all_reports_a_ratio_for_every_engine_and_the_same_games():
     """One command runs texas42, allfives (optimised and plain) and moon side by side; the
     engines that offer the interpreter's actions in its order play the same games from a seed."""
-    r = run("run_all.py", "--hands", "200", "--repeat", "1", "--no-agents")
+    r = run("run_all.py", "--hands", "200", "--repeat", "1", "--no-agents", "--no-compiled")
     assert r.returncode == 0, r.stdout + r.stderr
     *lines, last = r.stdout.strip().splitlines()
     assert len(lines) == 4 and all(" ratio " in x for x in lines), lines
@@ -31,6 +31,19 @@ def test_run_all_reports_a_ratio_for_every_engine_and_the_same_games():
         assert s["ratio"] is not None and s["ratio"] > 0
     for name in ("allfives", "allfives-plain", "moon"):
         assert summary[name]["same_games"] == [200, 200], summary[name]
+
+
+def test_the_compiled_steps_are_timed_beside_and_play_the_step_engines_games():
+    """The step engine's API on the kernel (tablerules.batch.steps): timed in the same run, and
+    every hand of the same seed ends as the step engine's (Texas 42's defaults: the kernel the
+    steps tests compile, so the suite compiles it once)."""
+    pytest.importorskip("numba")
+    r = run("bench_hands.py", "--hands", "200", "--repeat", "1", "--option", "nello=true",
+            "--option", "sevens=true")
+    assert r.returncode == 0, r.stdout + r.stderr
+    summary = json.loads(r.stdout.strip().splitlines()[-1])
+    assert summary["compiled_ratio"] > 0 and summary["compiled_hps"] > 0, summary
+    assert summary["compiled_same_as_step_engine"] == [200, 200], summary
 
 
 @pytest.mark.parametrize("script,says", [

@@ -6,7 +6,8 @@ game's tables as arrays, its hooks through the expression language's typed back 
 uniformly random legal choices and returns every decision and result (`Hands`).
 `verify(game, hands, sample)` replays hands through the step engine (the Game/State API),
 which must agree on every decision (the same number of legal actions, the action among them)
-and on the result.
+and on the result. `compile_steps(game)` is the other way round: the step engine's API on the
+kernel, a hand one decision at a time (steps.py).
 
 numba is an optional extra (`pip install 'tablerules[fast]'`): `available()` says whether it
 is installed, and `compile_batch` raises BatchUnavailable when it is not. A ruleset the kernel
@@ -28,7 +29,8 @@ from typing import Any
 
 from ..definition import GameDef
 from ..errors import GameError, RulesetFault
-from .kernel import ERRORS, MATCH_RESULT, RESULT, Builder, result_width
+from .kernel import ERRORS, MATCH_RESULT, RESULT, Builder, decisions_bound, result_width
+from .steps import CompiledHand, Steps, compile_steps
 from .typed import NotBatchable
 
 # the ruleset part each kernel error is about (ERRORS), where the step engine places it too
@@ -42,8 +44,8 @@ def _fault(code: int, where: str) -> RulesetFault:
     return e.at(*part) if part else e
 
 
-__all__ = ["MATCH_RESULT", "RESULT", "Batch", "BatchUnavailable", "Hands", "Matches", "NotBatchable",
-           "available", "compile_batch", "verify"]
+__all__ = ["MATCH_RESULT", "RESULT", "Batch", "BatchUnavailable", "CompiledHand", "Hands", "Matches",
+           "NotBatchable", "Steps", "available", "compile_batch", "compile_steps", "verify"]
 
 
 class BatchUnavailable(GameError):
@@ -305,23 +307,6 @@ class Batch:
                           legal[:used], results[:used])
             yield Matches(first + done, hands, row_match, mres)
             done += played
-
-
-def decisions_bound(g: GameDef) -> int:
-    """The most decisions one hand of the kernel can take: every piece played and its lead
-    named, the stock taken and buried, two rounds of the auction with every bid confirmed, every
-    declaration; in a layout every lay, draw, knock and claim (a hand past it stops with an
-    error: ERRORS[7])."""
-    plays = g.seat_count * g.hand_size + g.stock
-    most = 2 * plays + 4 * g.seat_count + 2 + len(g.declarations) + 4
-    for c in g.contracts:
-        lay = c.play.layout
-        if lay is not None:  # every piece laid or drawn; between lays a round of knocks; and
-            # with claims each lay asked of every seat
-            n = g.seat_count
-            most = max(most, plays + g.stock + (n - 1) * plays + n
-                       + (n * plays if lay.claim else 0) + 4 * n + len(g.declarations) + 4)
-    return min(g.bounds.max_steps, most)
 
 
 def seat_agents(game: GameDef, agents) -> tuple:

@@ -20,7 +20,7 @@ import ast
 import re
 
 from ..definition import GameDef
-from . import layout
+from . import layout, stepgen
 from .cards import CARD_HELPERS
 from .strategy import StrategyPart, obs_slots
 from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit
@@ -42,6 +42,7 @@ ERRORS = {
     8: "an exchange takes more pieces than the stock holds",
     9: "a payment of scoring.chips.pays is below 0",
     10: "the match did not end within bounds.max_hands deals",
+    11: "a deal names a piece twice",
 }
 
 # result columns per match, before the score per side
@@ -57,6 +58,23 @@ def result_width(game: GameDef) -> int:
     chips of each payment (each `pays` name, payer, payee other than the payer)."""
     n = game.seat_count
     return len(RESULT) + 2 * len(game.sides) + len(game.match.pays) * n * (n - 1)
+
+
+def decisions_bound(g: GameDef) -> int:
+    """The most decisions one hand of the kernel can take: every piece played and its lead
+    named, the stock taken and buried, two rounds of the auction with every bid confirmed, every
+    declaration; in a layout every lay, draw, knock and claim (a hand past it stops with an
+    error: ERRORS[7])."""
+    plays = g.seat_count * g.hand_size + g.stock
+    most = 2 * plays + 4 * g.seat_count + 2 + len(g.declarations) + 4
+    for c in g.contracts:
+        lay = c.play.layout
+        if lay is not None:  # every piece laid or drawn; between lays a round of knocks; and
+            # with claims each lay asked of every seat
+            n = g.seat_count
+            most = max(most, plays + g.stock + (n - 1) * plays + n
+                       + (n * plays if lay.claim else 0) + 4 * n + len(g.declarations) + 4)
+    return min(g.bounds.max_steps, most)
 
 
 class Builder:
@@ -139,6 +157,8 @@ class Builder:
         self.const("ND", len(g.declarations))
         self.const("STOCKN", g.stock)
         self.const("MAX_STEPS", g.bounds.max_steps)
+        self.const("RESW", result_width(g))
+        self.const("HIST", decisions_bound(g))  # the decisions stepgen.py's `hist` holds
         self.const("NCON", len(g.contracts))
         self.const("STEP", g.seat_step)
         self.const("STAKE", g.match.stake or 0)
@@ -430,8 +450,10 @@ class Builder:
             out.append("@njit(cache=True)\n" + d)
         out.append(LOOP)
         out.append(layout.LAYOUT)
+        steps = stepgen.source(LOOP, layout.LAYOUT, self.consts)  # compiled only when steps.py uses it
+        out.append(steps)
         src = "\n".join(out) + "\n"
-        _only_generated(src, "".join(self.templates))
+        _only_generated(src, "".join(self.templates) + steps)
         return src
 
 
@@ -738,7 +760,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
             else:
                 if HAS_FORCED:
                     forced = _k_forced(S, H)
-                f = 1 if forced else 0
+                f = np.int64(forced)
                 n = OFFN[S[HIGH], f]
                 for k in range(n):
                     acts[k] = OFF[S[HIGH], f, k]

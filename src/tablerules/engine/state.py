@@ -218,8 +218,8 @@ class State:
     def action_to_string(self, action: int) -> str:
         try:
             return self.game.action_to_string(action)
-        except ValueError:
-            return f"action {action}"
+        except (ValueError, TypeError):  # not an action id (a caller's mistake)
+            return f"action {action!r}"
 
     def player_name(self) -> str:
         if self.phase == DEAL:

@@ -1,0 +1,345 @@
+"""The hand loop as a generator: one decision at a time, for the step engine's API (steps.py).
+
+`source(loop, lay, consts)` rewrites the kernel's hand loop (`_hand` of kernel.LOOP, with
+layout.py's `_layout` written into it) as `_steps(B, io, dealer)`, a numba generator that stops
+at every decision instead of choosing: it puts the legal actions, sorted, in io[1:1 + n] and
+yields `n + (seat << 16)`; the caller puts the action taken in io[0] and resumes it. An action
+that is not among them yields -1 and waits at the same decision. A hand it cannot go on with
+(the kernel's error codes, ERRORS) leaves the code in its result row and ends, as an ended hand
+does with 0 there. The branches on the module's constants are taken here (_Fold), not left to
+numba. The rewrite is of the fixed template text only (the loop's own source, parsed with
+`ast`): no ruleset text reaches it, and the module's check of generated names covers it.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+# the loop's arguments that `_layout` shares: the call passes them under the same names
+_SHARED = ("S", "H", "R", "c", "stock", "nstock", "leader", "acts", "step", "out", "nleg", "i")
+_PREFIX = "l_"  # the layout's own locals, renamed so none meets one of the loop's
+
+
+def _function(src: str, name: str) -> ast.FunctionDef:
+    for node in ast.parse(src).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return node
+    raise RuntimeError(f"the kernel template has no {name}")
+
+
+def _is_choose(stmt) -> bool:
+    return (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "_choose")
+
+
+def _stmts(text: str) -> list:
+    return ast.parse(text).body
+
+
+def _decision(stmt: ast.Assign) -> list:
+    """`x = _choose(S, H, R, acts, n, ...)` as: stop here with acts[:n] sorted, x the action
+    taken; past bounds.max_steps the hand ends with error 2, none legal with error 1."""
+    target = stmt.targets[0].id
+    n = ast.unparse(stmt.value.args[4])
+    VIEWS = textwrap.dedent(PLACES)
+    return _stmts(f"""
+if {n} == 0:
+    res[0] = 1
+    return
+for q_ in range(1, {n}):
+    x_ = acts[q_]
+    r_ = q_ - 1
+    while r_ >= 0 and acts[r_] > x_:
+        acts[r_ + 1] = acts[r_]
+        r_ -= 1
+    acts[r_ + 1] = x_
+for q_ in range({n}):
+    io[1 + q_] = acts[q_]
+yield {n} + (S[ACTOR] << 16)
+while True:
+    {target} = io[0]
+    ok_ = False
+    for q_ in range({n}):
+        if acts[q_] == {target}:
+            ok_ = True
+    if ok_:
+        break
+    yield -1
+{VIEWS}if step >= HIST:
+    res[0] = 7
+    return
+hist[1 + 2 * step] = S[ACTOR]
+hist[2 + 2 * step] = {target}
+hist[0] = step + 1
+if step + 1 > MAX_STEPS:
+    res[0] = 2
+    return
+""")
+
+
+def _is_guard(stmt) -> bool:
+    """`if a < 0: return ...`: the check after a _choose, or after `_layout`."""
+    return (isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare)
+            and isinstance(stmt.test.ops[0], ast.Lt) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], ast.Return) and not stmt.orelse)
+
+
+class _Rewrite(ast.NodeTransformer):
+    """Decisions become stops; an error's `return k` leaves k in res[0]; `_layout` is written
+    in place (its `return step`, the lay's end, leaves its loop)."""
+
+    def __init__(self, lay: ast.FunctionDef | None):
+        self.lay = lay
+
+    def _block(self, body: list) -> list:
+        out = []
+        skip = False
+        for k, stmt in enumerate(body):
+            if skip:
+                skip = False
+                if _is_guard(stmt):
+                    continue
+            if _is_choose(stmt):
+                out += _decision(stmt)
+                skip = True
+                continue
+            if self.lay is not None and _is_layout_call(stmt):
+                out += self._block(_inlined(self.lay))
+                skip = True
+                continue
+            if isinstance(stmt, ast.Return):
+                out += _returned(stmt)
+                continue
+            out.append(self.visit(stmt))
+        return out or [ast.Pass()]
+
+    def generic_visit(self, node):
+        for field in ("body", "orelse"):
+            if isinstance(getattr(node, field, None), list) and not isinstance(node, ast.Module):
+                setattr(node, field, self._block(getattr(node, field)) if getattr(node, field)
+                        else [])
+        return node
+
+
+def _returned(stmt: ast.Return) -> list:
+    value = stmt.value
+    if value is None or (isinstance(value, ast.Constant) and value.value == 0):
+        return [ast.Return(value=None)]
+    return [ast.Assign(targets=[_sub("res", 0)], value=value, lineno=0), ast.Return(value=None)]
+
+
+def _sub(name: str, k: int) -> ast.Subscript:
+    return ast.Subscript(value=ast.Name(name, ast.Load()), slice=ast.Constant(k), ctx=ast.Store())
+
+
+def _is_layout_call(stmt) -> bool:
+    return (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "_layout")
+
+
+class _Locals(ast.NodeTransformer):
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        if node.id in self.names:
+            node.id = _PREFIX + node.id
+        return node
+
+
+class _LayEnd(ast.NodeTransformer):
+    """In the layout's loop, outside any loop of its own: `return step` leaves the loop."""
+
+    def visit_While(self, node):
+        return node
+
+    visit_For = visit_While
+
+    def visit_Return(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id == "step":
+            return ast.Break()
+        return node
+
+
+def _inlined(lay: ast.FunctionDef) -> list:
+    """The layout's body for its call: its locals renamed, its final `while True` loop's
+    `return step` turned into a break (the decisions' checks are dropped with them)."""
+    lay = ast.parse(ast.unparse(lay)).body[0]  # a fresh copy for every call site
+    args = {a.arg for a in lay.args.args}
+    if tuple(a.arg for a in lay.args.args) != _SHARED:
+        raise RuntimeError("the layout's arguments are not the hand loop's")
+    assigned = {node.id for node in ast.walk(lay)
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)} - args
+    _Locals(assigned).visit(lay)
+    *head, loop = lay.body
+    if not (isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant)):
+        raise RuntimeError("the layout's body does not end in its `while True` loop")
+    loop.body = [_LayEnd().visit(s) for s in loop.body]
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Name) \
+                and node.value.id == "step":
+            raise RuntimeError("the layout returns from within a loop of its own")
+    return head + [loop]
+
+
+_UNKNOWN = object()
+
+
+class _Fold(ast.NodeTransformer):
+    """The branches on the module's constants taken at build time. numba prunes them itself,
+    but after it has listed what a generator keeps across its stops, and a variable set only in
+    a pruned branch is then kept with no type ("state variable types cannot be found")."""
+
+    def __init__(self, consts: dict):
+        self.consts = consts
+
+    def value(self, node):
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            return self.consts.get(node.id, _UNKNOWN)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            v = self.value(node.operand)
+            return _UNKNOWN if v is _UNKNOWN else not v
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            a, b = self.value(node.left), self.value(node.comparators[0])
+            if a is _UNKNOWN or b is _UNKNOWN:
+                return _UNKNOWN
+            op = type(node.ops[0])
+            return {ast.Eq: a == b, ast.NotEq: a != b, ast.Lt: a < b, ast.LtE: a <= b,
+                    ast.Gt: a > b, ast.GtE: a >= b}.get(op, _UNKNOWN)
+        return _UNKNOWN
+
+    def test(self, node):
+        """The test with its known parts taken out: a constant when all of it is known."""
+        if isinstance(node, ast.BoolOp):
+            is_and = isinstance(node.op, ast.And)
+            keep = []
+            for part in node.values:
+                part = self.test(part)
+                v = self.value(part)
+                if v is _UNKNOWN:
+                    keep.append(part)
+                elif bool(v) != is_and:  # a false part of an `and`, a true one of an `or`
+                    return ast.Constant(bool(v))
+            if not keep:
+                return ast.Constant(is_and)
+            return keep[0] if len(keep) == 1 else ast.BoolOp(op=node.op, values=keep)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = self.test(node.operand)
+            node = ast.UnaryOp(op=node.op, operand=inner)
+        v = self.value(node)
+        return node if v is _UNKNOWN else ast.Constant(bool(v))
+
+    def visit_BoolOp(self, node):
+        """`a and b`, `a or b` with a known operand as Python evaluates them: the value."""
+        values = [self.visit(v) for v in node.values]
+        is_and = isinstance(node.op, ast.And)
+        keep = []
+        for k, part in enumerate(values):
+            v = self.value(part)
+            if v is _UNKNOWN:
+                keep.append(part)
+                continue
+            last = k == len(values) - 1
+            if bool(v) != is_and or last:  # it decides (or, last, is the value)
+                if not keep:
+                    return ast.Constant(v)
+                keep.append(ast.Constant(v))
+                break
+            # a true operand of an `and` (a false one of an `or`) that is not the last: skipped
+        return keep[0] if len(keep) == 1 else ast.BoolOp(op=node.op, values=keep)
+
+    def visit_IfExp(self, node):
+        node = self.generic_visit(node)
+        v = self.value(node.test)
+        if v is _UNKNOWN:
+            return node
+        return node.body if v else node.orelse
+
+    def visit_UnaryOp(self, node):
+        node = self.generic_visit(node)
+        v = self.value(node)
+        return ast.Constant(v) if isinstance(node.op, ast.Not) and v is not _UNKNOWN else node
+
+    def block(self, body: list) -> list:
+        out = []
+        for stmt in body:
+            for field, value in ast.iter_fields(stmt):
+                if isinstance(value, ast.expr):
+                    setattr(stmt, field, self.visit(value))
+            if isinstance(stmt, (ast.If, ast.While)):
+                stmt.test = self.test(stmt.test)
+                v = self.value(stmt.test)
+                if isinstance(stmt, ast.If) and v is not _UNKNOWN:
+                    out += self.block(stmt.body if v else stmt.orelse)
+                    continue
+                if isinstance(stmt, ast.While) and v is False:
+                    out += self.block(stmt.orelse)
+                    continue
+            for field in ("body", "orelse"):
+                if isinstance(getattr(stmt, field, None), list):
+                    setattr(stmt, field, self.block(getattr(stmt, field)))
+            if getattr(stmt, "body", None) == []:
+                stmt.body = [ast.Pass()]
+            out.append(stmt)
+        return out
+
+
+def source(loop: str, lay: str, consts: dict) -> str:
+    """`_steps(B, io, dealer)`: the hand of `_hand` in `loop`, with `_layout` of `lay` written in,
+    one decision at a time (see the module), on the parts of one buffer B whose places
+    `_steps_places()` gives (steps.py writes the deal there and reads the rest)."""
+    hand = _function(loop, "_hand")
+    body = _Rewrite(_function(lay, "_layout"))._block(_stmts(PROLOGUE) + hand.body)
+    body = _Fold(consts).block(body)
+    # `out`, `nleg` and `i` only served _choose: the stops record nothing
+    inner = ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[])))
+    text = "def _steps(B, io, dealer):\n" + PLACES + textwrap.indent(inner, "    ")
+    for name in ("out", "nleg", "_choose", "_layout", "R"):
+        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(ast.parse(text))):
+            raise RuntimeError(f"the generator still uses {name}")
+    return "@njit(cache=True)\n" + text + "\n\n" + _PLACES_FN
+
+
+# the buffer B's parts, in order: the state, the hands, the deal (masks per seat), the stock as
+# dealt, the hand's result row, the actions being offered, the stock as it is shared out, the
+# decisions taken (their count, then seat and action of each); none needs setting (np.empty).
+# The caller's side is `io`, an array.array (cheap for Python to read and write): io[0] the
+# action taken, io[1:1 + n] the legal actions offered, from IO_IDS the deal as given (each
+# seat's piece ids, then the stock's)
+_PARTS = ("S", "H", "deal", "stock", "res", "acts", "stk", "hist")
+_WIDTH = "NP * NARMS + 64 + OFF.shape[2] + DCH.shape[2]"  # the most actions a decision offers
+_SIZES = ("NSLOTS", "SEATS", "SEATS", "max(STOCKN, 1)", "RESW", _WIDTH, "STOCKN + 1",
+          "1 + 2 * HIST")
+# before the hand: the state cleared, the deal as masks (a piece named twice: error 11)
+PROLOGUE = """
+for k in range(NSLOTS):
+    S[k] = 0
+for k in range(RESW):
+    res[k] = 0
+hist[0] = 0
+seen = np.int64(0)
+for s in range(SEATS):
+    m = np.int64(0)
+    for k in range(HAND_SIZE):
+        m |= np.int64(1) << io[io_ids + s * HAND_SIZE + k]
+    deal[s] = m
+    seen |= m
+for k in range(STOCKN):
+    stock[k] = io[io_ids + SEATS * HAND_SIZE + k]
+    seen |= np.int64(1) << stock[k]
+if _popcount(seen) != SEATS * HAND_SIZE + STOCKN:
+    res[0] = 11
+    return
+_single(S)
+"""
+# the views of B (S is B itself: its slots come first)
+PLACES = f"    io_ids = 1 + {_WIDTH}\n    S = B\n    o_ = NSLOTS\n" + "".join(
+    f"    {p} = B[o_:o_ + {z}]\n    o_ += {z}\n" for p, z in zip(_PARTS[1:], _SIZES[1:]))
+# the start of each part of B, then its size, then the size of io before the deal
+_PLACES_FN = ("@njit(cache=True)\ndef _steps_places():\n    o_ = 0\n"
+              f"    out_ = np.zeros({len(_PARTS) + 2}, dtype=np.int64)\n"
+              + "".join(f"    o_ += {z}\n    out_[{k + 1}] = o_\n" for k, z in enumerate(_SIZES))
+              + f"    out_[{len(_PARTS) + 1}] = 1 + {_WIDTH}\n    return out_\n")

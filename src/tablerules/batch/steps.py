@@ -1,0 +1,281 @@
+"""The step engine's API over compiled code: a hand one decision at a time, in the kernel.
+
+`compile_steps(game)` gives `Steps`, whose `new_hand(dealt, dealer)` is a `CompiledHand`: the
+Game/State contract of engine/state.py (`current_player`, sorted `legal_actions`,
+`apply_action`, `is_terminal`, `clone`, `history`, `hand_result`, ...) for a single hand, played
+by the kernel's hand loop written as a generator (stepgen.py): each `apply_action` resumes it
+to the next decision. What it does not keep itself (`observation`, `why_not`, `marks`, the
+read-only view of the state) it asks of a step-engine state it brings up to date when asked,
+so an agent that looks at the table pays for the Python state only then. The kernel is built
+from the GameDef as the batch engine's is: it knows no game.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from ..definition import GameDef
+from ..errors import CallerError, GameError
+from ..engine.phases import CHANCE, TERMINAL
+from .kernel import RESULT
+
+_ERR, _THROWN, _CONTRACT, _BID, _BIDDER, _MADE, _FORCED = (RESULT.index(k) for k in (
+    "error", "thrown_in", "contract", "bid", "bidder", "made", "forced"))
+
+
+# the parts of a hand's buffer (stepgen._PARTS), by number
+_S, _RES, _HIST = 0, 4, 7
+
+
+class Steps:
+    """One game compiled for play one decision at a time (see the module)."""
+
+    def __init__(self, game: GameDef, module):
+        import numpy as np
+
+        self.game = game
+        self.module = module
+        self._run = module._steps
+        # each part's start in B, B's size, then io's size before the deal
+        self.places = [int(x) for x in module._steps_places()]
+        self._size = self.places[-2]
+        self._head = array("q", bytes(8 * self.places[-1]))
+        self._ids_at = self.places[-1]
+        self._seats = game.seat_count
+        self._lens = [game.hand_size] * game.seat_count + ([game.stock] if game.stock else [])
+        self._total = sum(self._lens)
+        self._get = game.pieces.by_ends.__getitem__
+        self._empty = np.empty
+        self._int64 = np.int64
+
+    def new_hand(self, dealt, dealer: int = 0) -> "CompiledHand":
+        """A hand from a deal: piece ids (or (high, low) pairs, or names) per seat, then the
+        stock when the game has one; at its first decision, as engine/state.py's `new_hand`."""
+        if dealer.__class__ is not int or not 0 <= dealer < self._seats:
+            raise CallerError(f"the dealer is a seat 0..{self._seats - 1}, got {dealer!r}")
+        get = self._get
+        flat: list[int] = []
+        try:
+            for h in dealt:
+                flat += map(get, h)
+            if list(map(len, dealt)) != self._lens:
+                raise KeyError
+        except (KeyError, TypeError):
+            self._refuse(dealt, dealer)
+        return CompiledHand(self, dealer, self._empty(self._size, dtype=self._int64),
+                            self._head + array("q", flat))
+
+    def _refuse(self, dealt, dealer: int):
+        """A deal that is not one: the step engine's words for what is wrong with it."""
+        from ..engine.state import new_hand
+
+        ids = []
+        try:
+            for h in dealt:
+                ids.append(tuple(t if isinstance(t, int) else self._get(tuple(t)
+                                 if not isinstance(t, str) else t) for t in h))
+        except (KeyError, TypeError):
+            raise CallerError("a deal names a piece that is not one of this set") from None
+        new_hand(self.game, tuple(ids), dealer)  # raises CallerError
+        raise CallerError(f"a deal is {len(self._lens)} lists of pieces, of "
+                          f"{', '.join(map(str, self._lens))}")
+
+
+class CompiledHand:
+    """One hand on the kernel, one decision at a time: see the module."""
+
+    __slots__ = ("steps", "dealer", "_B", "_io", "_next", "_legal", "_code", "_shadow",
+                 "_synced")
+
+    def __init__(self, steps: Steps, dealer: int, B, io, replay=()):
+        self.steps = steps
+        self.dealer = dealer
+        self._B = B
+        self._io = io
+        self._shadow = None
+        self._next = steps._run(B, io, dealer).__next__
+        self._go()
+        for a in replay:  # a clone: the same actions again, in the kernel
+            io[0] = a
+            self._go()
+
+    def _go(self) -> None:
+        """On to the next decision (or the hand's end)."""
+        try:
+            code = self._next()
+        except StopIteration:
+            self._end()
+            return
+        except (ValueError, ZeroDivisionError) as e:
+            raise self._stopped(e) from None
+        self._code = code
+        self._legal = tuple(self._io[1:1 + (code & 0xFFFF)])
+
+    @staticmethod
+    def _stopped(e: Exception) -> GameError:
+        return GameError(f"the compiled hand stopped: {e} (the step engine says where: play "
+                         "the hand with Game.new_hand)")
+
+    def _end(self) -> None:
+        self._legal = ()
+        code = int(self._B[self.steps.places[_RES] + _ERR])
+        if code == 11:
+            raise CallerError("a deal names a piece twice")
+        if code:
+            from . import _fault
+
+            raise _fault(code, f"the compiled hand stopped after {len(self._decisions())} "
+                         "decisions")
+
+    @property
+    def game(self) -> GameDef:
+        return self.steps.game
+
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        """Every action, as engine/state.py's: the deal's chance actions (CHANCE, piece), each
+        seat's pieces then the stock's, then each decision (seat, action)."""
+        st = self.steps
+        return [(CHANCE, t) for t in self._io[st._ids_at:].tolist()] + self._decisions()
+
+    def _decisions(self) -> list[tuple[int, int]]:
+        at = self.steps.places[_HIST]
+        n = int(self._B[at])
+        flat = self._B[at + 1:at + 1 + 2 * n].tolist()
+        return list(zip(flat[::2], flat[1::2]))
+
+    @property
+    def dealt(self) -> tuple:
+        """The deal: each seat's piece ids, then the stock's when the game has one."""
+        st = self.steps
+        ids = self._io[st._ids_at:].tolist()
+        out, at = [], 0
+        for k in st._lens:
+            out.append(tuple(ids[at:at + k]))
+            at += k
+        return tuple(out)
+
+    # -- the contract ------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return not self._legal  # a decision always offers one action at least
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def current_player(self) -> int:
+        return self._code >> 16 if self._legal else TERMINAL
+
+    @property
+    def actor(self) -> int:
+        return self._code >> 16 if self._legal else TERMINAL
+
+    def legal_actions(self) -> tuple[int, ...]:
+        return self._legal
+
+    def apply_action(self, action: int) -> None:
+        """Apply the next decision; one not legal now is the caller's mistake (CallerError):
+        the kernel checks it, and waits at the same decision."""
+        io = self._io
+        try:
+            io[0] = action
+            code = self._next()
+        except StopIteration:
+            if not self._legal:
+                raise CallerError("the hand is over: no action is legal") from None
+            self._end()
+            return
+        except (ValueError, ZeroDivisionError) as e:
+            raise self._stopped(e) from None
+        except (TypeError, OverflowError):  # not an int: not an action
+            code = -1
+        if code < 0:  # the kernel found it is not among the legal actions: nothing changed
+            raise CallerError(f"{self.action_to_string(action)} is not a legal action for "
+                              f"{self.player_name()} (legal: "
+                              f"{', '.join(self.action_to_string(a) for a in self._legal)})")
+        self._code = code
+        self._legal = tuple(io[1:1 + (code & 0xFFFF)])
+
+    def clone(self) -> "CompiledHand":
+        """An independent copy: the same deal and decisions, replayed in the kernel."""
+        st = self.steps
+        return CompiledHand(st, self.dealer, st._empty(st._size, dtype=st._int64),
+                            array("q", self._io), [a for _, a in self._decisions()])
+
+    def returns(self) -> list[float]:
+        """A single hand: 0 for every seat (as engine/state.py's)."""
+        return [0.0] * self.steps._seats
+
+    def hand_result(self) -> dict | None:
+        """The hand's result once it is over (engine/state.py's keys), else None."""
+        if self._legal:
+            return None
+        p = self.steps.places
+        row = self._B[p[_RES]:p[_RES + 1]].tolist()
+        if row[_THROWN]:
+            return {"thrown_in": True}
+        g = self.game
+        if g.match.stake is not None:  # the payments, as the step engine lists them
+            return self._state().hand_result()
+        ns = len(g.sides)
+        at = len(RESULT)
+        return {"thrown_in": False, "contract": g.contracts[row[_CONTRACT]].name,
+                "bid": g.bids[row[_BID]].label, "bidder": row[_BIDDER],
+                "forced": bool(row[_FORCED]), "made": bool(row[_MADE]),
+                "points": row[at:at + ns], "scored": row[at + ns:at + 2 * ns]}
+
+    def action_to_string(self, action: int) -> str:
+        try:
+            return self.game.action_to_string(action)
+        except (ValueError, TypeError):  # not an action id (a caller's mistake)
+            return f"action {action!r}"
+
+    def player_name(self) -> str:
+        return self.game.seat_names[self._code >> 16] if self._legal else "nobody"
+
+    # -- the rest, from the step engine's state at the same point -----------------------------
+
+    def _state(self):
+        """engine/state.py's state of this hand, brought up to this decision."""
+        from ..engine.state import new_hand
+
+        if self._shadow is None:
+            self._shadow = new_hand(self.game, self.dealt, self.dealer)
+            self._synced = 0
+        sh, k = self._shadow, self._synced
+        done = self._decisions()
+        for _, a in done[k:]:
+            sh.apply_action(a)
+        self._synced = len(done)
+        return sh
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._state(), name)
+
+
+def compile_steps(game) -> Steps:
+    """`game` (a Game or its GameDef) compiled for play one decision at a time; as
+    `compile_batch`, NotBatchable names a part the kernel has no form of and BatchUnavailable
+    says numba is missing."""
+    from . import BatchUnavailable, _compiling, _load, available
+    from .kernel import Builder
+    from .typed import NotBatchable
+
+    game = getattr(game, "definition", game)
+    source = Builder(game, (None,) * game.seat_count).build()
+    if not available():
+        raise BatchUnavailable("compiled steps need numba: pip install 'tablerules[fast]'")
+    with _compiling(source):  # as compile_batch: one process compiles, the others load
+        try:
+            steps = Steps(game, _load(source))  # numba compiles (or loads) _steps_places
+            steps._run(steps._empty(steps._size, dtype=steps._int64), array("q", steps._head),
+                       0)  # ... and _steps
+        except Exception as e:  # numba's: the generator has no compiled form here
+            if type(e).__module__.split(".")[0] != "numba":
+                raise
+            raise NotBatchable("the hand loop did not compile as a generator for this ruleset "
+                               f"(numba: {str(e).splitlines()[0][:200]}); Game.new_hand plays "
+                               "it") from None
+    return steps
