@@ -109,7 +109,6 @@ def test_cli_compare_two_option_sets_on_the_batch_engine(texas42, min31, snapsho
 
 
 @pytest.mark.parametrize("args, words", [
-    (("--vs", "--agents", "rules"), "A and B play one game"),
     (("--agents", "random,rules,random,rules", "--vs", "-o", "min_bid=31"),
      "one agent on every seat of each side"),
     (("--vs", "-o", "min_bid=31", "--workers", "2"), "leave out --workers"),

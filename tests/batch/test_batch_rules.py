@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -133,3 +134,66 @@ def test_every_seating_of_a_strategy_is_one_kernel(batch):
     assert mixed.verify(hands, range(200)) == []
     # seat 0 played at random: checked as a rules seat, its choices are not the agent's
     assert batch.verify(hands, range(200))
+
+
+def test_cli_compare_agents_at_one_table_on_the_batch_engine(batch):
+    """compare A's agents against B's on the batch engine: each deal once per seating (Moon's
+    three sides), the fixture's kernel with the strategy per seat given at run time."""
+    r = cli("compare", "moon", "--agents", "rules", "--vs", "--agents", "random", "--engine",
+            "batch", "-n", "60", "--check", "6", "--no-progress", "--format", "json")
+    assert r.exit_code == 0, r.output
+    j = json.loads(r.stdout)
+    assert j["engine"] == "batch" and j["mode"] == "match" and j["deals"] == 60
+    assert j["games"] == 180 and j["checked"]["agree"] == j["checked"]["games"] > 0, j["checked"]
+    res = j["result"]
+    assert res["a_wins"] + res["b_wins"] + res["draws"] == 180
+    assert res["a_win_rate"] > res["even"]  # the strategy beats random play
+
+
+def test_a_batch_match_comparison_counts_as_compare_counts_the_same_matches(batch):
+    """The numpy fold of compare_batch_match against compare's own count of the same matches
+    (their hands as State.hand_result() gives them); A against itself scores what the others
+    do, deal by deal, and wins one game in three (Moon's three sides) when none is drawn."""
+    from tablerules.records.batchrun import compare_batch_match
+    from tablerules.records.compare import Comparison, Config, _count, _count_difference
+
+    gd = batch.game
+    game = load_game("moon", typed=True)
+    a = Config("A", game, ["rules"] * 3)
+    b = Config("B", game, ["random"] * 3)
+    agent = batch.agents[0]
+    seatings = [(r, [1 if gd.side_of[s] == r else 0 for s in range(3)],
+                 [agent if gd.side_of[s] == r else None for s in range(3)]) for r in range(3)]
+    got, checked = compare_batch_match(a, b, batch, seatings, games=40, seed=3, check=3)
+    assert checked["agree"] == checked["games"] == 9
+    want = Comparison("match", a, b, 3)
+    for d in range(40):
+        deal = []
+        for r, strategy, _agents in seatings:
+            batch.seats = np.array(strategy, dtype=np.int64)
+            (block,) = list(batch.matches(1, 3, first=d, first_dealer="rotate"))
+            hands = [_hand_result(gd, block.hands, int(i)) for i in block.rows(0)]
+            deal.append(("AB", None, r, hands, block.winners(0)))
+        for who, _seating, r, hands, winners in deal:
+            _count(want, who, r, hands, winners)
+        _count_difference(want, deal)
+        want.deals += 1
+    want.games = want.played["AB"]
+    assert got.as_dict() == want.as_dict()
+    assert got.deal_diffs == want.deal_diffs
+    same = [(r, [1] * 3, [agent] * 3) for r in range(3)]
+    mirror, _ = compare_batch_match(a, a, batch, same, games=40, seed=3, check=0)
+    assert mirror.games == 120 and mirror.deal_diffs == {0: 40}
+    assert mirror.draws or 2 * mirror.a_wins == mirror.b_wins
+
+
+def _hand_result(gd, hands, i: int) -> dict:
+    """Row i of a batch's hands as State.hand_result() words it."""
+    row = hands.results[i]
+    if row[1]:
+        return {"thrown_in": True}
+    ns = len(gd.sides)
+    return {"thrown_in": False, "contract": gd.contracts[int(row[2])].name,
+            "bid": gd.bids[int(row[3])].label, "bidder": int(row[4]), "made": bool(row[5]),
+            "forced": bool(row[6]), "points": [int(x) for x in hands.points(ns)[i]],
+            "scored": [int(x) for x in hands.scored(ns)[i]]}

@@ -716,12 +716,13 @@ def compare(ctx: typer.Context,
                      "it plays, every comparison on the same deals; --games is per rule."),
             report: Optional[Path] = ReportArg,
             engine: str = typer.Option("step", "--engine", metavar="ENGINE",
-                                       help="step, or batch: two rulesets or option sets, one "
-                                            "agent (random or rules) on every seat of each, in "
-                                            "compiled code, many times faster (the fast extra; "
-                                            "its own games, on the same deals for A and B)."),
+                                       help="step, or batch: one agent (random or rules) on "
+                                            "every seat of each of A and B, in compiled code, "
+                                            "many times faster (the fast extra; its own games, "
+                                            "on the same deals for A and B)."),
             check: int = typer.Option(20, "--check", min=0, metavar="K",
-                                      help="With --engine batch: matches of each side replayed "
+                                      help="With --engine batch: matches of each side (or "
+                                           "seating) replayed "
                                            "through the step engine, which must agree on every "
                                            "deal, decision, result and winner (exit status 1 "
                                            "if not)."),
@@ -748,10 +749,12 @@ def compare(ctx: typer.Context,
     a table of the full agent's win rate with its interval, rule by rule
     (above even, the rule helps).
 
-    --engine batch compares two rulesets or option sets on the batch engine
-    (pip install 'tablerules\\[fast]'): match d of each is dealt the same
-    hands, first by seat d mod seats; its games are its own, not the step
-    engine's, and --check of them are replayed through the step engine.
+    --engine batch plays either kind on the batch engine (pip install
+    'tablerules\\[fast]'), one agent, random or rules, on every seat of each
+    of A and B: match d of each is dealt the same hands, first by seat d
+    mod seats; its games are its own, not the step engine's, and --check
+    of them (of each side, or each seating) are replayed through the step
+    engine.
 
     Exit status 2 for a usage error, 1 for a ruleset error.
     """
@@ -831,14 +834,14 @@ def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool):
     from ..batch import BatchUnavailable, NotBatchable, compile_batch
     from ..records.batchrun import compare_batch
     from ..records.compare import same_game, seats_text
-    if same_game(a, b):
-        _usage("--engine batch compares two rulesets or option sets, each on the same deals; "
-               "here A and B play one game (A's agents against B's): leave out --engine batch")
-    engines = []
     for c in (a, b):
         if len(set(c.agents)) != 1:
             _usage(f"--engine batch plays one agent on every seat of each side; {c.label} has "
                    f"{seats_text(c.agents)}")
+    if same_game(a, b):
+        return _compare_batch_match(a, b, games, seed, check, progress)
+    engines = []
+    for c in (a, b):
         try:
             engine = compile_batch(c.game.definition, _batch_agents(c.game, c.agents[:1]))
             engine.ready("matches")
@@ -850,6 +853,39 @@ def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool):
         engines.append(engine)
     return _with_progress(progress, lambda tick: compare_batch(
         a, b, engines[0], engines[1], games=games, seed=seed, check=check, progress=tick))
+
+
+def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool):
+    """compare --engine batch, A's agents against B's at one table: one kernel with both
+    strategies, each seating's strategy per seat given to it at run time."""
+    from ..batch import BatchUnavailable, NotBatchable, compile_batch
+    from ..records.batchrun import compare_batch_match
+    from ..records.compare import match_seatings
+
+    game = a.game
+    gd = game.definition
+    plans = match_seatings(a, b)
+    agents = _batch_agents(game, plans[0][0]) or [None] * gd.seat_count
+    try:
+        engine = compile_batch(gd, agents)
+        engine.ready("matches")
+    except NotBatchable as e:
+        _refused(game, e, "compare plays it: leave out --engine batch")
+    except BatchUnavailable as e:
+        _err(f"error: {e.message}")
+        raise typer.Exit(1)
+    # the kernel's strategy of A's agent and of B's: as the first seating seats them
+    side0 = set(gd.sides[plans[0][1]])
+    num = {"A": next(int(engine.seats[s]) for s in side0),
+           "B": next(int(engine.seats[s]) for s in range(gd.seat_count) if s not in side0)}
+    obj = {"A": next(agents[s] for s in side0),
+           "B": next(agents[s] for s in range(gd.seat_count) if s not in side0)}
+    seatings = []
+    for _seating, r in plans:
+        who = ["A" if gd.side_of[s] == r else "B" for s in range(gd.seat_count)]
+        seatings.append((r, [num[w] for w in who], [obj[w] for w in who]))
+    return _with_progress(progress, lambda tick: compare_batch_match(
+        a, b, engine, seatings, games=games, seed=seed, check=check, progress=tick))
 
 
 def _with_progress(progress: bool, run):

@@ -199,3 +199,106 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
     res.games = max(res.played["A"], res.played["B"])
     return res, {"games": checked, "agree": checked - len(problems),
                  "disagreements": problems[:10]}
+
+
+def _fold_held(tally, g, block, seats: set, sides: list) -> None:
+    """A block's hands into the Tally of the agents that held `seats` (on `sides`), as
+    Tally.add_hand counts a match's hands for one configuration at a shared table."""
+    r = block.hands.results
+    ns = len(g.sides)
+    col = RESULT.index
+    thrown = r[:, col("thrown_in")] != 0
+    played = r[~thrown]
+    tally.thrown_in += int(thrown.sum())
+    tally.hands += len(played)
+    base = len(RESULT)
+    tally.scored += int(played[:, [base + ns + s for s in sides]].sum())
+    tally.side_hands += len(sides) * len(played)
+    if g.match.stake is not None and len(played):  # chips its seats won less what they paid
+        n = g.seat_count
+        col_ = base + 2 * ns
+        net = 0
+        for _ in g.match.pays:
+            for payer in range(n):
+                for payee in range(n):
+                    if payee == payer:
+                        continue
+                    net += int(played[:, col_].sum()) * ((payee in seats) - (payer in seats))
+                    col_ += 1
+        tally.chips = (tally.chips or 0) + net
+    mine = np.isin(played[:, col("bidder")], sorted(seats))
+    _count_made(g, played[mine], tally.bids, tally.contracts, with_bid_only=True)
+
+
+def compare_batch_match(a, b, batch, seatings, *, games: int, seed: int, check: int = 20,
+                        progress: Callable[[int, int], None] | None = None) -> tuple:
+    """compare on the batch engine, A's agents against B's at one table (one game): each deal
+    is played once per seating, `seatings` (per seating: A's side, the kernel's strategy per
+    seat, the agent objects per seat for the check), match d of every seating dealt the same
+    hands first by seat d mod seats, and counted as compare counts a match (mode "match": A's
+    wins, B's, draws, each one's tally over the seats it held, per deal A's side's score less
+    the others' mean); `check` matches of each seating replayed through the step engine.
+    Returns (the comparison, what the check found)."""
+    from .compare import Comparison, Tally
+
+    res = Comparison("match", a, b, seed)
+    g = a.game.definition
+    ns, n = len(g.sides), g.seat_count
+    col = MATCH_RESULT.index("winners")
+    stride = max(1, games // check) if check else 0
+    checked, problems = 0, []
+    chunk = 4096
+    base = len(RESULT)
+    try:
+        for start in range(0, games, chunk):
+            k = min(chunk, games - start)
+            # a chunk counts whole or not at all (Ctrl-C keeps the whole deals before it)
+            ta, tb = Tally(), Tally()
+            wins = [0, 0, 0]  # A's, B's, draws
+            diffs = np.zeros(k)
+            played = 0
+            for a_side, strategy, agents in seatings:
+                a_seats = set(g.sides[a_side])
+                b_sides = [s for s in range(ns) if s != a_side]
+                batch.seats = np.array(strategy, dtype=np.int64)
+                for block in batch.matches(k, seed, first=start, first_dealer="rotate"):
+                    _fold_held(ta, g, block, a_seats, [a_side])
+                    _fold_held(tb, g, block, set(range(n)) - a_seats, b_sides)
+                    w = block.results[:, col]
+                    mine = (w >> a_side) & 1 != 0
+                    alone = (w & (w - 1)) == 0
+                    wins[0] += int((mine & alone).sum())
+                    wins[2] += int((mine & ~alone).sum())
+                    wins[1] += int((~mine & (w != 0)).sum())
+                    r = block.hands.results
+                    sc = r[:, base + ns:base + 2 * ns].astype(float)
+                    sc[r[:, RESULT.index("thrown_in")] != 0] = 0
+                    d = sc[:, a_side] - (sc.sum(axis=1) - sc[:, a_side]) / max(1, ns - 1)
+                    m0 = block.first - start
+                    diffs[m0:m0 + len(block)] += np.bincount(block.row_match, weights=d,
+                                                             minlength=len(block))
+                    played += len(block)
+                    if stride:
+                        sample = [m for m in range(len(block))
+                                  if (block.first + m) % stride == 0
+                                  and (block.first + m) // stride < check]
+                        checked += len(sample)
+                        problems += [f"A on side {a_side}: {p}" for p in
+                                     replay_matches(g, block, sample, agents)]
+            _merge(res.ta, ta)
+            _merge(res.tb, tb)
+            res.a_wins += wins[0]
+            res.b_wins += wins[1]
+            res.draws += wins[2]
+            res.played["AB"] += played
+            for v in diffs:
+                v = float(v)
+                res.deal_diffs[int(v) if v == int(v) else round(v, 4)] += 1
+            res.deals += k
+            if progress is not None:
+                progress(res.deals * len(seatings), games * len(seatings))
+    except KeyboardInterrupt:
+        res.interrupted = True
+    res.games = res.played["AB"]
+    return res, {"games": checked, "agree": checked - len(problems),
+                 "disagreements": problems[:10]}
