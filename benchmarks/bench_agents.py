@@ -2,6 +2,7 @@
 
     python benchmarks/bench_agents.py                       # all four rulesets, both agents
     python benchmarks/bench_agents.py --games moon --agents search --search-decisions 40
+    python benchmarks/bench_agents.py --games texas42,moon --agents search,search:engine=batch
 
 For each ruleset and agent, every seat plays that agent (its default parameters: `search` at the
 normal level) in matches from `game.new_match()`, dealt from random.Random(f"{seed}:{ruleset}:
@@ -90,19 +91,19 @@ def main(argv=None) -> int:
     agents = [x for x in a.agents.split(",") if x]
     print(f"python {sys.version.split()[0]}  seed={a.seed}  rules decisions={a.rules_decisions}  "
           f"search decisions={a.search_decisions}")
-    print(f"{'ruleset':<10} {'agent':<8} {'decisions':>9} {'seconds':>9} {'decisions/s':>12} "
+    print(f"{'ruleset':<10} {'agent':<20} {'decisions':>9} {'seconds':>9} {'decisions/s':>12} "
           f"{'ms/decision':>12}  work")
     out: dict = {}
     for ruleset in games:
-        game = load_game(ruleset, options={})
+        game = load_game(ruleset, options={}, typed=True)  # search:engine=batch compiles it
         for agent in agents:
-            n = a.search_decisions if agent == "search" else a.rules_decisions
+            n = a.search_decisions if agent.startswith("search") else a.rules_decisions
             r = measure(game, ruleset, agent, n, a.seed)
             out.setdefault(ruleset, {})[agent] = {
                 "dps": round(r["dps"], 2) if r["dps"] else None, "decisions": r["decisions"],
                 "seconds": round(r["seconds"], 4), "work": r["work"]}
             ms = 1000 * r["seconds"] / r["decisions"] if r["decisions"] else float("nan")
-            print(f"{ruleset:<10} {agent:<8} {r['decisions']:>9} {r['seconds']:>9.3f} "
+            print(f"{ruleset:<10} {agent:<20} {r['decisions']:>9} {r['seconds']:>9.3f} "
                   f"{r['dps'] or 0:>12.1f} {ms:>12.3f}  {r['work']}", flush=True)
     print(json.dumps({"agents": out, "seed": a.seed, "rules_decisions": a.rules_decisions,
                       "search_decisions": a.search_decisions, "unit": "decisions_per_second"}))

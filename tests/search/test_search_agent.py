@@ -135,7 +135,8 @@ def test_same_seed_same_choices():
 def test_the_spec_names_its_parameters_and_levels_expand_to_budgets():
     assert search.SPEC.name == "search"
     assert [p.name for p in search.SPEC.params] == ["level", "worlds", "playouts", "exact",
-                                                     "policy", "margin", "objective"]
+                                                     "policy", "margin", "objective",
+                                                     "engine"]
     gd = games()[0].definition
     hard = search.make(random.Random(0), gd, {"level": "hard"})
     assert (hard.worlds, hard.playouts, hard.exact) == search.LEVELS["hard"]
@@ -332,3 +333,30 @@ def test_the_margin_keeps_the_policys_choice_unless_another_is_clearly_better():
             agree[m] += a == ref
     assert agree[10.0] >= 0.9 * len(states)
     assert agree[0.0] < agree[10.0]
+
+
+def test_play_outs_in_compiled_code_make_the_same_choices():
+    """engine=batch plays the rules policy's play-outs in the kernel (batch/steps.py): the
+    same value for every action in every world, so the same choice and the same work."""
+    pytest.importorskip("numba")
+    g = load_game("moon", typed=True)
+    states = decisions(g, 4, 12)
+    fast, slow = agent(g, engine="batch", worlds=4), agent(g, engine="step", worlds=4)
+    for st in states:
+        seat, legal = st.current_player(), st.legal_actions()
+        want = slow.act(seat, legal, lambda s=seat, st=st: st.observation(s))
+        got = fast.act(seat, legal, lambda s=seat, st=st: st.observation(s))
+        assert got == want
+    assert fast.work == slow.work and fast.work["playouts"] > 100
+
+
+def test_compiled_play_outs_need_the_rules_policy_and_a_kernel_form():
+    pytest.importorskip("numba")
+    moon = load_game("moon", typed=True).definition
+    with pytest.raises(ValueError, match="the rules policy's play-outs, not random's"):
+        search.make(random.Random(0), moon, {"engine": "batch", "policy": "random"})
+    with pytest.raises(ValueError, match="typed=True"):  # no checked trees to compile
+        search.make(random.Random(0), game("moon").definition, {"engine": "batch"})
+    with pytest.raises(ValueError, match="the strategy allfives .* no kernel form|engine=batch:"):
+        search.make(random.Random(0), load_game("allfives", typed=True).definition,
+                    {"engine": "batch"})

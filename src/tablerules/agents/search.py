@@ -33,6 +33,9 @@ LEVELS = {
 # it names one, else cautious (random play-out bidders overcall every bid, so every bid looks lost)
 POLICIES = ("auto", "random", "cautious", "rules")
 NODES = 20000  # alpha-beta nodes per world and action at most; past it, play-outs decide
+# engine=batch: the compiled play-outs of a game and strategy, made once in a process (an agent
+# is made for every seat of every match)
+_KERNELS: dict = {}
 
 PARAMS = (
     Param("level", "choice", "normal", "budget preset: worlds, play-outs and exact-search "
@@ -50,6 +53,10 @@ PARAMS = (
           max=10.0),
     Param("objective", "choice", "match", "what to maximise: the hand's score difference for "
           "its side, or the chance of winning the match", choices=("hand", "match")),
+    Param("engine", "choice", "step", "where the play-outs are played: step (the step "
+          "engine), or batch (in compiled code with the rules policy: the same choices, many "
+          "times faster; the fast extra, and a kernel to compile the first time)",
+          choices=("step", "batch")),
 )
 
 
@@ -60,7 +67,7 @@ class SearchAgent:
 
     def __init__(self, rng: random.Random, game: GameDef, *, level: str = "normal",
                  worlds: int = 0, playouts: int = 0, exact: int = -1, policy: str = "auto",
-                 margin: float = 1.0, objective: str = "match"):
+                 margin: float = 1.0, objective: str = "match", engine: str = "step"):
         if level not in LEVELS:
             raise ValueError(f"unknown level '{level}' (levels: {', '.join(LEVELS)})")
         if objective not in ("hand", "match"):
@@ -95,6 +102,29 @@ class SearchAgent:
         self._policy = [make_agent(self.policy, self._policy_rng, game)
                         for _ in range(game.seat_count)]
         self._deterministic = bool(getattr(self._policy[0], "deterministic", False))
+        self._steps = self._kernel(engine) if engine != "step" else None
+
+    def _kernel(self, engine: str):
+        """The play-outs in compiled code (batch/steps.py): the rules policy, which draws no
+        random number, chooses there as in Python, so the search chooses the same."""
+        if engine != "batch":
+            raise ValueError(f"unknown engine '{engine}' (engines: step, batch)")
+        if self.policy != "rules":
+            raise ValueError(f"engine=batch plays the rules policy's play-outs, not {self.policy}'s")
+        if self.game.match.stake is not None:
+            raise ValueError("engine=batch: a match for chips has no play-out in the kernel "
+                             "(the step engine plays it)")
+        from ..batch import BatchUnavailable, NotBatchable, compile_steps
+        key = (id(self.game), id(getattr(self._policy[0], "strategy", None)))
+        got = _KERNELS.get(key)
+        if got is not None:
+            return got[1]
+        try:
+            steps = compile_steps(self.game, self._policy)
+        except (NotBatchable, BatchUnavailable) as e:
+            raise ValueError(f"engine=batch: {e.message}") from None
+        _KERNELS[key] = (self.game, steps)  # the game kept with it: its id stays its own
+        return steps
 
     def act(self, seat: int, legal: tuple[int, ...], observe) -> int:
         if len(legal) == 1:
@@ -148,14 +178,20 @@ class SearchAgent:
 
     def _value(self, st, seat: int, before: list) -> float:
         """The outcome for `seat` of a state whose hand is over."""
+        ended = st.phase == DONE and not st.single_hand
+        return self._outcome(st.ctx.score, seat, before, st.returns() if ended else None)
+
+    def _outcome(self, score, seat: int, before: list, returns: list | None) -> float:
+        """The outcome for `seat` of a hand that took the match score from `before` to `score`
+        (`returns`: the match's, when it ended with the hand)."""
         side = self.game.side_of[seat]
-        gain = [a - b for a, b in zip(st.ctx.score, before)]
+        gain = [a - b for a, b in zip(score, before)]
         others = [g for s, g in enumerate(gain) if s != side]
         d = self.sign * (gain[side] - (sum(others) / len(others) if others else 0))
         if self.objective == "hand":
             return d
-        if st.phase == DONE and not st.single_hand:
-            return st.returns()[seat]
+        if returns is not None:
+            return returns[seat]
         # the match goes on: a hand's result counts for less than winning or losing it
         return 0.5 * math.tanh(d / self.scale)
 
@@ -167,6 +203,10 @@ class SearchAgent:
     def _playout(self, st, seat: int, seed: int, before: list) -> float:
         """Play `st` to the end of its hand with the policy; the outcome for `seat`."""
         self.work["playouts"] += 1
+        if self._steps is not None and st.phase not in (DEAL, DONE):
+            score = self._steps.playout(st)  # None: the match ends with the hand
+            if score is not None:
+                return self._outcome(score, seat, before, None)
         agents = self._policy_agents(seed)
         while st.phase not in (DEAL, DONE):
             p = st.current_player()

@@ -43,6 +43,7 @@ ERRORS = {
     9: "a payment of scoring.chips.pays is below 0",
     10: "the match did not end within bounds.max_hands deals",
     11: "a deal names a piece twice",
+    12: "a decision replayed is not a legal action",
 }
 
 # result columns per match, before the score per side

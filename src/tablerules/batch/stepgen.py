@@ -42,7 +42,7 @@ def _decision(stmt: ast.Assign) -> list:
     taken; past bounds.max_steps the hand ends with error 2, none legal with error 1."""
     target = stmt.targets[0].id
     n = ast.unparse(stmt.value.args[4])
-    VIEWS = textwrap.dedent(PLACES)
+    VIEWS = textwrap.indent(textwrap.dedent(PLACES), "    ")
     return _stmts(f"""
 if {n} == 0:
     res[0] = 1
@@ -54,19 +54,39 @@ for q_ in range(1, {n}):
         acts[r_ + 1] = acts[r_]
         r_ -= 1
     acts[r_ + 1] = x_
-for q_ in range({n}):
-    io[1 + q_] = acts[q_]
-yield {n} + (S[ACTOR] << 16)
-while True:
-    {target} = io[0]
+if rp_ < rpn_:
+    {target} = io[io_rp + rp_]
+    rp_ += 1
     ok_ = False
     for q_ in range({n}):
         if acts[q_] == {target}:
             ok_ = True
-    if ok_:
-        break
-    yield -1
-{VIEWS}if step >= HIST:
+    if not ok_:
+        res[0] = 12
+        return
+    if HAS_RULES:
+        _k_obs_record(S, {target})
+elif io[io_head]:
+    if HAS_RULES:
+        {target} = _k_rules(S, H, R, acts, np.int64({n}))
+    else:
+        {target} = acts[_rand(R, {n})]
+else:
+    for q_ in range({n}):
+        io[1 + q_] = acts[q_]
+    yield {n} + (S[ACTOR] << 16)
+    while True:
+        {target} = io[0]
+        ok_ = False
+        for q_ in range({n}):
+            if acts[q_] == {target}:
+                ok_ = True
+        if ok_:
+            break
+        yield -1
+    if HAS_RULES:
+        _k_obs_record(S, {target})
+{VIEWS}{VIEWS}if step >= HIST:
     res[0] = 7
     return
 hist[1 + 2 * step] = S[ACTOR]
@@ -297,22 +317,28 @@ def source(loop: str, lay: str, consts: dict) -> str:
     # `out`, `nleg` and `i` only served _choose: the stops record nothing
     inner = ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[])))
     text = "def _steps(B, io, dealer):\n" + PLACES + textwrap.indent(inner, "    ")
-    for name in ("out", "nleg", "_choose", "_layout", "R"):
+    for name in ("out", "nleg", "_choose", "_layout"):
         if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(ast.parse(text))):
             raise RuntimeError(f"the generator still uses {name}")
-    return "@njit(cache=True)\n" + text + "\n\n" + _PLACES_FN
+    return "@njit(cache=True)\n" + text + "\n\n" + _PLACES_FN + "\n\n" + _AFTER
 
 
 # the buffer B's parts, in order: the state, the hands, the deal (masks per seat), the stock as
 # dealt, the hand's result row, the actions being offered, the stock as it is shared out, the
 # decisions taken (their count, then seat and action of each); none needs setting (np.empty).
 # The caller's side is `io`, an array.array (cheap for Python to read and write): io[0] the
-# action taken, io[1:1 + n] the legal actions offered, from IO_IDS the deal as given (each
-# seat's piece ids, then the stock's)
+# action taken, io[1:1 + n] the legal actions offered, then from io_head the hand's setting
+# (HEAD), from io_ids the deal as given (each seat's piece ids, then the stock's) and from io_rp
+# the decisions to take first, without stopping (a play-out's hand so far)
 _PARTS = ("S", "H", "deal", "stock", "res", "acts", "stk", "hist")
 _WIDTH = "NP * NARMS + 64 + OFF.shape[2] + DCH.shape[2]"  # the most actions a decision offers
 _SIZES = ("NSLOTS", "SEATS", "SEATS", "max(STOCKN, 1)", "RESW", _WIDTH, "STOCKN + 1",
           "1 + 2 * HIST")
+# the setting, from io_head: every decision after the replayed ones taken by the seat's agent
+# (1) or stopped at (0); its generator's seed; how many decisions to replay; the match the hand
+# is one of (in a match or not, hands scored so far, the turn before the deal, the score per
+# side when it was dealt); each seat's strategy (0: random)
+HEAD = ("auto", "seed", "replay", "in_match", "hands_played", "turn")
 # before the hand: the state cleared, the deal as masks (a piece named twice: error 11)
 PROLOGUE = """
 for k in range(NSLOTS):
@@ -333,13 +359,43 @@ for k in range(STOCKN):
 if _popcount(seen) != SEATS * HAND_SIZE + STOCKN:
     res[0] = 11
     return
-_single(S)
+S[IN_MATCH] = io[io_head + 3]
+S[HANDS_PLAYED] = io[io_head + 4]
+S[TURN] = io[io_head + 5]
+for s in range(NSIDES):
+    S[SCORE + s] = io[io_head + 6 + s]
+for s in range(SEATS):
+    S[AGENTS + s] = io[io_head + 6 + NSIDES + s]
+R = np.zeros(1, dtype=np.uint64)
+_seed(R, io[io_head + 1], 0)
+rp_ = 0
+rpn_ = io[io_head + 2]
 """
 # the views of B (S is B itself: its slots come first)
-PLACES = f"    io_ids = 1 + {_WIDTH}\n    S = B\n    o_ = NSLOTS\n" + "".join(
+_IO = (f"    io_head = 1 + {_WIDTH}\n    io_ids = io_head + {len(HEAD)} + NSIDES + SEATS\n"
+       "    io_rp = io_ids + SEATS * HAND_SIZE + STOCKN\n")
+PLACES = _IO + "    S = B\n    o_ = NSLOTS\n" + "".join(
     f"    {p} = B[o_:o_ + {z}]\n    o_ += {z}\n" for p, z in zip(_PARTS[1:], _SIZES[1:]))
-# the start of each part of B, then its size, then the size of io before the deal
-_PLACES_FN = ("@njit(cache=True)\ndef _steps_places():\n    o_ = 0\n"
-              f"    out_ = np.zeros({len(_PARTS) + 2}, dtype=np.int64)\n"
+# the start of each part of B, then its size, then where io's setting, deal and replay start
+_PLACES_FN = ("@njit(cache=True)\ndef _steps_places():\n" + _IO + "    o_ = 0\n"
+              f"    out_ = np.zeros({len(_PARTS) + 4}, dtype=np.int64)\n"
               + "".join(f"    o_ += {z}\n    out_[{k + 1}] = o_\n" for k, z in enumerate(_SIZES))
-              + f"    out_[{len(_PARTS) + 1}] = 1 + {_WIDTH}\n    return out_\n")
+              + f"    out_[{len(_PARTS) + 1}] = io_head\n    out_[{len(_PARTS) + 2}] = io_ids\n"
+              f"    out_[{len(_PARTS) + 3}] = io_rp\n    return out_\n")
+
+# after a hand in a match, what play_matches does: its score added (not a hand thrown in), the
+# hands scored counted; 1 when the match is over with it (a lay that won it included), 0 when
+# not, -1 when the hand stopped with an error
+_AFTER = ("@njit(cache=True)\ndef _steps_after(B):\n    S = B\n    o_ = NSLOTS\n"
+          + "".join(f"    {p} = B[o_:o_ + {z}]\n    o_ += {z}\n"
+                    for p, z in zip(_PARTS[1:], _SIZES[1:]))
+          + """    if res[0] != 0:
+        return -1
+    if res[1] == 0:
+        for s in range(NSIDES):
+            S[SCORE + s] += res[9 + NSIDES + s]
+        S[HANDS_PLAYED] += 1
+        if S[IN_MATCH] and _k_match_over(S, H):
+            return 1
+    return 1 if S[CUT] else 0
+""")

@@ -13,11 +13,13 @@ from the GameDef as the batch engine's is: it knows no game.
 from __future__ import annotations
 
 from array import array
+from itertools import chain
 
 from ..definition import GameDef
 from ..errors import CallerError, GameError
-from ..engine.phases import CHANCE, TERMINAL
+from ..engine.phases import CHANCE, DEAL, DONE, TERMINAL
 from .kernel import RESULT
+from .stepgen import _PARTS, HEAD as _HEAD
 
 _ERR, _THROWN, _CONTRACT, _BID, _BIDDER, _MADE, _FORCED = (RESULT.index(k) for k in (
     "error", "thrown_in", "contract", "bid", "bidder", "made", "forced"))
@@ -30,17 +32,24 @@ _S, _RES, _HIST = 0, 4, 7
 class Steps:
     """One game compiled for play one decision at a time (see the module)."""
 
-    def __init__(self, game: GameDef, module):
+    def __init__(self, game: GameDef, module, seats: list[int] | None = None,
+                 agents: tuple = ()):
         import numpy as np
 
         self.game = game
         self.module = module
+        self.agents = agents  # per seat: None (random play) or the rules agent compiled in
         self._run = module._steps
-        # each part's start in B, B's size, then io's size before the deal
+        # each part's start in B, B's size, then where io's setting, deal and replay start
         self.places = [int(x) for x in module._steps_places()]
-        self._size = self.places[-2]
-        self._head = array("q", bytes(8 * self.places[-1]))
-        self._ids_at = self.places[-1]
+        self._size = self.places[len(_PARTS)]
+        head, self._ids_at = self.places[len(_PARTS) + 1], self.places[len(_PARTS) + 2]
+        self._head_at = head
+        self._score_at = int(module.SCORE)
+        self._head = array("q", bytes(8 * self._ids_at))  # io before the deal: its setting
+        self._head[head + _HEAD.index("turn")] = -1  # a hand on its own: no turn carried
+        for s, k in enumerate(seats or ()):
+            self._head[head + len(_HEAD) + len(game.sides) + s] = k
         self._seats = game.seat_count
         self._lens = [game.hand_size] * game.seat_count + ([game.stock] if game.stock else [])
         self._total = sum(self._lens)
@@ -64,6 +73,45 @@ class Steps:
             self._refuse(dealt, dealer)
         return CompiledHand(self, dealer, self._empty(self._size, dtype=self._int64),
                             self._head + array("q", flat))
+
+    def playout(self, state, seed: int = 0) -> list[int] | None:
+        """The match score once `state` (engine/state.py's, at a decision of a hand of this
+        game) has played its hand to the end, every decision from here taken in the kernel by
+        the seat's agent (the rules agent, which draws no random number, chooses as in
+        Python; a random seat from a generator seeded by `seed`); None when the match ends
+        with the hand (its outcome is the match's, which the caller works out). The state is
+        left as it was."""
+        g = self.game
+        if state.game is not g or state.phase in (DEAL, DONE) or state.by_lot:
+            raise CallerError("a play-out starts from a decision of a hand of this game")
+        start = state.hand_start
+        decisions = [a for p, a in state.history[start:] if p != CHANCE]
+        io = self._head + array("q", chain(chain.from_iterable(state.dealt_hands),
+                                           state.dealt_stock))
+        io.extend(decisions)
+        h = self._head_at
+        io[h] = 1  # every decision past the replayed ones by the seat's agent
+        io[h + 1] = seed
+        io[h + 2] = len(decisions)
+        if not state.single_hand:
+            ctx = state.ctx
+            io[h + 3] = 1
+            io[h + 4] = ctx.hands_played
+            io[h + 5] = ctx.turn_before
+            for s, v in enumerate(state.start_score):
+                io[h + 6 + s] = v
+        B = self._empty(self._size, dtype=self._int64)
+        for _ in self._run(B, io, state.ctx.dealer):  # it never stops: no decision is asked
+            raise RuntimeError("a play-out stopped at a decision")
+        over = int(self.module._steps_after(B))
+        if over < 0:
+            from . import _fault
+
+            raise _fault(int(B[self.places[_RES]]), "a play-out in the kernel stopped")
+        if over:
+            return None
+        at = self._score_at
+        return B[at:at + len(g.sides)].tolist()
 
     def _refuse(self, dealt, dealer: int):
         """A deal that is not one: the step engine's words for what is wrong with it."""
@@ -255,23 +303,26 @@ class CompiledHand:
         return getattr(self._state(), name)
 
 
-def compile_steps(game) -> Steps:
-    """`game` (a Game or its GameDef) compiled for play one decision at a time; as
-    `compile_batch`, NotBatchable names a part the kernel has no form of and BatchUnavailable
-    says numba is missing."""
-    from . import BatchUnavailable, _compiling, _load, available
+def compile_steps(game, agents=None) -> Steps:
+    """`game` (a Game or its GameDef, loaded with typed=True) compiled for play one decision at
+    a time; `agents` (as compile_batch's: one for every seat or one per seat, None or "random"
+    or a rules agent) play a `Steps.playout`. As `compile_batch`, NotBatchable names a part the
+    kernel has no form of and BatchUnavailable says numba is missing."""
+    from . import BatchUnavailable, _compiling, _load, available, seat_agents
     from .kernel import Builder
     from .typed import NotBatchable
 
     game = getattr(game, "definition", game)
-    source = Builder(game, (None,) * game.seat_count).build()
+    agents = seat_agents(game, agents)
+    builder = Builder(game, agents)
+    source = builder.build()
     if not available():
         raise BatchUnavailable("compiled steps need numba: pip install 'tablerules[fast]'")
     with _compiling(source):  # as compile_batch: one process compiles, the others load
         try:
-            steps = Steps(game, _load(source))  # numba compiles (or loads) _steps_places
+            steps = Steps(game, _load(source), builder.seat_strategy, agents)
             steps._run(steps._empty(steps._size, dtype=steps._int64), array("q", steps._head),
-                       0)  # ... and _steps
+                       0)  # numba compiles (or loads) _steps
         except Exception as e:  # numba's: the generator has no compiled form here
             if type(e).__module__.split(".")[0] != "numba":
                 raise

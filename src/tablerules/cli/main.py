@@ -304,7 +304,7 @@ def _agents_for(game, names: list[str] | None) -> list[str]:
 
 
 def _load(ruleset: str, options: list[str] | None, *, profile: bool = False,
-          typed: bool = False):
+          typed: bool = True):
     from ..game import load_game
     from ..interpreter.options import parse_cli_options
     try:
@@ -547,7 +547,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     """simulate --engine batch: the matches on the batch engine, simulate's summary."""
     from ..batch import BatchUnavailable, NotBatchable, compile_batch
     from ..records.batchrun import simulate_batch
-    game = _load(ruleset, option, typed=True)
+    game = _load(ruleset, option)
     gd = game.definition
     try:
         engine = compile_batch(gd, _batch_agents(game, names))
@@ -788,8 +788,8 @@ def compare(ctx: typer.Context,
     b_agents, b_opts = _side_options(b_args, "B")
     a_names = _agent_list(a_agents) if a_agents is not None else None
     b_names = _agent_list(b_agents) if b_agents is not None else None
-    game_a = _load(ruleset, a_opts, typed=batch)
-    game_b = _load(b_ruleset, a_opts + b_opts if b_ruleset == ruleset else b_opts, typed=batch)
+    game_a = _load(ruleset, a_opts)
+    game_b = _load(b_ruleset, a_opts + b_opts if b_ruleset == ruleset else b_opts)
     if b_names is None and (a_names is not None or b_ruleset == ruleset):
         b_names = a_names  # B starts as A: A's agents, or the one ruleset's defaults
     a_names = _agents_for(game_a, a_names)
@@ -1321,7 +1321,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     _check_format(fmt)
     n_threads = _workers(threads, "--threads", "threads")
     names = _agent_list(agents) if agents is not None else None
-    game = _load(ruleset, option, typed=True)
+    game = _load(ruleset, option)
     gd = game.definition
     try:
         engine = compile_batch(gd, _batch_agents(game, names))

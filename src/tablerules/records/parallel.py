@@ -96,7 +96,7 @@ def _load(src: Source) -> Game:
     ref = src.ref
     if src.files:
         ref = _materialise(src)
-    game = load_game(ref, src.options)
+    game = load_game(ref, src.options, typed=True)  # a search agent may compile its play-outs
     if game.definition.content_hash != src.content_hash:
         raise TablerulesError(f"the worker's ruleset {src.ref} is not the one the run was "
                               f"started with (hash {game.definition.content_hash}, not "
