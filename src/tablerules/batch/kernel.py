@@ -632,6 +632,18 @@ def _low(m):
 
 
 @njit(cache=True, inline='always')
+def _sort(acts, n):
+    """acts[:n] in increasing order (by insertion: the lists are short, most already sorted)."""
+    for q in range(1, n):
+        x = acts[q]
+        r = q - 1
+        while r >= 0 and acts[r] > x:
+            acts[r + 1] = acts[r]
+            r -= 1
+        acts[r + 1] = x
+
+
+@njit(cache=True, inline='always')
 def _popcount(m):
     c = 0
     while m:
@@ -958,13 +970,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
                 for q in range(nl):
                     acts[q] = LEAD_ACT[tid, LEAD[tid, a, q]]
                 # the leader names the suit: the lead actions, sorted as the step engine sorts
-                for q in range(1, nl):
-                    x = acts[q]
-                    r = q - 1
-                    while r >= 0 and acts[r] > x:
-                        acts[r + 1] = acts[r]
-                        r -= 1
-                    acts[r + 1] = x
+                _sort(acts, nl)
                 a = _choose(S, H, R, acts, nl, step, out, nleg, i)
                 if a < 0:
                     return -a

@@ -37,60 +37,61 @@ def _stmts(text: str) -> list:
     return ast.parse(text).body
 
 
-def _decision(stmt: ast.Assign) -> list:
+def _decision(stmt: ast.Assign, playouts: bool) -> list:
     """`x = _choose(S, H, R, acts, n, ...)` as: stop here with acts[:n] sorted, x the action
-    taken; past bounds.max_steps the hand ends with error 2, none legal with error 1."""
-    target = stmt.targets[0].id
+    taken; past bounds.max_steps the hand ends with error 2, none legal with error 1. With
+    `playouts` (a kernel with agents: Steps.playout), the decisions to replay are taken first
+    without stopping, then with the setting's `auto` every later one by the seat's agent."""
+    x = stmt.targets[0].id
     n = ast.unparse(stmt.value.args[4])
-    VIEWS = textwrap.indent(textwrap.dedent(PLACES), "    ")
-    return _stmts(f"""
-if {n} == 0:
-    res[0] = 1
-    return
-for q_ in range(1, {n}):
-    x_ = acts[q_]
-    r_ = q_ - 1
-    while r_ >= 0 and acts[r_] > x_:
-        acts[r_ + 1] = acts[r_]
-        r_ -= 1
-    acts[r_ + 1] = x_
+    stop = f"""
+for q_ in range({n}):
+    io[1 + q_] = acts[q_]
+yield {n} + (S[ACTOR] << 16)
+while True:
+    {x} = io[0]
+    ok_ = False
+    for q_ in range({n}):
+        if acts[q_] == {x}:
+            ok_ = True
+    if ok_:
+        break
+    yield -1
+if HAS_RULES:
+    _k_obs_record(S, {x})
+{textwrap.dedent(_VIEWS)}"""
+    if playouts:
+        stop = f"""
 if rp_ < rpn_:
-    {target} = io[io_rp + rp_]
+    {x} = io[io_rp + rp_]
     rp_ += 1
     ok_ = False
     for q_ in range({n}):
-        if acts[q_] == {target}:
+        if acts[q_] == {x}:
             ok_ = True
     if not ok_:
         res[0] = 12
         return
     if HAS_RULES:
-        _k_obs_record(S, {target})
+        _k_obs_record(S, {x})
 elif io[io_head]:
     if HAS_RULES:
-        {target} = _k_rules(S, H, R, acts, np.int64({n}))
+        {x} = _k_rules(S, H, R, acts, np.int64({n}))
     else:
-        {target} = acts[_rand(R, {n})]
+        {x} = acts[_rand(R, {n})]
 else:
-    for q_ in range({n}):
-        io[1 + q_] = acts[q_]
-    yield {n} + (S[ACTOR] << 16)
-    while True:
-        {target} = io[0]
-        ok_ = False
-        for q_ in range({n}):
-            if acts[q_] == {target}:
-                ok_ = True
-        if ok_:
-            break
-        yield -1
-    if HAS_RULES:
-        _k_obs_record(S, {target})
-{VIEWS}{VIEWS}if step >= HIST:
+{textwrap.indent(stop, "    ")}"""
+    return _stmts(f"""
+if {n} == 0:
+    res[0] = 1
+    return
+_sort(acts, {n})
+{stop}
+if step >= HIST:
     res[0] = 7
     return
 hist[1 + 2 * step] = S[ACTOR]
-hist[2 + 2 * step] = {target}
+hist[2 + 2 * step] = {x}
 hist[0] = step + 1
 if step + 1 > MAX_STEPS:
     res[0] = 2
@@ -109,8 +110,9 @@ class _Rewrite(ast.NodeTransformer):
     """Decisions become stops; an error's `return k` leaves k in res[0]; `_layout` is written
     in place (its `return step`, the lay's end, leaves its loop)."""
 
-    def __init__(self, lay: ast.FunctionDef | None):
+    def __init__(self, lay: ast.FunctionDef | None, playouts: bool):
         self.lay = lay
+        self.playouts = playouts
 
     def _block(self, body: list) -> list:
         out = []
@@ -121,7 +123,7 @@ class _Rewrite(ast.NodeTransformer):
                 if _is_guard(stmt):
                     continue
             if _is_choose(stmt):
-                out += _decision(stmt)
+                out += _decision(stmt, self.playouts)
                 skip = True
                 continue
             if self.lay is not None and _is_layout_call(stmt):
@@ -312,7 +314,9 @@ def source(loop: str, lay: str, consts: dict) -> str:
     one decision at a time (see the module), on the parts of one buffer B whose places
     `_steps_places()` gives (steps.py writes the deal there and reads the rest)."""
     hand = _function(loop, "_hand")
-    body = _Rewrite(_function(lay, "_layout"))._block(_stmts(PROLOGUE) + hand.body)
+    # play-outs (a replayed start, then the agents) only where a strategy is compiled in
+    playouts = bool(consts.get("HAS_RULES"))
+    body = _Rewrite(_function(lay, "_layout"), playouts)._block(_stmts(PROLOGUE) + hand.body)
     body = _Fold(consts).block(body)
     # `out`, `nleg` and `i` only served _choose: the stops record nothing
     inner = ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[])))
@@ -374,6 +378,10 @@ rpn_ = io[io_head + 2]
 # the views of B (S is B itself: its slots come first)
 _IO = (f"    io_head = 1 + {_WIDTH}\n    io_ids = io_head + {len(HEAD)} + NSIDES + SEATS\n"
        "    io_rp = io_ids + SEATS * HAND_SIZE + STOCKN\n")
+# after a stop, the views most used made again rather than kept across it (a hand runs faster
+# for it; every view made again costs compile time)
+_VIEWS = ("S = B\nH = B[NSLOTS:NSLOTS + SEATS]\n"
+          f"acts = B[NSLOTS + {' + '.join(_SIZES[1:5])}:NSLOTS + {' + '.join(_SIZES[1:6])}]\n")
 PLACES = _IO + "    S = B\n    o_ = NSLOTS\n" + "".join(
     f"    {p} = B[o_:o_ + {z}]\n    o_ += {z}\n" for p, z in zip(_PARTS[1:], _SIZES[1:]))
 # the start of each part of B, then its size, then where io's setting, deal and replay start

@@ -18,6 +18,7 @@ from itertools import chain
 from ..definition import GameDef
 from ..errors import CallerError, GameError
 from ..engine.phases import CHANCE, DEAL, DONE, TERMINAL
+from ..engine.state import action_text
 from .kernel import RESULT
 from .stepgen import _PARTS, HEAD as _HEAD
 
@@ -82,6 +83,9 @@ class Steps:
         with the hand (its outcome is the match's, which the caller works out). The state is
         left as it was."""
         g = self.game
+        if not any(self.agents):
+            raise CallerError("play-outs are played by agents compiled in: "
+                              "compile_steps(game, agents)")
         if state.game is not g or state.phase in (DEAL, DONE) or state.by_lot:
             raise CallerError("a play-out starts from a decision of a hand of this game")
         start = state.hand_start
@@ -273,10 +277,7 @@ class CompiledHand:
                 "points": row[at:at + ns], "scored": row[at + ns:at + 2 * ns]}
 
     def action_to_string(self, action: int) -> str:
-        try:
-            return self.game.action_to_string(action)
-        except (ValueError, TypeError):  # not an action id (a caller's mistake)
-            return f"action {action!r}"
+        return action_text(self.game, action)
 
     def player_name(self) -> str:
         return self.game.seat_names[self._code >> 16] if self._legal else "nobody"

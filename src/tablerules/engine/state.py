@@ -216,10 +216,7 @@ class State:
         return scoring.returns(self)
 
     def action_to_string(self, action: int) -> str:
-        try:
-            return self.game.action_to_string(action)
-        except (ValueError, TypeError):  # not an action id (a caller's mistake)
-            return f"action {action!r}"
+        return action_text(self.game, action)
 
     def player_name(self) -> str:
         if self.phase == DEAL:
@@ -376,6 +373,14 @@ class State:
 
     def layout_text(self) -> dict[str, str]:
         return self.layout.text() if self.layout is not None else {}
+
+
+def action_text(game: GameDef, action) -> str:
+    """An action in the game's words; a caller's value that is no action id, as itself."""
+    try:
+        return game.action_to_string(action)
+    except (ValueError, TypeError):
+        return f"action {action!r}"
 
 
 def new_match(game: GameDef, *, record: bool = False, first_dealer: int | None = None) -> State:

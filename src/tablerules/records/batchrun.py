@@ -112,19 +112,7 @@ def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
 def _fold_side(tally, g, block) -> None:
     """A block's hands into one side's compare Tally (every seat and side its own), as
     Tally.add_hand counts them one by one."""
-    r = block.hands.results
-    ns = len(g.sides)
-    col = RESULT.index
-    thrown = r[:, col("thrown_in")] != 0
-    played = r[~thrown]
-    tally.thrown_in += int(thrown.sum())
-    tally.hands += len(played)
-    base = len(RESULT)
-    tally.scored += int(played[:, base + ns:base + 2 * ns].sum())
-    tally.side_hands += ns * len(played)
-    if g.match.stake is not None and len(played):  # every seat its own: the chips net to 0
-        tally.chips = tally.chips or 0
-    _count_made(g, played, tally.bids, tally.contracts, with_bid_only=True)
+    _fold_held(tally, g, block, set(range(g.seat_count)), list(range(len(g.sides))))
 
 
 def _merge(into, tally) -> None:
