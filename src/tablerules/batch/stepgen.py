@@ -4,7 +4,8 @@
 layout.py's `_layout` written into it) as `_steps(B, io, dealer)`, a numba generator that stops
 at every decision instead of choosing: it puts the legal actions, sorted, in io[1:1 + n] and
 yields `n + (seat << 16)`; the caller puts the action taken in io[0] and resumes it. An action
-that is not among them yields -1 and waits at the same decision. A hand it cannot go on with
+that is not among them is set to -1 there, and the same decision is yielded again (one stop a
+decision: each stop costs compile time). A hand it cannot go on with
 (the kernel's error codes, ERRORS) leaves the code in its result row and ends, as an ended hand
 does with 0 there. The branches on the module's constants are taken here (_Fold), not left to
 numba. The rewrite is of the fixed template text only (the loop's own source, parsed with
@@ -47,8 +48,8 @@ def _decision(stmt: ast.Assign, playouts: bool) -> list:
     stop = f"""
 for q_ in range({n}):
     io[1 + q_] = acts[q_]
-yield {n} + (S[ACTOR] << 16)
 while True:
+    yield {n} + (S[ACTOR] << 16)
     {x} = io[0]
     ok_ = False
     for q_ in range({n}):
@@ -56,9 +57,9 @@ while True:
             ok_ = True
     if ok_:
         break
-    yield -1
+    io[0] = -1
 if HAS_RULES:
-    _k_obs_record(S, {x})
+    _k_obs_seen(S, {x})
 {textwrap.dedent(_VIEWS)}"""
     if playouts:
         stop = f"""
@@ -73,7 +74,7 @@ if rp_ < rpn_:
         res[0] = 12
         return
     if HAS_RULES:
-        _k_obs_record(S, {x})
+        _k_obs_seen(S, {x})
 elif io[io_head]:
     if HAS_RULES:
         {x} = _k_rules(S, H, R, acts, np.int64({n}))
@@ -324,7 +325,10 @@ def source(loop: str, lay: str, consts: dict) -> str:
     for name in ("out", "nleg", "_choose", "_layout"):
         if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(ast.parse(text))):
             raise RuntimeError(f"the generator still uses {name}")
-    return "@njit(cache=True)\n" + text + "\n\n" + _PLACES_FN + "\n\n" + _AFTER
+    out = "@njit(cache=True)\n" + text + "\n\n" + _PLACES_FN + "\n\n" + _AFTER
+    if playouts:  # called, not inlined at every stop: the generator compiles faster
+        out += "\n\n@njit(cache=True)\ndef _k_obs_seen(S, a):\n    _k_obs_record(S, a)\n"
+    return out
 
 
 # the buffer B's parts, in order: the state, the hands, the deal (masks per seat), the stock as

@@ -240,8 +240,8 @@ class CompiledHand:
         except (ValueError, ZeroDivisionError) as e:
             raise self._stopped(e) from None
         except (TypeError, OverflowError):  # not an int: not an action
-            code = -1
-        if code < 0:  # the kernel found it is not among the legal actions: nothing changed
+            io[0] = -1
+        if io[0] < 0:  # the kernel found it is not among the legal actions: nothing changed
             raise CallerError(f"{self.action_to_string(action)} is not a legal action for "
                               f"{self.player_name()} (legal: "
                               f"{', '.join(self.action_to_string(a) for a in self._legal)})")
