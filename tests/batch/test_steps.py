@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from tablerules.agents import make_agent
 from tablerules.batch import compile_steps
 from tablerules.engine.state import TERMINAL, new_hand
 from tablerules.errors import CallerError
@@ -13,14 +14,23 @@ from tablerules.game import load_game
 
 numba = pytest.importorskip("numba")
 
-# a trick game with every contract (Texas 42's defaults: Nello, Sevens, doubles, follow-me) and
-# a layout game with draws, knocks and a spinner (All Fives): about 10 s of compiling each, once
-HANDS = {"texas42": 400, "allfives": 200}
+# a trick game with every contract (Texas 42's defaults: Nello, Sevens, doubles, follow-me; the
+# kernel the README's example and the benchmark test compile too) and one with a widow taken
+# and buried, with its strategy compiled in (Moon: the kernel of the search agent's compiled
+# play-outs, tests/search); 15 to 30 s of compiling each, once. All Fives' layout play is
+# checked by `python benchmarks/bench_allfives.py` (2,000 hands against the step engine): its
+# kernel would be a third compile in a suite near its time budget
+HANDS = {"texas42": 400, "moon": 300}
+
+
+def rules(gd):
+    return make_agent("rules", random.Random(0), gd)
 
 
 @pytest.fixture(scope="module", params=sorted(HANDS))
 def steps(request):
-    return compile_steps(load_game(request.param, typed=True))
+    game = load_game(request.param, typed=True)
+    return compile_steps(game, [rules(game.definition)] if request.param == "moon" else None)
 
 
 def deal(game, rng):
@@ -54,7 +64,47 @@ def test_every_decision_and_result_is_the_step_engines(steps):
         assert got.hand_result() == want.hand_result()
         assert got.returns() == want.returns()
         contracts.add(got.hand_result().get("contract"))
+    contracts.discard(None)  # a hand thrown in
     assert len(contracts) == len(g.contracts)  # every contract was played
+
+
+def test_a_play_out_in_the_kernel_ends_as_the_rules_agent_plays_it(steps):
+    """Steps.playout from decisions of a match: the rules agent on every seat, in Python, ends
+    the hand with the same score (the kernel of Texas 42 here has no agents: refused)."""
+    from tablerules.engine.phases import DEAL, DONE
+    from tablerules.engine.state import State
+
+    g = steps.game
+    if not any(steps.agents):
+        with pytest.raises(CallerError, match="agents compiled in"):
+            steps.playout(State(g, first_dealer=0))
+        return
+    agents = [rules(g) for _ in range(g.seat_count)]
+    rng = random.Random(2)
+    st, compared, over = State(g, first_dealer=0), 0, 0
+    while compared < 150:
+        if st.is_terminal():
+            st = State(g, first_dealer=compared % g.seat_count)
+        if st.is_chance_node():
+            st.deal_random(rng)
+            continue
+        p, legal = st.current_player(), st.legal_actions()
+        if rng.random() < 0.3:
+            want = st.clone()
+            while want.phase not in (DEAL, DONE):
+                q, ok = want.current_player(), want.legal_actions()
+                want.apply_action(ok[0] if len(ok) == 1 else agents[q].act(
+                    q, ok, lambda s=q, w=want: w.observation(s)))
+            got = steps.playout(st)
+            if want.phase == DONE:
+                assert got is None  # the match ended with the hand: the caller's to value
+                over += 1
+            else:
+                assert got == list(want.ctx.score)
+            compared += 1
+        st.apply_action(legal[0] if len(legal) == 1 or rng.random() < 0.1 else
+                        agents[p].act(p, legal, lambda s=p: st.observation(s)))
+    assert over > 0  # some play-outs ended the match
 
 
 def test_a_deal_given_as_pairs_is_the_same_deal():
@@ -86,8 +136,8 @@ def test_a_clone_goes_on_alone(steps):
     g = steps.game
     rng = random.Random(3)
     st = steps.new_hand(deal(g, rng), 2)
-    for _ in range(5):
-        st.apply_action(st.legal_actions()[0])
+    for _ in range(5):  # the highest bid first: the hand goes on
+        st.apply_action(st.legal_actions()[-1])
     copy = st.clone()
     assert copy.history == st.history and copy.legal_actions() == st.legal_actions()
     before, length = st.legal_actions(), len(st.history)
