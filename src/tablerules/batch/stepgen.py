@@ -15,6 +15,7 @@ numba. The rewrite is of the fixed template text only (the loop's own source, pa
 from __future__ import annotations
 
 import ast
+import functools
 import textwrap
 
 # the loop's arguments that `_layout` shares: the call passes them under the same names
@@ -311,11 +312,19 @@ class _Fold(ast.NodeTransformer):
 
 
 def source(loop: str, lay: str, consts: dict) -> str:
+    """`_steps(B, io, dealer)` (see _source); the same constants give the same text, so it is
+    made once (a quarter of a second each)."""
+    return _source(loop, lay, tuple(sorted(consts.items())))
+
+
+@functools.lru_cache(maxsize=64)
+def _source(loop: str, lay: str, items: tuple) -> str:
     """`_steps(B, io, dealer)`: the hand of `_hand` in `loop`, with `_layout` of `lay` written in,
     one decision at a time (see the module), on the parts of one buffer B whose places
     `_steps_places()` gives (steps.py writes the deal there and reads the rest)."""
     hand = _function(loop, "_hand")
     # play-outs (a replayed start, then the agents) only where a strategy is compiled in
+    consts = dict(items)
     playouts = bool(consts.get("HAS_RULES"))
     body = _Rewrite(_function(lay, "_layout"), playouts)._block(_stmts(PROLOGUE) + hand.body)
     body = _Fold(consts).block(body)
