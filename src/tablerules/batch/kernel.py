@@ -451,10 +451,10 @@ class Builder:
             out.append("@njit(cache=True)\n" + d)
         out.append(LOOP)
         out.append(layout.LAYOUT)
-        steps = stepgen.source(LOOP, layout.LAYOUT, self.consts)  # compiled only when steps.py uses it
-        out.append(steps)
+        # the hand loop one decision at a time (stepgen.py): compiled only when steps.py runs it
+        out.append(stepgen.source(LOOP, layout.LAYOUT, self.consts))
         src = "\n".join(out) + "\n"
-        _only_generated(src, "".join(self.templates) + steps)
+        _only_generated(src, "".join(self.templates) + stepgen.template(LOOP, layout.LAYOUT))
         return src
 
 

@@ -52,11 +52,7 @@ for q_ in range({n}):
 while True:
     yield {n} + (S[ACTOR] << 16)
     {x} = io[0]
-    ok_ = False
-    for q_ in range({n}):
-        if acts[q_] == {x}:
-            ok_ = True
-    if ok_:
+    if _in({x}, acts[:{n}]):
         break
     io[0] = -1
 if HAS_RULES:
@@ -67,16 +63,12 @@ if HAS_RULES:
 if rp_ < rpn_:
     {x} = io[io_rp + rp_]
     rp_ += 1
-    ok_ = False
-    for q_ in range({n}):
-        if acts[q_] == {x}:
-            ok_ = True
-    if not ok_:
+    if not _in({x}, acts[:{n}]):
         res[0] = 12
         return
     if HAS_RULES:
         _k_obs_seen(S, {x})
-elif io[io_head]:
+elif io[io_head + {HEAD.index('auto')}]:
     if HAS_RULES:
         {x} = _k_rules(S, H, R, acts, np.int64({n}))
     else:
@@ -119,7 +111,7 @@ class _Rewrite(ast.NodeTransformer):
     def _block(self, body: list) -> list:
         out = []
         skip = False
-        for k, stmt in enumerate(body):
+        for stmt in body:
             if skip:
                 skip = False
                 if _is_guard(stmt):
@@ -140,9 +132,8 @@ class _Rewrite(ast.NodeTransformer):
 
     def generic_visit(self, node):
         for field in ("body", "orelse"):
-            if isinstance(getattr(node, field, None), list) and not isinstance(node, ast.Module):
-                setattr(node, field, self._block(getattr(node, field)) if getattr(node, field)
-                        else [])
+            if getattr(node, field, None):
+                setattr(node, field, self._block(getattr(node, field)))
         return node
 
 
@@ -236,23 +227,17 @@ class _Fold(ast.NodeTransformer):
         return _UNKNOWN
 
     def test(self, node):
-        """The test with its known parts taken out: a constant when all of it is known."""
+        """A test folded as a value (visit), then, where only its truth counts, a known last
+        operand that cannot change it taken out (`x and True`, `x or 0`) and one that decides
+        it made the whole test (`x or 1`, `x and 0`)."""
+        node = self.visit(node)
         if isinstance(node, ast.BoolOp):
-            is_and = isinstance(node.op, ast.And)
-            keep = []
-            for part in node.values:
-                part = self.test(part)
-                v = self.value(part)
-                if v is _UNKNOWN:
-                    keep.append(part)
-                elif bool(v) != is_and:  # a false part of an `and`, a true one of an `or`
-                    return ast.Constant(bool(v))
-            if not keep:
-                return ast.Constant(is_and)
-            return keep[0] if len(keep) == 1 else ast.BoolOp(op=node.op, values=keep)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            inner = self.test(node.operand)
-            node = ast.UnaryOp(op=node.op, operand=inner)
+            last = self.value(node.values[-1])
+            if last is not _UNKNOWN:
+                if bool(last) != isinstance(node.op, ast.And):
+                    return ast.Constant(bool(last))
+                rest = node.values[:-1]
+                node = rest[0] if len(rest) == 1 else ast.BoolOp(op=node.op, values=rest)
         v = self.value(node)
         return node if v is _UNKNOWN else ast.Constant(bool(v))
 
@@ -290,11 +275,12 @@ class _Fold(ast.NodeTransformer):
     def block(self, body: list) -> list:
         out = []
         for stmt in body:
+            tests = isinstance(stmt, (ast.If, ast.While))
             for field, value in ast.iter_fields(stmt):
                 if isinstance(value, ast.expr):
-                    setattr(stmt, field, self.visit(value))
-            if isinstance(stmt, (ast.If, ast.While)):
-                stmt.test = self.test(stmt.test)
+                    setattr(stmt, field, self.test(value) if tests and field == "test"
+                            else self.visit(value))
+            if tests:
                 v = self.value(stmt.test)
                 if isinstance(stmt, ast.If) and v is not _UNKNOWN:
                     out += self.block(stmt.body if v else stmt.orelse)
@@ -309,6 +295,13 @@ class _Fold(ast.NodeTransformer):
                 stmt.body = [ast.Pass()]
             out.append(stmt)
         return out
+
+
+def template(loop: str, lay: str) -> str:
+    """The generator's text before any ruleset's constants are taken (both forms, with and
+    without play-outs): what kernel.py's check of generated names allows in it."""
+    # HAS_RULES there but not known: the play-out branches written, none of them taken
+    return _source(loop, lay, ()) + _source(loop, lay, (("HAS_RULES", _UNKNOWN),))
 
 
 def source(loop: str, lay: str, consts: dict) -> str:
@@ -376,27 +369,28 @@ for k in range(STOCKN):
 if _popcount(seen) != SEATS * HAND_SIZE + STOCKN:
     res[0] = 11
     return
-S[IN_MATCH] = io[io_head + 3]
-S[HANDS_PLAYED] = io[io_head + 4]
-S[TURN] = io[io_head + 5]
+S[IN_MATCH] = io[io_head + {in_match}]
+S[HANDS_PLAYED] = io[io_head + {hands_played}]
+S[TURN] = io[io_head + {turn}]
 for s in range(NSIDES):
-    S[SCORE + s] = io[io_head + 6 + s]
+    S[SCORE + s] = io[io_head + {n} + s]
 for s in range(SEATS):
-    S[AGENTS + s] = io[io_head + 6 + NSIDES + s]
+    S[AGENTS + s] = io[io_head + {n} + NSIDES + s]
 R = np.zeros(1, dtype=np.uint64)
-_seed(R, io[io_head + 1], 0)
+_seed(R, io[io_head + {seed}], 0)
 rp_ = 0
-rpn_ = io[io_head + 2]
-"""
-# the views of B (S is B itself: its slots come first)
+rpn_ = io[io_head + {replay}]
+""".format(n=len(HEAD), **{k: i for i, k in enumerate(HEAD)})
+# where io's parts start; the views of B (S is B itself: its slots come first)
 _IO = (f"    io_head = 1 + {_WIDTH}\n    io_ids = io_head + {len(HEAD)} + NSIDES + SEATS\n"
        "    io_rp = io_ids + SEATS * HAND_SIZE + STOCKN\n")
 # after a stop, the views most used made again rather than kept across it (a hand runs faster
 # for it; every view made again costs compile time)
 _VIEWS = ("S = B\nH = B[NSLOTS:NSLOTS + SEATS]\n"
           f"acts = B[NSLOTS + {' + '.join(_SIZES[1:5])}:NSLOTS + {' + '.join(_SIZES[1:6])}]\n")
-PLACES = _IO + "    S = B\n    o_ = NSLOTS\n" + "".join(
+_ALL_VIEWS = "    S = B\n    o_ = NSLOTS\n" + "".join(
     f"    {p} = B[o_:o_ + {z}]\n    o_ += {z}\n" for p, z in zip(_PARTS[1:], _SIZES[1:]))
+PLACES = _IO + _ALL_VIEWS
 # the start of each part of B, then its size, then where io's setting, deal and replay start
 _PLACES_FN = ("@njit(cache=True)\ndef _steps_places():\n" + _IO + "    o_ = 0\n"
               f"    out_ = np.zeros({len(_PARTS) + 4}, dtype=np.int64)\n"
@@ -407,9 +401,7 @@ _PLACES_FN = ("@njit(cache=True)\ndef _steps_places():\n" + _IO + "    o_ = 0\n"
 # after a hand in a match, what play_matches does: its score added (not a hand thrown in), the
 # hands scored counted; 1 when the match is over with it (a lay that won it included), 0 when
 # not, -1 when the hand stopped with an error
-_AFTER = ("@njit(cache=True)\ndef _steps_after(B):\n    S = B\n    o_ = NSLOTS\n"
-          + "".join(f"    {p} = B[o_:o_ + {z}]\n    o_ += {z}\n"
-                    for p, z in zip(_PARTS[1:], _SIZES[1:]))
+_AFTER = ("@njit(cache=True)\ndef _steps_after(B):\n" + _ALL_VIEWS
           + """    if res[0] != 0:
         return -1
     if res[1] == 0:

@@ -26,8 +26,10 @@ _ERR, _THROWN, _CONTRACT, _BID, _BIDDER, _MADE, _FORCED = (RESULT.index(k) for k
     "error", "thrown_in", "contract", "bid", "bidder", "made", "forced"))
 
 
-# the parts of a hand's buffer (stepgen._PARTS), by number
-_S, _RES, _HIST = 0, 4, 7
+# the parts of a hand's buffer, by number; the setting's places in io, from its start
+_RES, _HIST = _PARTS.index("res"), _PARTS.index("hist")
+_AUTO, _SEED, _REPLAY, _IN_MATCH, _PLAYED, _TURN = (_HEAD.index(k) for k in (
+    "auto", "seed", "replay", "in_match", "hands_played", "turn"))
 
 
 class Steps:
@@ -48,7 +50,7 @@ class Steps:
         self._head_at = head
         self._score_at = int(module.SCORE)
         self._head = array("q", bytes(8 * self._ids_at))  # io before the deal: its setting
-        self._head[head + _HEAD.index("turn")] = -1  # a hand on its own: no turn carried
+        self._head[head + _TURN] = -1  # a hand on its own: no turn carried
         for s, k in enumerate(seats or ()):
             self._head[head + len(_HEAD) + len(game.sides) + s] = k
         self._seats = game.seat_count
@@ -94,16 +96,16 @@ class Steps:
                                            state.dealt_stock))
         io.extend(decisions)
         h = self._head_at
-        io[h] = 1  # every decision past the replayed ones by the seat's agent
-        io[h + 1] = seed
-        io[h + 2] = len(decisions)
+        io[h + _AUTO] = 1  # every decision past the replayed ones by the seat's agent
+        io[h + _SEED] = seed
+        io[h + _REPLAY] = len(decisions)
         if not state.single_hand:
             ctx = state.ctx
-            io[h + 3] = 1
-            io[h + 4] = ctx.hands_played
-            io[h + 5] = ctx.turn_before
+            io[h + _IN_MATCH] = 1
+            io[h + _PLAYED] = ctx.hands_played
+            io[h + _TURN] = ctx.turn_before
             for s, v in enumerate(state.start_score):
-                io[h + 6 + s] = v
+                io[h + len(_HEAD) + s] = v
         B = self._empty(self._size, dtype=self._int64)
         for _ in self._run(B, io, state.ctx.dealer):  # it never stops: no decision is asked
             raise RuntimeError("a play-out stopped at a decision")
@@ -227,7 +229,8 @@ class CompiledHand:
 
     def apply_action(self, action: int) -> None:
         """Apply the next decision; one not legal now is the caller's mistake (CallerError):
-        the kernel checks it, and waits at the same decision."""
+        the kernel checks it, and waits at the same decision. (`_go` written out: a call
+        fewer at every decision.)"""
         io = self._io
         try:
             io[0] = action

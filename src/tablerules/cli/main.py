@@ -303,12 +303,13 @@ def _agents_for(game, names: list[str] | None) -> list[str]:
     return names
 
 
-def _load(ruleset: str, options: list[str] | None, *, profile: bool = False,
-          typed: bool = True):
+def _load(ruleset: str, options: list[str] | None, *, profile: bool = False):
+    """The game, with its checked trees kept: the batch engine and the search agent's compiled
+    play-outs build on them (keeping them costs nothing measurable)."""
     from ..game import load_game
     from ..interpreter.options import parse_cli_options
     try:
-        return load_game(ruleset, parse_cli_options(options), profile=profile, typed=typed)
+        return load_game(ruleset, parse_cli_options(options), profile=profile, typed=True)
     except TablerulesError as e:
         _fail(e, options=options)
 
@@ -545,18 +546,11 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
 def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, progress: bool,
                     report: Optional[Path], fmt: str, names: list[str] | None) -> None:
     """simulate --engine batch: the matches on the batch engine, simulate's summary."""
-    from ..batch import BatchUnavailable, NotBatchable, compile_batch
+    from ..batch import NotBatchable
     from ..records.batchrun import simulate_batch
     game = _load(ruleset, option)
     gd = game.definition
-    try:
-        engine = compile_batch(gd, _batch_agents(game, names))
-        engine.ready("matches")
-    except NotBatchable as e:
-        _refused(game, e)
-    except BatchUnavailable as e:
-        _err(f"error: {e.message}")
-        raise typer.Exit(1)
+    engine = _batch_engine(game, _batch_agents(game, names))
     bar = _Progress(games, enabled=progress and sys.stderr.isatty())
     started = time.perf_counter()
     try:
@@ -594,6 +588,23 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
         _write_report(report, lambda: simulate_report(result, summary.distributions()))
     if checked["disagreements"]:
         raise typer.Exit(1)
+
+
+def _batch_engine(game, agents, hint: str = "the step engine plays it: leave out --engine batch",
+                  what: str = "matches", threads: int = 1):
+    """The game compiled for the batch engine with `agents` (compile_batch), its loop of
+    `what` ready; a part it has no form of is refused where it is written, a missing numba
+    said (exit 1)."""
+    from ..batch import BatchUnavailable, NotBatchable, compile_batch
+    try:
+        engine = compile_batch(game.definition, agents)
+        engine.ready(what, threads)
+    except NotBatchable as e:
+        _refused(game, e, hint)
+    except BatchUnavailable as e:
+        _err(f"error: {e.message}")
+        raise typer.Exit(1)
+    return engine
 
 
 def _refused(game, e, hint: str = "the step engine plays it: leave out --engine batch") -> None:
@@ -831,7 +842,6 @@ def compare(ctx: typer.Context,
 
 def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool):
     """compare --engine batch: both sides' kernels, then the paired matches (records/batchrun)."""
-    from ..batch import BatchUnavailable, NotBatchable, compile_batch
     from ..records.batchrun import compare_batch
     from ..records.compare import same_game, seats_text
     for c in (a, b):
@@ -840,40 +850,26 @@ def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool):
                    f"{seats_text(c.agents)}")
     if same_game(a, b):
         return _compare_batch_match(a, b, games, seed, check, progress)
-    engines = []
-    for c in (a, b):
-        try:
-            engine = compile_batch(c.game.definition, _batch_agents(c.game, c.agents[:1]))
-            engine.ready("matches")
-        except NotBatchable as e:
-            _refused(c.game, e, "compare plays it: leave out --engine batch")
-        except BatchUnavailable as e:
-            _err(f"error: {e.message}")
-            raise typer.Exit(1)
-        engines.append(engine)
+    engines = [_batch_engine(c.game, _batch_agents(c.game, c.agents[:1]), _COMPARE_PLAYS)
+               for c in (a, b)]
     return _with_progress(progress, lambda tick: compare_batch(
         a, b, engines[0], engines[1], games=games, seed=seed, check=check, progress=tick))
+
+
+_COMPARE_PLAYS = "compare plays it: leave out --engine batch"
 
 
 def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool):
     """compare --engine batch, A's agents against B's at one table: one kernel with both
     strategies, each seating's strategy per seat given to it at run time."""
-    from ..batch import BatchUnavailable, NotBatchable, compile_batch
     from ..records.batchrun import compare_batch_match
     from ..records.compare import match_seatings
 
     game = a.game
     gd = game.definition
     plans = match_seatings(a, b)
-    agents = _batch_agents(game, plans[0][0]) or [None] * gd.seat_count
-    try:
-        engine = compile_batch(gd, agents)
-        engine.ready("matches")
-    except NotBatchable as e:
-        _refused(game, e, "compare plays it: leave out --engine batch")
-    except BatchUnavailable as e:
-        _err(f"error: {e.message}")
-        raise typer.Exit(1)
+    agents = _batch_agents(game, plans[0][0])
+    engine = _batch_engine(game, agents, _COMPARE_PLAYS)
     # the kernel's strategy of A's agent and of B's: as the first seating seats them
     side0 = set(gd.sides[plans[0][1]])
     num = {"A": next(int(engine.seats[s]) for s in side0),
@@ -1316,21 +1312,14 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     on every result. A ruleset the batch engine has no form of yet (a counter-clockwise layout,
     say) is refused with the part that needs it; `simulate` plays every ruleset.
     """
-    from ..batch import BatchUnavailable, NotBatchable, compile_batch
     from ..batch.summary import Tally
     _check_format(fmt)
     n_threads = _workers(threads, "--threads", "threads")
     names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option)
     gd = game.definition
-    try:
-        engine = compile_batch(gd, _batch_agents(game, names))
-    except NotBatchable as e:
-        _refused(game, e, "simulate plays it")
-    except BatchUnavailable as e:
-        _err(f"error: {e.message}")
-        raise typer.Exit(1)
-    engine.ready("hands", n_threads)
+    engine = _batch_engine(game, _batch_agents(game, names), "simulate plays it", "hands",
+                           n_threads)
     tally = Tally(gd)
     block = 50_000
     stride = max(1, hands // check) if check else 0

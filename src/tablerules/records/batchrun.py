@@ -279,9 +279,9 @@ def compare_batch_match(a, b, batch, seatings, *, games: int, seed: int, check: 
             res.b_wins += wins[1]
             res.draws += wins[2]
             res.played["AB"] += played
-            for v in diffs:
+            for v, c in zip(*np.unique(diffs, return_counts=True)):
                 v = float(v)
-                res.deal_diffs[int(v) if v == int(v) else round(v, 4)] += 1
+                res.deal_diffs[int(v) if v == int(v) else round(v, 4)] += int(c)
             res.deals += k
             if progress is not None:
                 progress(res.deals * len(seatings), games * len(seatings))
