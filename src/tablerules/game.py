@@ -7,6 +7,8 @@ makes its states: a match, a single hand, or the state a history leads to.
 
 from __future__ import annotations
 
+import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -111,12 +113,44 @@ def check(ref: str, options: dict[str, Any] | None = None, *, profile: bool = Fa
         res.diagnostics.extend(diags)
         res.failure = CheckError(diags[0].message, diags[0].span, diagnostics=diags)
         return res
-    try:
-        res.game = Game(compile_tree(tree, options, profile=profile, typed=typed), tree, ref)
-    except TablerulesError as e:
-        res.diagnostics.extend(e.diagnostics)
-        res.failure = e
+    key = None if profile else _compiled_key(tree, options, typed)
+    definition = _COMPILED.get(key) if key is not None else None
+    if definition is None:
+        try:
+            definition = compile_tree(tree, options, profile=profile, typed=typed)
+        except TablerulesError as e:
+            res.diagnostics.extend(e.diagnostics)
+            res.failure = e
+            return res
+        if key is not None and not _names_a_file(definition.strategy):
+            with _COMPILED_LOCK:
+                _COMPILED[key] = definition
+                while len(_COMPILED) > _COMPILED_KEEP:
+                    del _COMPILED[next(iter(_COMPILED))]
+    res.game = Game(definition, tree, ref)
     return res
+
+
+# Games compiled before in this process, by everything compiling reads: the text and name of
+# every file of the ruleset, the options, `typed` and the working directory (file names are
+# shown relative to it). A GameDef is frozen, so a process that loads the same game again (a
+# test run, compare's two sides, a worker's every task) shares one. Not with `profile` (its
+# timings are the run's own), nor for a default strategy named by path (the file may change).
+_COMPILED: dict[tuple, GameDef] = {}
+_COMPILED_KEEP = 24
+_COMPILED_LOCK = threading.Lock()
+
+
+def _compiled_key(tree: Tree, options: dict[str, Any] | None, typed: bool) -> tuple | None:
+    try:
+        opts = repr(sorted((options or {}).items()))
+        return (os.getcwd(), tree.origin, tuple(tree.sources.items()), opts, typed)
+    except (OSError, TypeError):  # no working directory; option names of mixed types
+        return None
+
+
+def _names_a_file(strategy: str | None) -> bool:
+    return strategy is not None and ("/" in strategy or os.sep in strategy)
 
 
 def load_game(ref: str, options: dict[str, Any] | None = None, *, profile: bool = False,

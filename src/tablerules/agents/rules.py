@@ -45,7 +45,11 @@ def strategy_for(gd, params: dict) -> strat.Strategy:
     # parameters, and one this strategy lacks may only keep its default
     defaults = {p.name: p.default for p in SPEC.params}
     settings = {k: v for k, v in params.items() if k != "strategy" and v != defaults.get(k)}
-    key = (id(gd), str(path.resolve()), tuple(sorted(settings.items())))
+    try:  # the file's text too: a game loaded again is the same GameDef (game.check)
+        text = path.read_bytes()
+    except OSError:
+        text = None
+    key = (id(gd), str(path.resolve()), text, tuple(sorted(settings.items())))
     hit = _COMPILED.get(key)
     if hit is not None and hit[0] is gd:
         return hit[1]

@@ -343,17 +343,19 @@ def compile_batch(game: GameDef, agents=None) -> Batch:
 
 
 @contextmanager
-def _compiling(source: str):
-    """Held while numba compiles (or loads) the kernel of `source`: processes that compile the
-    same kernel at once (workers, a test run's processes) wait for the first, then load what it
-    cached instead of compiling it again."""
+def _compiling(source: str, what: str = "hands"):
+    """Held while numba compiles (or loads) `what` of the kernel of `source` (its hand loops, or
+    the generator of compiled steps): processes that compile the same at once (workers, a test
+    run's processes) wait for the first, then load what it cached instead of compiling it
+    again. One lock for each: a process compiling the hand loops never waits while another
+    compiles the generator, which is most of a minute for some kernels."""
     digest = hashlib.sha256(source.encode()).hexdigest()[:20]
     try:
         import fcntl
     except ImportError:  # not on Windows: each process compiles for itself
         yield
         return
-    with open(cache_dir() / f"kernel_{digest}.lock", "w") as f:
+    with open(cache_dir() / f"kernel_{digest}.{what}.lock", "w") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
             yield

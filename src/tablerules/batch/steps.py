@@ -322,7 +322,7 @@ def compile_steps(game, agents=None) -> Steps:
     source = builder.build()
     if not available():
         raise BatchUnavailable("compiled steps need numba: pip install 'tablerules[fast]'")
-    with _compiling(source):  # as compile_batch: one process compiles, the others load
+    with _compiling(source, "steps"):  # as compile_batch: one process compiles, others load
         try:
             steps = Steps(game, _load(source), builder.seat_strategy, agents)
             steps._run(steps._empty(steps._size, dtype=steps._int64), array("q", steps._head),

@@ -33,7 +33,7 @@ import operator
 import re
 import threading
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Callable
 
 from ..errors import UNKNOWN, ExprError, GameError
@@ -233,6 +233,27 @@ def _only_generated(tree: ast.AST) -> None:
             raise RuntimeError(f"generated expression source holds {ast.dump(node)[:80]}")
 
 
+@lru_cache(maxsize=8192)
+def _code(source: str) -> tuple[str, Any, tuple]:
+    """Generated source compiled once (a game loaded again, or another game with the same
+    expression, reuses it): its file name, its code, and the source span and name of each call
+    of a function. The same source always makes the same code, so sharing it is safe: the
+    namespace it runs in (and the spans of its calls) stay each function's own."""
+    filename = f"<tablerules expression {next(_MODULES)}>"
+    try:
+        with _PARSING:
+            tree = ast.parse(source, filename)
+        _only_generated(tree)
+        with _PARSING:
+            code = compile(tree, filename, "exec")
+    except (SyntaxError, MemoryError):  # too many nested parentheses for Python
+        raise RecursionError from None
+    sites = tuple(((c.lineno, c.col_offset), (c.end_lineno, c.end_col_offset), c.func.id)
+                  for c in ast.walk(tree) if isinstance(c, ast.Call)
+                  and isinstance(c.func, ast.Name))
+    return filename, code, sites
+
+
 class Unit:
     """One generated module: its namespace (generated names only) and its kept parts."""
 
@@ -283,7 +304,6 @@ class Unit:
         """The function returning `src`, compiled; `bound`: the span of the int bound check;
         `kept`: each call worked out once per pass and arguments (a user function, see
         `define_function`), with the context's `memo` (a compile-time context has none)."""
-        filename = f"<tablerules expression {next(_MODULES)}>"
         body = f"_r = {src}" if bound is not None or kept else f"return {src}"
         lines = [*(self.defs if defs else ()), f"def _e({params}):"]
         if kept:
@@ -305,18 +325,8 @@ class Unit:
         if kept:
             lines += ["    if _m is not None:", "        _m[_q] = _r", "    return _r"]
         source = "\n".join(lines) + "\n"
-        try:
-            with _PARSING:
-                tree = ast.parse(source, filename)
-            _only_generated(tree)
-            with _PARSING:
-                code = compile(tree, filename, "exec")
-        except (SyntaxError, MemoryError):  # too many nested parentheses for Python
-            raise RecursionError from None
-        sites = tuple(((c.lineno, c.col_offset), (c.end_lineno, c.end_col_offset),
-                       self.calls[c.func.id]) for c in ast.walk(tree)
-                      if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
-                      and c.func.id in self.calls)
+        filename, code, sites = _code(source)
+        sites = tuple((s0, s1, self.calls[name]) for s0, s1, name in sites if name in self.calls)
         ns = {**self.ns, "_reloc": partial(_relocate, filename, sites)}
         exec(code, ns)  # generated from the checked tree only (see the header)
         self.source = source

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -121,7 +123,30 @@ def _mark_span(file: str, mark) -> Span:
 
 
 def parse_yaml(text: str, file: str) -> Tree:
-    """Compose YAML with the safe loader and build a located plain-data tree."""
+    """Compose YAML with the safe loader and build a located plain-data tree (a fresh one
+    each call: callers merge and edit trees in place)."""
+    key = (file, text)
+    known = _PARSED.get(key)
+    if known is None:
+        tree = _parse(text, file)
+        known = (pickle.dumps(tree.data, pickle.HIGHEST_PROTOCOL), tree.locs)
+        with _PARSED_LOCK:
+            _PARSED[key] = known
+            while len(_PARSED) > _PARSED_KEEP:
+                del _PARSED[next(iter(_PARSED))]
+    data, locs = known
+    return Tree(pickle.loads(data), dict(locs), {file: text})
+
+
+# Files parsed before, by name and text: a process that loads the same rulesets again (a test
+# run, a search agent's games, compare's two sides) composes each once. A copy of the plain
+# data comes back (pickled: a hundredth of composing it); the locations are immutable.
+_PARSED: dict[tuple[str, str], tuple[bytes, dict]] = {}
+_PARSED_KEEP = 64
+_PARSED_LOCK = threading.Lock()
+
+
+def _parse(text: str, file: str) -> Tree:
     try:
         loader = _BoundedLoader(text)
     except yaml.YAMLError as e:  # e.g. a control character the reader refuses
