@@ -335,21 +335,6 @@ def test_the_margin_keeps_the_policys_choice_unless_another_is_clearly_better():
     assert agree[0.0] < agree[10.0]
 
 
-def test_play_outs_in_compiled_code_make_the_same_choices():
-    """engine=batch plays the rules policy's play-outs in the kernel (batch/steps.py): the
-    same value for every action in every world, so the same choice and the same work."""
-    pytest.importorskip("numba")
-    g = load_game("moon", typed=True)
-    states = decisions(g, 4, 12)
-    fast, slow = agent(g, engine="batch", worlds=4), agent(g, engine="step", worlds=4)
-    for st in states:
-        seat, legal = st.current_player(), st.legal_actions()
-        want = slow.act(seat, legal, lambda s=seat, st=st: st.observation(s))
-        got = fast.act(seat, legal, lambda s=seat, st=st: st.observation(s))
-        assert got == want
-    assert fast.work == slow.work and fast.work["playouts"] > 100
-
-
 def test_compiled_play_outs_need_the_rules_policy_and_a_kernel_form():
     pytest.importorskip("numba")
     moon = load_game("moon", typed=True).definition
