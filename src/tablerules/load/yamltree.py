@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import pickle
+import copy
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -129,19 +129,19 @@ def parse_yaml(text: str, file: str) -> Tree:
     known = _PARSED.get(key)
     if known is None:
         tree = _parse(text, file)
-        known = (pickle.dumps(tree.data, pickle.HIGHEST_PROTOCOL), tree.locs)
+        known = (tree.data, tree.locs)
         with _PARSED_LOCK:
             _PARSED[key] = known
             while len(_PARSED) > _PARSED_KEEP:
                 del _PARSED[next(iter(_PARSED))]
     data, locs = known
-    return Tree(pickle.loads(data), dict(locs), {file: text})
+    return Tree(copy.deepcopy(data), dict(locs), {file: text})
 
 
 # Files parsed before, by name and text: a process that loads the same rulesets again (a test
 # run, a search agent's games, compare's two sides) composes each once. A copy of the plain
-# data comes back (pickled: a hundredth of composing it); the locations are immutable.
-_PARSED: dict[tuple[str, str], tuple[bytes, dict]] = {}
+# data comes back (a hundredth of composing it); the locations are immutable.
+_PARSED: dict[tuple[str, str], tuple[Any, dict]] = {}
 _PARSED_KEEP = 64
 _PARSED_LOCK = threading.Lock()
 
