@@ -60,7 +60,10 @@ def measure(game, ruleset: str, agent: str, decisions: int, seed: int) -> dict:
                 continue
             seat = st.current_player()
             legal = st.legal_actions()
-            observe = (lambda s=seat: st.observation(s))
+            # what the runner hands an agent (its observation, and the same as ids); a checkout
+            # from before State.observer gets the observation alone
+            observe = st.observer(seat) if hasattr(st, "observer") else (
+                lambda s=seat: st.observation(s))
             if len(legal) > 1:
                 t0 = clock()
                 a = agents[seat].act(seat, legal, observe)

@@ -23,7 +23,9 @@ class RulesAgent:
         if len(legal) == 1:
             self.last_rule = None
             return legal[0]
-        a, self.last_rule = strat.decide(self.strategy, self.vocab, seat, tuple(legal), observe())
+        sight = getattr(observe, "sight", None)  # ids, when the caller offers them
+        a, self.last_rule = strat.decide(self.strategy, self.vocab, seat, tuple(legal),
+                                         sight() if sight is not None else observe())
         return a
 
 

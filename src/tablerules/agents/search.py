@@ -212,7 +212,7 @@ class SearchAgent:
             p = st.current_player()
             legal = st.legal_actions()
             a = legal[0] if len(legal) == 1 else agents[p].act(
-                p, legal, lambda s=p: st.observation(s))
+                p, legal, st.observer(p))
             st.apply_action(a)
         return self._value(st, seat, before)
 

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from ..check.schema import validate_tree
 from ..definition.actions import FIXED_NAMES
+from ..engine.phases import AUCTION
 from ..errors import CheckError, Diagnostic, ExprError, GameError, Span, did_you_mean
 from ..expr import Env, Func, Var, compile_expression, define_function
 from ..expr.types import BOOL, INT, SCALAR, SYM, Attr, ListType, ObjType, enum
@@ -274,7 +275,11 @@ class Vocabulary:
 
     # -- observation -> Seen
 
-    def seen(self, seat: int, legal: tuple, obs: dict) -> Seen:
+    def seen(self, seat: int, legal: tuple, obs) -> Seen:
+        """The decision's Seen from the seat's observation: the dict of names
+        (`State.observation`) or the same as ids (`State.sight`, the faster)."""
+        if type(obs) is not dict:
+            return self._seen_sight(seat, legal, obs)
         gd = self.gd
         acts = gd.actions
         pid = self.piece_id
@@ -337,6 +342,73 @@ class Vocabulary:
                 s._best = rank[s.trick[best]]
         if obs["layout"]:
             s.ends = _ends(obs["layout"], pid, gd.pieces.ends)
+        return s
+
+    def _seen_sight(self, seat: int, legal: tuple, o) -> Seen:
+        """`seen` from a Sight: the same fields, with no names to look up."""
+        gd = self.gd
+        acts = gd.actions
+        s = Seen(seat=seat, dealer=o.dealer, bidder=o.bidder, my_side=gd.side_of[seat],
+                 legal=tuple(legal))
+        s.hand = o.hand
+        s.points, s.tricks, s.score = o.points, o.tricks, o.score
+        s.held = o.hand_sizes
+        s.chips = o.chips
+        s.stock_size = o.stock_size
+        s.decl = o.decl
+        s.contract = gd.contracts[o.contract].name if o.contract >= 0 else "none"
+        npieces = acts.pieces
+        bid_base, decl_base = acts.bid_base, acts.decl_base
+        bury_lo, lay_lo = acts.bury_base, acts.layout_base
+        lead_lo, pass_a = acts.lead_base, acts.pass_action
+        played_by: dict = {}
+        high, high_seat = 0, -1
+        bid_by: dict = {}
+        passed = set()
+        lead_named = -1
+        for p, a in o.hand_actions:
+            if p < 0 or a is None:
+                continue
+            if a < npieces:
+                played_by[a] = p
+            elif a >= lay_lo:
+                played_by[acts.lay_of(a)[0]] = p
+            elif bid_base <= a < decl_base:
+                b = a - bid_base + 1
+                high, high_seat = b, p
+                if b > bid_by.get(p, 0):
+                    bid_by[p] = b
+            elif a == pass_a:
+                passed.add(p)
+            elif lead_lo <= a < bury_lo:
+                lead_named = a - lead_lo
+        s.passed = frozenset(passed)
+        s.bid = high
+        if o.phase == AUCTION:  # the seat of the standing bid
+            s.bidder = high_seat
+        s.bid_by = bid_by
+        s.played = tuple(played_by)
+        s.played_by = played_by
+        mine = set(s.hand)
+        mine.update(o.buried)
+        s.unseen = tuple(t for t in range(len(gd.pieces)) if t not in mine and t not in played_by)
+        s.trick = o.trick
+        s.trick_seats = o.trick_seats
+        s.leading = not o.trick
+        if o.contract >= 0 and gd.trick_tables:
+            s.tables = gd.trick_tables.get((o.contract, s.decl))
+        if s.tables is not None and s.trick:
+            lead = s.tables.lead[s.trick[0]]
+            led = lead_named if type(lead) is tuple else lead
+            if led is not None and led >= 0:
+                s._led_index = led
+                s.led = s.tables.suits[led]
+                rank = s.tables.rank[led]
+                best = max(range(len(s.trick)), key=lambda i: (rank[s.trick[i]], -i))
+                s.winning = s.trick_seats[best]
+                s._best = rank[s.trick[best]]
+        if o.layout:
+            s.ends = _ends(o.layout, self.piece_id, gd.pieces.ends)
         return s
 
 

@@ -45,7 +45,7 @@ def _follow(g, st, hands, i: int, *, single: bool, agents=None) -> str | None:
         seat = st.current_player()
         agent = agents[seat] if agents is not None and 0 <= seat < len(agents) else None
         if agent is not None and len(legal) > 1:
-            want = agent.act(seat, legal, lambda s=seat: st.observation(s))
+            want = agent.act(seat, legal, st.observer(seat))
             if want != a:
                 rule = getattr(agent, "last_rule", None)
                 return (f"decision {j + 1}: seat {seat}'s agent chooses "

@@ -98,6 +98,57 @@ def observation(st, seat: int) -> dict[str, Any]:
     return obs
 
 
+class Sight:
+    """What `observation` says, for an agent that reads ids: the same information as piece,
+    bid and contract ids (not names) and only what a strategy reads. Built from the state in
+    a few microseconds; the fields are immutable (tuples, ints), so it is a copy, never a view
+    of the state."""
+
+    __slots__ = ("seat", "phase", "dealer", "bidder", "hand", "hand_sizes", "bid", "decl",
+                 "trick", "trick_seats", "points", "tricks", "score", "stock_size", "buried",
+                 "layout", "hand_actions", "contract", "chips")
+
+    def __init__(self, st, seat: int):
+        g = st.game
+        ctx = st.ctx
+        su = st.setup
+        self.seat = seat
+        self.phase = st.phase
+        self.dealer = ctx.dealer
+        self.bidder = ctx.bidder
+        self.hand = g.mask_pieces(st.hands[seat])
+        self.hand_sizes = tuple(m.bit_count() for m in st.hands)
+        self.bid = ctx.high if st.phase == AUCTION else ctx.bid
+        self.decl = tuple(ctx.decl[d.index] for d in g.declarations)
+        self.trick = tuple(ctx.trick)
+        self.trick_seats = tuple(st.play.seats) if st.play else ()
+        self.points, self.tricks, self.score = tuple(ctx.points), tuple(ctx.tricks), tuple(ctx.score)
+        self.stock_size = len(st.stock)
+        self.buried = tuple(t for t, s in zip(su.buried, su.buried_seats) if s == seat) \
+            if su is not None else ()
+        self.layout = st.layout.text() if st.layout is not None else {}
+        self.hand_actions = _this_hand(st, seat)[1]  # a tuple of [seat, id or None]
+        self.contract = ctx.contract  # -1: none yet
+        self.chips = tuple(ctx.chips) if g.match.stake is not None else ()
+
+
+class Observer:
+    """What an agent is handed at a decision (`act(seat, legal, observe)`): `observe()` is the
+    seat's observation (`observation`, names), `observe.sight()` the same as ids (`Sight`)."""
+
+    __slots__ = ("st", "seat")
+
+    def __init__(self, st, seat: int):
+        self.st = st
+        self.seat = seat
+
+    def __call__(self) -> dict[str, Any]:
+        return observation(self.st, self.seat)
+
+    def sight(self) -> Sight:
+        return Sight(self.st, self.seat)
+
+
 def _named(g, hist) -> list:
     """Decisions (no chance action, no lot) as [seat, action name]."""
     names = g.actions.names

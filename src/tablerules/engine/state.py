@@ -198,6 +198,15 @@ class State:
         """What `seat` may know (its information state); see `engine/observe.py`."""
         return observe.observation(self, seat)
 
+    def sight(self, seat: int) -> observe.Sight:
+        """The same information as `observation(seat)`, as ids (what the rules agent reads)."""
+        return observe.Sight(self, seat)
+
+    def observer(self, seat: int) -> observe.Observer:
+        """What an agent is handed at `seat`'s decision: call it for `observation(seat)`, or
+        its `sight()` for `sight(seat)`."""
+        return observe.Observer(self, seat)
+
     def marks(self) -> dict[str, tuple[int, ...]]:
         """Each `display.marks` mark -> the piece ids that carry it now (for people: play and the
         HTML replay; a trump mark, say, holds only once trump is named)."""

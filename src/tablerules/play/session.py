@@ -81,7 +81,7 @@ class Session:
     def bot(self) -> int:
         st = self.st
         s = st.actor
-        return self.agents[s].act(s, st.legal_actions(), lambda: st.observation(s))
+        return self.agents[s].act(s, st.legal_actions(), st.observer(s))
 
     def take_events(self) -> None:
         st = self.st

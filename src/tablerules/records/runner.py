@@ -210,7 +210,7 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
         else:
             seat = st.actor
             legal = st.legal_actions()
-            a = agents[seat].act(seat, legal, lambda s=seat: st.observation(s))
+            a = agents[seat].act(seat, legal, st.observer(seat))
             if decisions and emit is not None:
                 emit(record_lines.decision(st, seat, a, legal) if decisions is True
                      else {"type": "decision", "action": gd.action_to_string(a)})
