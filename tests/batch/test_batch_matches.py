@@ -94,6 +94,19 @@ def test_two_rulesets_are_dealt_the_same_hands(texas42, min31):
     assert (ba.hands.actions[:50] != bb.hands.actions[:50]).any()  # played otherwise
 
 
+@pytest.mark.parametrize("games, check", [(100, 30), (7, 3), (5, 10)])
+def test_compare_on_the_batch_engine_checks_as_many_matches_as_asked(texas42, min31, games,
+                                                                      check):
+    """--check K replays K matches of each side (all of them when there are fewer), never more:
+    100 matches with --check 30 once replayed 34 of each."""
+    r = cli("compare", "texas42", "--agents", "random", "--vs", "-o", "min_bid=31", "--engine",
+            "batch", "-n", str(games), "--check", str(check), "--no-progress", "--format", "json")
+    assert r.exit_code == 0, r.output
+    j = json.loads(r.stdout)
+    want = 2 * min(check, games)
+    assert j["checked"] == {"games": want, "agree": want, "disagreements": []}
+
+
 def test_cli_compare_two_option_sets_on_the_batch_engine(texas42, min31, snapshot):
     # random agents: the fixtures' kernels (the ruleset's default agent, rules, is two more)
     r = cli("compare", "texas42", "--agents", "random", "--vs", "-o", "min_bid=31", "--engine",

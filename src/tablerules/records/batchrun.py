@@ -166,9 +166,10 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
                                            minlength=len(block)).astype(np.int64))
                     _count_wins(side_wins, block, ns)
                     played[who] += len(block)
-                    if stride:
+                    if stride:  # `check` of each side's matches, spread over the run
                         sample = [m for m in range(len(block))
-                                  if (block.first + m) % stride == 0]
+                                  if (block.first + m) % stride == 0
+                                  and (block.first + m) // stride < check]
                         checked += len(sample)
                         problems += [f"{who}: {p}" for p in
                                      replay_matches(g, block, sample, batch.agents)]
