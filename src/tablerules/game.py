@@ -8,7 +8,6 @@ makes its states: a match, a single hand, or the state a history leads to.
 from __future__ import annotations
 
 import os
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -17,6 +16,7 @@ from .definition import GameDef
 from .engine.state import State, new_hand, new_match
 from .errors import CheckError, Diagnostic, GameError, TablerulesError
 from .interpreter import check_tree, compile_tree
+from .kept import Kept
 from .load.ruleset import load_tree
 from .load.yamltree import Tree
 
@@ -123,10 +123,7 @@ def check(ref: str, options: dict[str, Any] | None = None, *, profile: bool = Fa
             res.failure = e
             return res
         if key is not None and not _names_a_file(definition.strategy):
-            with _COMPILED_LOCK:
-                _COMPILED[key] = definition
-                while len(_COMPILED) > _COMPILED_KEEP:
-                    del _COMPILED[next(iter(_COMPILED))]
+            _COMPILED.put(key, definition)
     res.game = Game(definition, tree, ref)
     return res
 
@@ -136,9 +133,7 @@ def check(ref: str, options: dict[str, Any] | None = None, *, profile: bool = Fa
 # shown relative to it). A GameDef is frozen, so a process that loads the same game again (a
 # test run, compare's two sides, a worker's every task) shares one. Not with `profile` (its
 # timings are the run's own), nor for a default strategy named by path (the file may change).
-_COMPILED: dict[tuple, GameDef] = {}
-_COMPILED_KEEP = 24
-_COMPILED_LOCK = threading.Lock()
+_COMPILED = Kept(24)
 
 
 def _compiled_key(tree: Tree, options: dict[str, Any] | None, typed: bool) -> tuple | None:

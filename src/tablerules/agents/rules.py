@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from ..errors import CheckError, Span
+from ..kept import Kept
 from . import strategy as strat
 from .base import AgentSpec, Param
 
@@ -29,7 +30,7 @@ class RulesAgent:
         return a
 
 
-_COMPILED: dict = {}
+_COMPILED = Kept(64)
 
 
 def strategy_for(gd, params: dict) -> strat.Strategy:
@@ -55,10 +56,8 @@ def strategy_for(gd, params: dict) -> strat.Strategy:
     hit = _COMPILED.get(key)
     if hit is not None and hit[0] is gd:
         return hit[1]
-    if len(_COMPILED) > 64:
-        _COMPILED.clear()
     s = strat.compile_strategy(path, gd, settings)
-    _COMPILED[key] = (gd, s)
+    _COMPILED.put(key, (gd, s))  # gd kept with it: its id stays its own
     return s
 
 

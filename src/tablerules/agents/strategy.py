@@ -21,6 +21,7 @@ from ..expr import Env, Func, Var, compile_expression, define_function
 from ..expr.types import BOOL, INT, SCALAR, SYM, Attr, ListType, ObjType, enum
 from ..interpreter import vocab
 from ..interpreter.declarations import declaration_type
+from ..kept import Kept
 from ..interpreter.settings import option_env
 from ..load.ruleset import data_dir, display_path, read_tree
 
@@ -665,7 +666,7 @@ def _switch_path(data: dict, name: str) -> tuple:
     return ()
 
 
-_VOCABS: dict = {}
+_VOCABS = Kept(16)
 
 
 def vocabulary(gd) -> Vocabulary:
@@ -673,10 +674,7 @@ def vocabulary(gd) -> Vocabulary:
     hit = _VOCABS.get(id(gd))
     if hit is not None and hit.gd is gd:
         return hit
-    if len(_VOCABS) > 16:
-        _VOCABS.clear()
-    v = _VOCABS[id(gd)] = Vocabulary(gd)
-    return v
+    return _VOCABS.put(id(gd), Vocabulary(gd))  # the Vocabulary holds gd: its id stays its own
 
 
 def decide(strategy: Strategy, voc: Vocabulary, seat: int, legal: tuple, obs: dict

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import copy
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import yaml
 
 from ..errors import LoadError, Span
+from ..kept import Kept
 
 Path = tuple  # keys and indexes from the document root
 
@@ -129,11 +129,7 @@ def parse_yaml(text: str, file: str) -> Tree:
     known = _PARSED.get(key)
     if known is None:
         tree = _parse(text, file)
-        known = (tree.data, tree.locs)
-        with _PARSED_LOCK:
-            _PARSED[key] = known
-            while len(_PARSED) > _PARSED_KEEP:
-                del _PARSED[next(iter(_PARSED))]
+        known = _PARSED.put(key, (tree.data, tree.locs))
     data, locs = known
     return Tree(copy.deepcopy(data), dict(locs), {file: text})
 
@@ -141,9 +137,7 @@ def parse_yaml(text: str, file: str) -> Tree:
 # Files parsed before, by name and text: a process that loads the same rulesets again (a test
 # run, a search agent's games, compare's two sides) composes each once. A copy of the plain
 # data comes back (a hundredth of composing it); the locations are immutable.
-_PARSED: dict[tuple[str, str], tuple[Any, dict]] = {}
-_PARSED_KEEP = 64
-_PARSED_LOCK = threading.Lock()
+_PARSED = Kept(64)
 
 
 def _parse(text: str, file: str) -> Tree:
