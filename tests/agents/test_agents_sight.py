@@ -93,3 +93,34 @@ def test_the_sight_is_a_copy():
     for _ in range(10):
         st.apply_action(rng.choice(st.legal_actions()))
     assert {k: getattr(sight, k) for k in sight.__slots__} == before
+
+
+@pytest.mark.parametrize("name", ["texas42", "allfives", "taroky"])
+def test_a_clone_and_its_original_each_see_their_own_hand(name):
+    """The public record a sight reads is kept in the state: a clone that plays on otherwise
+    from the same point sees its own actions, and its original its own."""
+    game = load_game(name)
+    voc = vocabulary(game.definition)
+    rng = random.Random(21)
+    st = game.new_match()
+    compared = 0
+    while compared < 300:
+        if st.is_terminal():
+            st = game.new_match()
+        if st.is_chance_node():
+            st.deal_random(rng)
+            continue
+        st.sight(st.current_player())  # the record is up to date here
+        c = st.clone()
+        for s in (st, c):
+            for _ in range(3):
+                if s.is_terminal() or s.is_chance_node():
+                    break
+                s.apply_action(rng.choice(s.legal_actions()))
+        for s in (st, c):
+            if s.is_terminal() or s.is_chance_node():
+                continue
+            seat, legal = s.current_player(), s.legal_actions()
+            assert as_fields(voc.seen(seat, legal, s.sight(seat))) == \
+                as_fields(voc.seen(seat, legal, s.observation(seat)))
+            compared += 1

@@ -348,7 +348,6 @@ class Vocabulary:
     def _seen_sight(self, seat: int, legal: tuple, o) -> Seen:
         """`seen` from a Sight: the same fields, with no names to look up."""
         gd = self.gd
-        acts = gd.actions
         s = Seen(seat=seat, dealer=o.dealer, bidder=o.bidder, my_side=gd.side_of[seat],
                  legal=tuple(legal))
         s.hand = o.hand
@@ -358,41 +357,15 @@ class Vocabulary:
         s.stock_size = o.stock_size
         s.decl = o.decl
         s.contract = gd.contracts[o.contract].name if o.contract >= 0 else "none"
-        npieces = acts.pieces
-        bid_base, decl_base = acts.bid_base, acts.decl_base
-        bury_lo, lay_lo = acts.bury_base, acts.layout_base
-        lead_lo, pass_a = acts.lead_base, acts.pass_action
-        played_by: dict = {}
-        high, high_seat = 0, -1
-        bid_by: dict = {}
-        passed = set()
-        lead_named = -1
-        for p, a in o.hand_actions:
-            if p < 0 or a is None:
-                continue
-            if a < npieces:
-                played_by[a] = p
-            elif a >= lay_lo:
-                played_by[acts.lay_of(a)[0]] = p
-            elif bid_base <= a < decl_base:
-                b = a - bid_base + 1
-                high, high_seat = b, p
-                if b > bid_by.get(p, 0):
-                    bid_by[p] = b
-            elif a == pass_a:
-                passed.add(p)
-            elif lead_lo <= a < bury_lo:
-                lead_named = a - lead_lo
-        s.passed = frozenset(passed)
-        s.bid = high
+        s.passed = o.passed
+        s.bid = o.high
         if o.phase == AUCTION:  # the seat of the standing bid
-            s.bidder = high_seat
-        s.bid_by = bid_by
-        s.played = tuple(played_by)
-        s.played_by = played_by
-        mine = set(s.hand)
-        mine.update(o.buried)
-        s.unseen = tuple(t for t in range(len(gd.pieces)) if t not in mine and t not in played_by)
+            s.bidder = o.high_seat
+        s.bid_by = dict(o.bid_by)
+        s.played = tuple(o.played_by)
+        s.played_by = dict(o.played_by)
+        s.unseen = o.unseen
+        lead_named = o.lead_named
         s.trick = o.trick
         s.trick_seats = o.trick_seats
         s.leading = not o.trick

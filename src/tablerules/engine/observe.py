@@ -100,13 +100,15 @@ def observation(st, seat: int) -> dict[str, Any]:
 
 class Sight:
     """What `observation` says, for an agent that reads ids: the same information as piece,
-    bid and contract ids (not names) and only what a strategy reads. Built from the state in
-    a few microseconds; the fields are immutable (tuples, ints), so it is a copy, never a view
-    of the state."""
+    bid and contract ids (not names), and this hand's public actions as the record a strategy
+    reads (`public`), not listed. Built from the state in a few microseconds; its fields are
+    ints, tuples and the public record's mappings, which nobody changes (a later sight gets new
+    ones), so it is a copy, never a view of the state."""
 
     __slots__ = ("seat", "phase", "dealer", "bidder", "hand", "hand_sizes", "bid", "decl",
                  "trick", "trick_seats", "points", "tricks", "score", "stock_size", "buried",
-                 "layout", "hand_actions", "contract", "chips")
+                 "layout", "contract", "chips", "played_by", "bid_by", "passed", "high",
+                 "high_seat", "lead_named", "unseen")
 
     def __init__(self, st, seat: int):
         g = st.game
@@ -116,20 +118,70 @@ class Sight:
         self.phase = st.phase
         self.dealer = ctx.dealer
         self.bidder = ctx.bidder
-        self.hand = g.mask_pieces(st.hands[seat])
-        self.hand_sizes = tuple(m.bit_count() for m in st.hands)
+        hands = st.hands
+        self.hand = g.mask_pieces(hands[seat])
+        self.hand_sizes = tuple([m.bit_count() for m in hands])
         self.bid = ctx.high if st.phase == AUCTION else ctx.bid
-        self.decl = tuple(ctx.decl[d.index] for d in g.declarations)
+        self.decl = tuple([ctx.decl[d.index] for d in g.declarations])
         self.trick = tuple(ctx.trick)
         self.trick_seats = tuple(st.play.seats) if st.play else ()
         self.points, self.tricks, self.score = tuple(ctx.points), tuple(ctx.tricks), tuple(ctx.score)
         self.stock_size = len(st.stock)
-        self.buried = tuple(t for t, s in zip(su.buried, su.buried_seats) if s == seat) \
-            if su is not None else ()
+        mine = hands[seat]
+        if su is not None and su.buried:
+            self.buried = tuple([t for t, s in zip(su.buried, su.buried_seats) if s == seat])
+            for t in self.buried:
+                mine |= 1 << t
+        else:
+            self.buried = ()
         self.layout = st.layout.text() if st.layout is not None else {}
-        self.hand_actions = _this_hand(st, seat)[1]  # a tuple of [seat, id or None]
         self.contract = ctx.contract  # -1: none yet
         self.chips = tuple(ctx.chips) if g.match.stake is not None else ()
+        (self.played_by, self.bid_by, self.passed, self.high, self.high_seat, self.lead_named,
+         played) = public(st)
+        # neither held nor buried by this seat nor played: as observation's pieces
+        self.unseen = g.mask_pieces(g.all_pieces & ~(mine | played))
+
+
+def public(st) -> tuple:
+    """This hand's public record so far: (who played or laid each piece {piece: seat}, each
+    seat's highest bid {seat: bid index}, the seats that passed (a frozenset), the standing bid
+    and its seat (0 and -1: none), the suit a leader named (-1: none), the played pieces' mask).
+    Every seat sees the same (a bury, the one action seen by one seat only, is in none of it).
+    Kept in the state and extended by the actions since (a new tuple each time: one handed out
+    is never changed)."""
+    rec = st.seen_public
+    n = len(st.history)
+    if rec is None or rec[0] != st.hand_start or rec[1] > n:
+        rec = (st.hand_start, st.hand_start, {}, {}, frozenset(), 0, -1, -1, 0)
+    if rec[1] < n:
+        acts = st.game.actions
+        npieces, lay_lo = acts.pieces, acts.layout_base
+        bid_base, decl_base = acts.bid_base, acts.decl_base
+        lead_lo, bury_lo, pass_a = acts.lead_base, acts.bury_base, acts.pass_action
+        _, upto, played_by, bid_by, passed, high, high_seat, lead_named, played = rec
+        played_by, bid_by, passed = dict(played_by), dict(bid_by), set(passed)
+        for p, a in st.history[upto:n]:
+            if p < 0:  # the deal, a draw by lot
+                continue
+            if a < npieces:
+                played_by[a] = p
+                played |= 1 << a
+            elif a >= lay_lo:
+                t = acts.lay_of(a)[0]
+                played_by[t] = p
+                played |= 1 << t
+            elif bid_base <= a < decl_base:
+                high, high_seat = a - bid_base + 1, p
+                if high > bid_by.get(p, 0):
+                    bid_by[p] = high
+            elif a == pass_a:
+                passed.add(p)
+            elif lead_lo <= a < bury_lo:
+                lead_named = a - lead_lo
+        rec = st.seen_public = (st.hand_start, n, played_by, bid_by, frozenset(passed), high,
+                                high_seat, lead_named, played)
+    return rec[2:]
 
 
 class Observer:

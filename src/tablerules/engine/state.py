@@ -34,7 +34,7 @@ class State:
     __slots__ = ("game", "phase", "hands", "history", "events", "single_hand",
                  "ctx", "deals", "winner_sides", "hand_start", "step_cap", "dealing",
                  "dealt_hands", "dealt_stock", "start_score", "bidding", "setup", "play", "layout", "_legal",
-                 "max_steps", "by_lot", "seen_before", "seen_hand", "last_hand")
+                 "max_steps", "by_lot", "seen_before", "seen_hand", "seen_public", "last_hand")
 
     def __init__(self, game: GameDef, *, single_hand: bool = False, record: bool = False,
                  first_dealer: int | None = None):
@@ -50,6 +50,7 @@ class State:
         self.history: list[tuple[int, int]] = []
         self.seen_before: dict = {}  # seat -> the match before this hand as it saw it (observe.py)
         self.seen_hand: dict = {}  # seat -> this hand so far as it saw it (observe.py)
+        self.seen_public: tuple | None = None  # this hand's public record so far (observe.py)
         self.max_steps = game.bounds.max_steps
         self.deals = 0
         self.winner_sides: list[int] = []
@@ -241,6 +242,7 @@ class State:
         c.history = list(self.history)
         c.seen_before = dict(self.seen_before)  # its entries are tuples, never changed
         c.seen_hand = dict(self.seen_hand)
+        c.seen_public = self.seen_public  # a tuple, never changed
         c.events = [] if self.events is not None else None
         c.single_hand = self.single_hand
         c.max_steps = self.max_steps
