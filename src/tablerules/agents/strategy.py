@@ -328,22 +328,8 @@ class Vocabulary:
         s.unseen = tuple(t for t in range(len(gd.pieces)) if t not in mine and t not in played_by)
         s.trick = tuple(pid[n] for _, n in obs["trick"])
         s.trick_seats = tuple(x for x, _ in obs["trick"])
-        s.leading = not s.trick
-        if obs["contract"] is not None and gd.trick_tables:
-            s.tables = gd.trick_tables.get((self.contract_index[obs["contract"]], s.decl))
-        if s.tables is not None and s.trick:
-            lead = s.tables.lead[s.trick[0]]
-            led = lead_named if type(lead) is tuple else lead
-            if led is not None and led >= 0:
-                s._led_index = led
-                s.led = s.tables.suits[led]
-                rank = s.tables.rank[led]
-                best = max(range(len(s.trick)), key=lambda i: (rank[s.trick[i]], -i))
-                s.winning = s.trick_seats[best]
-                s._best = rank[s.trick[best]]
-        if obs["layout"]:
-            s.ends = _ends(obs["layout"], pid, gd.pieces.ends)
-        return s
+        contract = self.contract_index[obs["contract"]] if obs["contract"] is not None else -1
+        return self._finish(s, contract, lead_named, obs["layout"])
 
     def _seen_sight(self, seat: int, legal: tuple, o) -> Seen:
         """`seen` from a Sight: the same fields, with no names to look up."""
@@ -365,12 +351,18 @@ class Vocabulary:
         s.played = tuple(o.played_by)
         s.played_by = dict(o.played_by)
         s.unseen = o.unseen
-        lead_named = o.lead_named
         s.trick = o.trick
         s.trick_seats = o.trick_seats
-        s.leading = not o.trick
-        if o.contract >= 0 and gd.trick_tables:
-            s.tables = gd.trick_tables.get((o.contract, s.decl))
+        return self._finish(s, o.contract, o.lead_named, o.layout)
+
+    def _finish(self, s: Seen, contract: int, lead_named: int, layout: dict) -> Seen:
+        """What both readings share: the trick's tables (contract -1: none yet), the suit led
+        (a leader's named suit where the piece leads none of its own), who is winning, and the
+        layout's open ends."""
+        gd = self.gd
+        s.leading = not s.trick
+        if contract >= 0 and gd.trick_tables:
+            s.tables = gd.trick_tables.get((contract, s.decl))
         if s.tables is not None and s.trick:
             lead = s.tables.lead[s.trick[0]]
             led = lead_named if type(lead) is tuple else lead
@@ -381,8 +373,8 @@ class Vocabulary:
                 best = max(range(len(s.trick)), key=lambda i: (rank[s.trick[i]], -i))
                 s.winning = s.trick_seats[best]
                 s._best = rank[s.trick[best]]
-        if o.layout:
-            s.ends = _ends(o.layout, self.piece_id, gd.pieces.ends)
+        if layout:
+            s.ends = _ends(layout, self.piece_id, gd.pieces.ends)
         return s
 
 
