@@ -130,3 +130,35 @@ def test_cli_compare_two_option_sets_on_the_batch_engine(texas42, min31, snapsho
 def test_cli_compare_batch_usage_errors(args, words):
     r = cli("compare", "texas42", "--engine", "batch", "-n", "2", *args)
     assert r.exit_code == 2 and words in r.stderr, r.output
+
+
+def test_ctrl_c_in_a_batch_compare_keeps_the_whole_deals_before_it(texas42, min31):
+    """compare --engine batch counts a chunk of 4096 deals whole or not at all: Ctrl-C while B
+    plays the second chunk leaves the first chunk's deals, A's and B's, counted and says it was
+    interrupted."""
+    from tablerules.records.batchrun import compare_batch
+    from tablerules.records.compare import Config
+
+    game, a_batch = texas42
+    other = load_game("texas42", {"min_bid": 31})
+    a = Config("A", game, ["random"] * 4)
+    b = Config("B", other, ["random"] * 4)
+    plays = min31.matches
+
+    def interrupted(n, seed, *, first=0, **kw):
+        if first >= 4096:
+            raise KeyboardInterrupt
+        return plays(n, seed, first=first, **kw)
+
+    class Stopping:  # min31's kernel, stopped by Ctrl-C in its second chunk
+        agents, game = min31.agents, min31.game
+        matches = staticmethod(interrupted)
+
+    res, checked = compare_batch(a, b, a_batch, Stopping(), games=5000, seed=2, check=10)
+    d = res.as_dict()
+    assert res.interrupted and d["interrupted"]
+    assert d["deals"] == 4096 and d["games_by_config"] == {"A": 4096, "B": 4096}
+    whole, _ = compare_batch(a, b, a_batch, min31, games=4096, seed=2, check=0)
+    assert whole.as_dict()["deals"] == 4096
+    for k in ("a_stats", "b_stats", "wins_by_side"):  # the same deals, counted the same
+        assert d[k] == whole.as_dict()[k]
