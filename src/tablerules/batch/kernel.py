@@ -192,6 +192,9 @@ class Builder:
         self.const("DOMINOES", int(bool(ends)))
         self.array("HI", [e[0] for e in ends] or [0] * P)
         self.array("LO", [e[1] for e in ends] or [0] * P)
+        # HASM[x]: the pieces showing x (has(t, x) of every piece at once, typed.py)
+        self.array("HASM", [sum(1 << t for t, e in enumerate(ends) if x in e)
+                            for x in range(max((e[0] for e in ends), default=0) + 1)])
         top = max((e[0] for e in ends), default=0)
         self.array("PIECE", [g.pieces.index(a, b) if g.pieces.index(a, b) is not None else -1
                              for a in range(top + 1) for b in range(top + 1)],
@@ -589,6 +592,14 @@ def _side(x):
 @njit(cache=True, inline='always')
 def _has(t, x):
     return x >= 0 and x < 1099511627776 and (HI[t] == x or LO[t] == x)
+
+
+@njit(cache=True, inline='always')
+def _hasm(x):
+    """The mask of the pieces that show x (none for a symbol or a number no piece shows)."""
+    if x < 0 or x >= HASM.shape[0]:
+        return 0
+    return HASM[x]
 
 
 @njit(cache=True, inline='always')

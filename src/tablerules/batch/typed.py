@@ -265,6 +265,48 @@ class Gen:
             return repr(m)
         raise NotBatchable("this list of pieces has no kernel form")
 
+    def piece_test(self, node: n.Node, b) -> tuple[str | None, n.Node | None]:
+        """Split an aggregate's test of its piece `b` into (the mask of the pieces that pass
+        its leading part, the rest of the test or None): the leading part is the `and`s from
+        the left that read nothing but the piece's own attributes and `has(piece, y)` of a `y`
+        bound outside the aggregate or constant, worked out once for all pieces instead of
+        once a piece (the rest is still tested, in order, on the pieces that pass)."""
+        whole = self._piece_mask(node, b)
+        if whole is not None:
+            return whole, None
+        if isinstance(node, n.Logic) and node.op == "and":
+            left, rest = self.piece_test(node.left, b)
+            if left is not None and rest is None:
+                return left, node.right
+        return None, node
+
+    def _piece_mask(self, node: n.Node, b) -> str | None:
+        if isinstance(node, n.Logic):
+            left, right = self._piece_mask(node.left, b), self._piece_mask(node.right, b)
+            if left is None or right is None:
+                return None
+            return f"({left} {'&' if node.op == 'and' else '|'} {right})"
+        if isinstance(node, n.Unary) and node.op == "not":
+            inner = self._piece_mask(node.operand, b)
+            size = self.u.domains.get("tile", 0)
+            return None if inner is None else f"({(1 << size) - 1} & ~{inner})"
+        if isinstance(node, n.Attr) and self._bound(node.obj, b) and \
+                str(self.type_of(node)) == "bool":
+            obj_t = self.type_of(node.obj)
+            get = obj_t.attrs[node.name].get
+            return repr(sum(1 << t for t in range(self.u.domains[obj_t.name]) if get(t)))
+        if isinstance(node, n.Call) and node.func.name == "has" and \
+                self.c.funcs[id(node)].typed is None and self._bound(node.args[0], b):
+            y = node.args[1]
+            ref = self.c.refs.get(id(y)) if isinstance(y, n.Name) else None
+            if self.is_const(y) or (isinstance(ref, Binder) and ref is not b
+                                    and ref in self.locals):
+                return f"_hasm({self.expr(y)})"
+        return None
+
+    def _bound(self, node: n.Node, b) -> bool:
+        return isinstance(node, n.Name) and self.c.refs.get(id(node)) is b
+
     def loop(self, node: n.Node, var: str) -> tuple[str, str]:
         """(the loop header over a list, a set-up line before it) for an aggregate's variable."""
         mask = self.pieces(node)
@@ -435,8 +477,19 @@ class Gen:
         header, setup = self.loop(node.iter, var)
         self.inner += 1
         try:
-            cond = None if node.cond is None else self.expr(node.cond)
-            elem = None if node.elem is None else self.expr(node.elem)
+            test, rest = None, node.cond
+            if setup and header.startswith("for ") and rest is not None:  # over a mask
+                test, rest = self.piece_test(rest, b)
+            if test is not None:  # the pieces that fail it are never looked at
+                m, mask = setup.split(" = ", 1)
+                setup = f"{m} = ({mask}) & {test}"
+            cond = None if rest is None else self.expr(rest)
+            whole = None  # any() of a test of the piece alone: one look at the mask
+            if kind == "any" and node.cond is None and setup:
+                whole, left = self.piece_test(node.elem, b)
+                if left is not None:
+                    whole = None
+            elem = None if node.elem is None or whole is not None else self.expr(node.elem)
         finally:
             self.inner -= 1
         dflt = None if node.default is None else self.expr(node.default)
@@ -446,6 +499,13 @@ class Gen:
         if setup:
             lines.append(f"    {setup}")
         acc = {"sum": "0", "count": "0", "any": "False", "all": "True"}.get(kind, "0")
+        if whole is not None or (kind == "count" and cond is None and test is not None):
+            m = setup.split(" = ", 1)[0]
+            lines.append(f"    return _popcount({m})" if whole is None
+                         else f"    return ({m} & {whole}) != 0")
+            self.u.defs.append("\n".join(lines) + "\n")
+            del self.locals[b]
+            return f"{fname}(S, H{params})"
         lines += [f"    acc = {acc}", "    found = False", f"    {header}"]
         ind = "        "
         if cond is not None:
