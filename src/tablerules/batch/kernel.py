@@ -193,8 +193,7 @@ class Builder:
         self.array("HI", [e[0] for e in ends] or [0] * P)
         self.array("LO", [e[1] for e in ends] or [0] * P)
         # HASM[x]: the pieces showing x (has(t, x) of every piece at once, typed.py)
-        self.array("HASM", [sum(1 << t for t, e in enumerate(ends) if x in e)
-                            for x in range(max((e[0] for e in ends), default=0) + 1)])
+        self.array("HASM", list(g.number_mask) or [0])
         top = max((e[0] for e in ends), default=0)
         self.array("PIECE", [g.pieces.index(a, b) if g.pieces.index(a, b) is not None else -1
                              for a in range(top + 1) for b in range(top + 1)],
