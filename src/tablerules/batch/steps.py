@@ -12,6 +12,7 @@ from the GameDef as the batch engine's is: it knows no game.
 
 from __future__ import annotations
 
+import struct
 from array import array
 from itertools import chain
 
@@ -57,6 +58,10 @@ class Steps:
         self._lens = [game.hand_size] * game.seat_count + ([game.stock] if game.stock else [])
         self._total = sum(self._lens)
         self._get = game.pieces.by_ends.__getitem__
+        # the legal actions read out of io[1:1 + n] as a tuple in one call (tuple(io[...])
+        # makes an array first): one reader per count, io's items being int64 ("q")
+        width = int(module.NP * module.NARMS + 64 + module.OFF.shape[2] + module.DCH.shape[2])
+        self._legal_of = [struct.Struct(f"{n}q").unpack_from for n in range(width + 1)]
         self._empty = np.empty
         self._int64 = np.int64
 
@@ -163,7 +168,7 @@ class CompiledHand:
         except (ValueError, ZeroDivisionError) as e:
             raise self._stopped(e) from None
         self._code = code
-        self._legal = tuple(self._io[1:1 + (code & 0xFFFF)])
+        self._legal = self.steps._legal_of[code & 0xFFFF](self._io, 8)
 
     @staticmethod
     def _stopped(e: Exception) -> GameError:
@@ -249,7 +254,7 @@ class CompiledHand:
                               f"{self.player_name()} (legal: "
                               f"{', '.join(self.action_to_string(a) for a in self._legal)})")
         self._code = code
-        self._legal = tuple(io[1:1 + (code & 0xFFFF)])
+        self._legal = self.steps._legal_of[code & 0xFFFF](io, 8)
 
     def clone(self) -> "CompiledHand":
         """An independent copy: the same deal and decisions, replayed in the kernel."""
