@@ -18,6 +18,7 @@ from ..definition import GameDef
 from ..engine.phases import DEAL, DONE, LAYOUT, LEAD, PLAY
 from ..engine.worlds import worlds as draw_worlds
 from ..errors import GameError
+from ..kept import Kept
 from .base import AgentSpec, Param
 
 
@@ -34,8 +35,8 @@ LEVELS = {
 POLICIES = ("auto", "random", "cautious", "rules")
 NODES = 20000  # alpha-beta nodes per world and action at most; past it, play-outs decide
 # engine=batch: the compiled play-outs of a game and strategy, made once in a process (an agent
-# is made for every seat of every match)
-_KERNELS: dict = {}
+# is made for every seat of every match); the last 16
+_KERNELS = Kept(16)
 
 PARAMS = (
     Param("level", "choice", "normal", "budget preset: worlds, play-outs and exact-search "
@@ -123,7 +124,8 @@ class SearchAgent:
             steps = compile_steps(self.game, self._policy)
         except (NotBatchable, BatchUnavailable) as e:
             raise ValueError(f"engine=batch: {e.message}") from None
-        _KERNELS[key] = (self.game, steps)  # the game kept with it: its id stays its own
+        # the game kept with it (and the strategy, by the steps' agents): their ids stay theirs
+        _KERNELS.put(key, (self.game, steps))
         return steps
 
     def act(self, seat: int, legal: tuple[int, ...], observe) -> int:
