@@ -164,26 +164,28 @@ class Vocabulary:
                 raise GameError(f"the action '{names[a]}' moves no piece")
             return p
 
-        def the_bid(a):
-            return bid_of.get(a, 0)
-
-        def arm(a):
-            return arms[acts.lay_of(a)[1]] if kinds[a] == "lay" else "none"
-
+        # every attribute but the piece (which refuses an action that moves none) is a table
+        # over the actions: a strategy reads them for every legal action of every decision
         bids = self.gd.bids
+        every = range(acts.num_actions)
+        the_bid = tuple(bid_of.get(a, 0) for a in every)
+        arm = tuple(arms[acts.lay_of(a)[1]] if kinds[a] == "lay" else "none" for a in every)
+        contract = tuple(bids[b].contract_name for b in the_bid)
+        level = tuple(bids[the_bid[a]].level if a in bid_of else -1 for a in every)
+        values = tuple(value.get(a, -1) for a in every)
+        declares = tuple(decl.get(a, "none") for a in every)
         return ObjType("action", {
             "kind": Attr(enum(KINDS), kinds.__getitem__, "what the action does"),
             "name": Attr(SYM, names.__getitem__, "the action's name, e.g. 'bid 30'"),
             "piece": Attr(self.tile, piece, "the piece played, laid or buried"),
-            "bid": Attr(self.bid, the_bid, "the bid made (the no-bid for another kind)"),
-            "contract": Attr(self.bid.attrs["contract"].type,
-                             lambda a: bids[the_bid(a)].contract_name, "a bid's contract"),
-            "level": Attr(INT, lambda a: bids[the_bid(a)].level if a in bid_of else -1,
-                          "a bid's level (-1 for another kind)"),
-            "value": Attr(SCALAR, lambda a: value.get(a, -1), "a declaration's value or the "
-                                                               "suit a lead names (-1 otherwise)"),
-            "declares": Attr(SYM, lambda a: decl.get(a, "none"), "the declaration it makes"),
-            "arm": Attr(SYM, arm, "the arm a lay goes on ('none' otherwise)"),
+            "bid": Attr(self.bid, the_bid.__getitem__, "the bid made (the no-bid for another kind)"),
+            "contract": Attr(self.bid.attrs["contract"].type, contract.__getitem__,
+                             "a bid's contract"),
+            "level": Attr(INT, level.__getitem__, "a bid's level (-1 for another kind)"),
+            "value": Attr(SCALAR, values.__getitem__, "a declaration's value or the suit a lead "
+                                                      "names (-1 otherwise)"),
+            "declares": Attr(SYM, declares.__getitem__, "the declaration it makes"),
+            "arm": Attr(SYM, arm.__getitem__, "the arm a lay goes on ('none' otherwise)"),
         }, doc="a legal action")
 
     def _base_env(self) -> Env:
