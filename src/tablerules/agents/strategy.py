@@ -52,7 +52,7 @@ def resolve(ref: str, relative_to: Path | None = None) -> Path:
 # what the seat sees, as the fields the strategy's names read
 
 
-@dataclass
+@dataclass(slots=True)
 class Seen:
     """One decision's view: built from the observation and the legal actions only."""
 
@@ -85,6 +85,8 @@ class Seen:
     tables: Any = None
     a: int = -1  # the action a `choose` or `only` is looking at
     memo: dict = field(default_factory=dict)  # the strategy's `values`, once computed
+    _led_index: Any = None  # the suit led's index in the trick's tables (None: no trick yet)
+    _best: int = -1  # the rank of the trick's winning piece so far
 
 
 class Vocabulary:
@@ -401,7 +403,7 @@ def _rank(s: Seen, t: int) -> int:
     tb = s.tables
     if tb is None:
         return 0
-    led = getattr(s, "_led_index", None)
+    led = s._led_index
     if led is None:
         lead = tb.lead[t]
         led = lead[0] if type(lead) is tuple else lead
@@ -411,7 +413,7 @@ def _rank(s: Seen, t: int) -> int:
 def _beats(s: Seen, t: int) -> bool:
     if not s.trick:
         return True
-    return _rank(s, t) > getattr(s, "_best", -1)
+    return _rank(s, t) > s._best
 
 
 def _ends(layout: dict, pid: dict, piece_ends) -> tuple:
