@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from .definition import GameDef
 from .engine.state import State, new_hand, new_match
-from .errors import CheckError, Diagnostic, GameError, TablerulesError
+from .errors import UNKNOWN, CheckError, Diagnostic, GameError, Span, TablerulesError
 from .interpreter import check_tree, compile_tree
 from .kept import Kept
 from .load.ruleset import load_tree
@@ -50,12 +50,17 @@ class Game:
         return st
 
     def locate(self, err: GameError) -> GameError:
-        """A game error that names a ruleset part, placed at that part in the ruleset file."""
-        if not err.part or self.tree is None:
+        """A game error placed in the ruleset: at the part it names, else, when it has no place
+        of its own (the batch engine's kernel knows no rule's place), at the ruleset's file."""
+        if self.tree is None:
             return err
-        located = type(err)(err.message, self.tree.span(err.part))
-        located.part = err.part
-        return located
+        if err.part:
+            located = type(err)(err.message, self.tree.span(err.part))
+            located.part = err.part
+            return located
+        if err.span == UNKNOWN and self.tree.origin:
+            return type(err)(err.message, Span(self.tree.origin, 0, 0))
+        return err
 
     def deal_ids(self, hands) -> tuple:
         get = self.definition.pieces.by_ends.__getitem__

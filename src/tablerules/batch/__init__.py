@@ -199,12 +199,16 @@ class Batch:
 
     def ready(self, what: str = "hands", threads: int = 1) -> None:
         """Have numba compile (or load from its cache) the loop of `hands` or `matches` now, not
-        in the first call that is timed (a run's clock starts after this)."""
-        if what == "hands":
-            self.play(1, 0, threads=threads)
-        else:
-            for _ in self.matches(1, 0, first_dealer=0, probe=True):
-                pass
+        in the first call that is timed (a run's clock starts after this). A fault of the
+        ruleset the probe meets is left to the run, which says where it met it."""
+        try:
+            if what == "hands":
+                self.play(1, 0, threads=threads)
+            else:
+                for _ in self.matches(1, 0, first_dealer=0, probe=True):
+                    pass
+        except GameError:
+            pass
 
     def play(self, n: int, seed: int, *, first: int = 0, threads: int = 1) -> Hands:
         """Deal and play hands `first` .. `first + n - 1` of the run `seed`, each seat with its
@@ -338,7 +342,10 @@ def compile_batch(game: GameDef, agents=None) -> Batch:
         raise BatchUnavailable("the batch engine needs numba: pip install 'tablerules[fast]'")
     batch = Batch(game, source, _load(source), agents, builder.seat_strategy)
     with _compiling(source):  # one process compiles a kernel; the others load its cache
-        batch.play(1, 0)
+        try:
+            batch.play(1, 0)
+        except GameError:  # a fault of the ruleset in that hand: the run meets it and says so
+            pass
     return batch
 
 

@@ -594,6 +594,16 @@ def _has(t, x):
 
 
 @njit(cache=True, inline='always')
+def _bnd(v):
+    """An int result of a rule, within the language's bound as the step engine checks it (an
+    int64 would go on, and wrap past 2**63, where the step engine stops)."""
+    if v > 9007199254740992 or v < -9007199254740992:
+        raise ValueError("a rule's value is beyond the integer bound: every int is between "
+                         "-2**53 and 2**53")
+    return v
+
+
+@njit(cache=True, inline='always')
 def _hasm(x):
     """The mask of the pieces that show x (none for a symbol or a number no piece shows)."""
     if x < 0 or x >= HASM.shape[0]:

@@ -377,9 +377,12 @@ class StrategyPart:
             return None
         name, c = hit
         try:
-            src = StrategyGen(self.u, c.typed, {}, False, self).expr(c.typed.root)
+            gen = StrategyGen(self.u, c.typed, {}, False, self)
+            src = gen.expr(c.typed.root)
         except NotBatchable as e:
             raise NotBatchable(e.message, ("values", name)) from None
+        if str(gen.type_of(c.typed.root)) == "int":  # as the rules agent checks it
+            src = f"_bnd({src})"
         got = self._values[id(ref)] = self.u.kept(src)
         return got
 
@@ -520,7 +523,7 @@ class StrategyPart:
             lines += ["        if not have:", "            best = acts[q]",
                       "            have = True"]
         else:
-            lines += [f"        v = {choose}", "        if not have or v > top:",
+            lines += [f"        v = _bnd({choose})", "        if not have or v > top:",
                       "            best = acts[q]", "            top = v", "            have = True"]
         lines.append("    return best")
         name = self.u.fresh("r")

@@ -137,9 +137,12 @@ class Unit:
         """The generated function `_hN(S, H)` of one compiled hook (expr.Typed); `hoist`: a
         per-piece rule, whose parts that read no per-piece name are kept for the pass."""
         try:
-            body = Gen(self, typed, {}, hoist).expr(typed.root)
+            gen = Gen(self, typed, {}, hoist)
+            body = gen.expr(typed.root)
         except NotBatchable as e:
             raise NotBatchable(e.message, path) from None
+        if str(gen.type_of(typed.root)) == "int":  # checked as the step engine checks it
+            body = f"_bnd({body})"
         name = self.fresh("h")
         self.defs.append(f"def {name}(S, H):\n    return {body}\n")
         return name
