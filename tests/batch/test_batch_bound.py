@@ -38,3 +38,50 @@ def test_the_batch_engine_stops_at_the_bound_too(tmp_path):
     assert "Traceback" not in r.stderr
     assert "texas42-growing.yaml: error: the batch engine stopped: a rule's value is " + BOUND \
         in r.stderr, r.stderr
+
+
+SHORT = "name: short\nextends: texas42\nbounds:\n  max_steps: 6\n"
+STEPS = """
+import random, sys
+from tablerules.batch import compile_steps
+from tablerules.errors import RulesetFault
+from tablerules.game import load_game
+game = load_game(sys.argv[1], typed=True)
+steps = compile_steps(game)
+rng = random.Random(1)
+pieces = list(range(28))
+rng.shuffle(pieces)
+hand = steps.new_hand([pieces[7 * s:7 * s + 7] for s in range(4)], 0)
+try:
+    for _ in range(100):
+        hand.apply_action(rng.choice(hand.legal_actions()))
+except RulesetFault as e:
+    e = game.locate(e)
+    print(e.span.line, e.message)
+"""
+
+
+def _plain_python(tmp_path, *args):
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", TABLERULES_CACHE=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
+    return subprocess.run([sys.executable, "-W", "ignore", *args], capture_output=True,
+                          text=True, env=env, timeout=120, cwd=tmp_path)
+
+
+def test_a_hand_past_max_steps_stops_the_kernel_at_the_bound(tmp_path):
+    """bounds.max_steps in the batch engine's hand loop and in compiled steps: the step
+    engine's fault, placed at the bound (line 4), the kernel again run as plain Python."""
+    (tmp_path / "short.yaml").write_text(SHORT, encoding="utf-8")
+    (tmp_path / "steps.py").write_text(STEPS, encoding="utf-8")
+    r = _plain_python(tmp_path, "steps.py", "short.yaml")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("4 the compiled hand stopped after 7 decisions: the hand did "
+                               "not end within bounds.max_steps decisions"), r.stdout
+    r = _plain_python(tmp_path, "-m", "tablerules", "batch", "short.yaml", "--hands", "3",
+                      "--no-progress")
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "short.yaml:4:" in r.stderr and "bounds.max_steps" in r.stderr, r.stderr
+    r = _plain_python(tmp_path, "-m", "tablerules", "simulate", "short.yaml", "--engine", "batch",
+                      "--agents", "random", "--games", "2", "--no-progress")
+    assert r.returncode == 1 and "short.yaml:4:" in r.stderr, r.stderr
+    assert "note:" not in r.stderr  # the random bidders' note is for a match that never ends

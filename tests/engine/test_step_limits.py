@@ -44,3 +44,4 @@ def test_validate_names_a_simulate_command_that_reproduces_the_fault(tmp_path):
     s = cli(*command)
     assert s.exit_code == 1
     assert "within 6 decisions" in s.output
+    assert "note:" not in s.output  # the random bidders' note is for a match, not a hand

@@ -65,7 +65,9 @@ def decisions_bound(g: GameDef) -> int:
     """The most decisions one hand of the kernel can take: every piece played and its lead
     named, the stock taken and buried, two rounds of the auction with every bid confirmed, every
     declaration; in a layout every lay, draw, knock and claim (a hand past it stops with an
-    error: ERRORS[7])."""
+    error: ERRORS[7]). With a smaller bounds.max_steps, one past it: the decision that goes past
+    the bound is kept, and the hand stops with the bound's error (ERRORS[2]), as the step engine
+    stops it, not with ERRORS[7]."""
     plays = g.seat_count * g.hand_size + g.stock
     most = 2 * plays + 4 * g.seat_count + 2 + len(g.declarations) + 4
     for c in g.contracts:
@@ -75,7 +77,7 @@ def decisions_bound(g: GameDef) -> int:
             n = g.seat_count
             most = max(most, plays + g.stock + (n - 1) * plays + n
                        + (n * plays if lay.claim else 0) + 4 * n + len(g.declarations) + 4)
-    return min(g.bounds.max_steps, most)
+    return min(g.bounds.max_steps + 1, most)
 
 
 class Builder:

@@ -507,7 +507,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                       first=first, stop=stop, shard=entry, source=source, detail=detail)
     except TablerulesError as e:
         bar.close()
-        if "did not end within" in e.message and not any(
+        if "bounds.max_hands" in e.message and not any(
                 n.split(":")[0] == "cautious" for n in names):
             _err("note: uniformly random bidders may never finish a match of this game; "
                  "try --agents cautious")
@@ -565,7 +565,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
         raise typer.Exit(130)
     except TablerulesError as e:
         bar.close()
-        if "did not end within" in e.message:
+        if "bounds.max_hands" in e.message:  # a match, not a hand, that never ends
             _err("note: uniformly random bidders may never finish a match of this game (try "
                  "--agents rules); `tablerules batch` plays its hands")
         _fail(game.locate(e) if isinstance(e, GameError) else e)
