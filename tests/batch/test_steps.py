@@ -18,8 +18,9 @@ numba = pytest.importorskip("numba")
 # kernel the README's example and the benchmark test compile too) and one with a widow taken
 # and buried, with its strategy compiled in (Moon: the kernel of the search agent's compiled
 # play-outs, tests/search); 15 to 30 s of compiling each, once. All Fives' layout play is
-# checked by `python benchmarks/bench_allfives.py` (2,000 hands against the step engine): its
-# kernel would be a third compile in a suite near its time budget
+# checked by `python benchmarks/bench_allfives.py` (2,000 hands against the step engine) and,
+# as plain Python, by tests/batch/test_steps_layout.py: compiled, it would be a third generator
+# in a suite near its time budget
 HANDS = {"texas42": 400, "moon": 300}
 
 
