@@ -332,6 +332,10 @@ def compile_steps(game, agents=None) -> Steps:
             steps = Steps(game, _load(source), builder.seat_strategy, agents)
             steps._run(steps._empty(steps._size, dtype=steps._int64), array("q", steps._head),
                        0)  # numba compiles (or loads) _steps
+            if any(agents):  # and what a play-out calls after it, not in the first play-out
+                import numpy as np
+
+                steps.module._steps_after(np.zeros(steps._size, dtype=np.int64))
         except Exception as e:  # numba's: the generator has no compiled form here
             if type(e).__module__.split(".")[0] != "numba":
                 raise
