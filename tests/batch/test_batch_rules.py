@@ -22,7 +22,8 @@ numba = pytest.importorskip("numba")
 
 # the game whose default strategy the suite's kernel plays (a rules kernel compiles for half a
 # minute; texas42's fortytwo kernel, one to two minutes, is checked the same way by
-# `tablerules batch texas42 --agents rules --check 2000`: docs/speed.md)
+# `tablerules batch texas42 --agents rules --check 2000`: docs/speed.md, and as plain Python by
+# test_batch_plain.py)
 GAMES = ("moon",)
 
 

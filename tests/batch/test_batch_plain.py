@@ -1,0 +1,35 @@
+"""Kernels the suite does not compile, their logic checked as plain Python (numba's
+NUMBA_DISABLE_JIT, in a process of its own: the same generated source, no compiling): every
+hand replayed through the step engine agrees, decision by decision and result by result.
+
+Texas 42's fortytwo strategy compiles for one to two minutes and Taroky's default rules for
+about one; the suite compiles Moon's strategy and Taroky's other options (test_batch_rules.py,
+test_batch_cards.py), so numba's typing of each kind is checked there and here their rules."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from support import SRC
+
+numba = pytest.importorskip("numba")
+
+
+@pytest.mark.parametrize("name, agents", [("texas42", "rules"), ("texas42-hall", "rules"),
+                                          ("taroky", "random")])
+def test_every_hand_agrees_with_the_step_engine(tmp_path, name, agents):
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", TABLERULES_CACHE=str(tmp_path),
+               PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
+    r = subprocess.run([sys.executable, "-W", "ignore", "-m", "tablerules", "batch", name,
+                        "--agents", agents, "-n", "200", "--check", "200", "--seed", "3",
+                        "--no-progress", "--format", "json"], capture_output=True, text=True,
+                       env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    j = json.loads(r.stdout)
+    assert j["hands"] == 200
+    assert j["checked"] == {"hands": 200, "agree": 200, "disagreements": []}, j["checked"]
