@@ -87,3 +87,16 @@ def step_summary(game, block):
         for s in st.winner_sides:
             out.side_wins[s] += 1
     return out
+
+
+def plain_python(args, cache, *, cwd=None, path=(), timeout: float = 300):
+    """Run `python -W ignore ARGS` in a process of its own with numba's NUMBA_DISABLE_JIT: the
+    batch engine's generated kernels then run as plain Python (the same source, no compiling),
+    their cache under `cache`; this checkout's source and `path` first on its path."""
+    import subprocess
+    import sys
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", TABLERULES_CACHE=str(cache),
+               PYTHONPATH=os.pathsep.join(filter(None, [SRC, *map(str, path),
+                                                        os.environ.get("PYTHONPATH")])))
+    return subprocess.run([sys.executable, "-W", "ignore", *args], capture_output=True,
+                          text=True, env=env, timeout=timeout, cwd=cwd)

@@ -4,14 +4,11 @@ past 2**63, where the step engine stops)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from support import SRC, cli
+from support import cli, plain_python
 
 numba = pytest.importorskip("numba")
 
@@ -29,11 +26,8 @@ def test_the_step_engine_stops_where_the_rule_is_written():
 def test_the_batch_engine_stops_at_the_bound_too(tmp_path):
     """The kernel run as plain Python (numba's NUMBA_DISABLE_JIT: the same generated source, no
     compiling), in a process of its own: the same bound, placed at the ruleset's file."""
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", TABLERULES_CACHE=str(tmp_path),
-               PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
-    r = subprocess.run([sys.executable, "-W", "ignore", "-m", "tablerules", "simulate", GROWING,
-                        "--games", "1", "--agents", "random", "--engine", "batch",
-                        "--no-progress"], capture_output=True, text=True, env=env, timeout=120)
+    r = plain_python(["-m", "tablerules", "simulate", GROWING, "--games", "1", "--agents",
+                      "random", "--engine", "batch", "--no-progress"], tmp_path)
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr
     assert "texas42-growing.yaml: error: the batch engine stopped: a rule's value is " + BOUND \
@@ -62,10 +56,7 @@ except RulesetFault as e:
 
 
 def _plain_python(tmp_path, *args):
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", TABLERULES_CACHE=str(tmp_path / "cache"),
-               PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
-    return subprocess.run([sys.executable, "-W", "ignore", *args], capture_output=True,
-                          text=True, env=env, timeout=120, cwd=tmp_path)
+    return plain_python(args, tmp_path / "cache", cwd=tmp_path)
 
 
 def test_a_hand_past_max_steps_stops_the_kernel_at_the_bound(tmp_path):

@@ -11,13 +11,10 @@ snapshot was taken from them."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
-from support import SRC
+from support import plain_python
 
 numba = pytest.importorskip("numba")
 
@@ -59,11 +56,8 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def plain(tmp_path_factory):
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1",
-               TABLERULES_CACHE=str(tmp_path_factory.mktemp("cache")),
-               PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
-    r = subprocess.run([sys.executable, "-W", "ignore", "-c", f"CHECKS = {CHECKS!r}\n" + SCRIPT],
-                       capture_output=True, text=True, env=env, timeout=600)
+    r = plain_python(["-c", f"CHECKS = {CHECKS!r}\n" + SCRIPT], tmp_path_factory.mktemp("cache"),
+                     timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     return json.loads(r.stdout)
 

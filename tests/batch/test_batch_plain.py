@@ -9,13 +9,10 @@ test_batch_cards.py), so numba's typing of each kind is checked there and here t
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
-from support import SRC
+from support import plain_python
 
 numba = pytest.importorskip("numba")
 
@@ -23,12 +20,9 @@ numba = pytest.importorskip("numba")
 @pytest.mark.parametrize("name, agents", [("texas42", "rules"), ("texas42-hall", "rules"),
                                           ("taroky", "random")])
 def test_every_hand_agrees_with_the_step_engine(tmp_path, name, agents):
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", TABLERULES_CACHE=str(tmp_path),
-               PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
-    r = subprocess.run([sys.executable, "-W", "ignore", "-m", "tablerules", "batch", name,
-                        "--agents", agents, "-n", "200", "--check", "200", "--seed", "3",
-                        "--no-progress", "--format", "json"], capture_output=True, text=True,
-                       env=env, timeout=300)
+    r = plain_python(["-m", "tablerules", "batch", name, "--agents", agents, "-n", "200",
+                      "--check", "200", "--seed", "3", "--no-progress", "--format", "json"],
+                     tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
     j = json.loads(r.stdout)
     assert j["hands"] == 200

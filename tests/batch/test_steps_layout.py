@@ -9,13 +9,11 @@ is played by `python benchmarks/bench_allfives.py` (2,000 hands against the step
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+from pathlib import Path
 
 import pytest
 
-from support import SRC
+from support import plain_python
 
 numba = pytest.importorskip("numba")
 
@@ -24,19 +22,14 @@ import json, random, sys
 from tablerules.batch import compile_steps
 from tablerules.engine.state import TERMINAL, new_hand
 from tablerules.game import load_game
+from test_steps import deal
 game = load_game(sys.argv[1], json.loads(sys.argv[2]), typed=True)
 g = game.definition
 steps = compile_steps(game)
 rng = random.Random(5)
 decisions, claims = 0, 0
 for i in range(int(sys.argv[3])):
-    pieces = list(range(len(g.pieces)))
-    rng.shuffle(pieces)
-    k, n = g.hand_size, g.seat_count
-    dealt = [tuple(pieces[s * k:(s + 1) * k]) for s in range(n)]
-    if g.stock:
-        dealt.append(tuple(pieces[n * k:n * k + g.stock]))
-    dealt = tuple(dealt)
+    dealt, n = deal(g, rng), g.seat_count
     want, got = new_hand(g, dealt, i % n), steps.new_hand(dealt, i % n)
     assert got.dealt == dealt
     while not want.is_terminal():
@@ -57,11 +50,9 @@ print(json.dumps({"decisions": decisions, "claims": claims}))
 @pytest.mark.parametrize("options", [{}, {"players": 2}, {"players": 3, "muggins": True}],
                          ids=json.dumps)
 def test_every_decision_and_result_of_layout_play_is_the_step_engines(tmp_path, options):
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", TABLERULES_CACHE=str(tmp_path),
-               PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
-    r = subprocess.run([sys.executable, "-W", "ignore", "-c", SCRIPT, "allfives",
-                        json.dumps(options), "60"], capture_output=True, text=True, env=env,
-                       timeout=300)
+    here = Path(__file__).parent
+    r = plain_python(["-c", SCRIPT, "allfives", json.dumps(options), "60"], tmp_path,
+                     path=(here, here.parent))
     assert r.returncode == 0, r.stderr[-2000:]
     seen = json.loads(r.stdout)
     assert seen["decisions"] > 60 * 10

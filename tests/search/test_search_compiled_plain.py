@@ -7,24 +7,20 @@ test_search_compiled.py)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from support import SRC
+from support import plain_python
 
 numba = pytest.importorskip("numba")
 
 SCRIPT = """
 import json, sys
-sys.path.insert(0, sys.argv[2])
 from tablerules.game import load_game
 from test_search_agent import agent, decisions
 g = load_game(sys.argv[1], typed=True)
-states = decisions(g, 7, int(sys.argv[3]))
+states = decisions(g, 7, int(sys.argv[2]))
 fast, slow = agent(g, engine="batch", worlds=3), agent(g, engine="step", worlds=3)
 same = 0
 for st in states:
@@ -39,12 +35,8 @@ print(json.dumps({"states": len(states), "same": same, "work_same": fast.work ==
 
 @pytest.mark.parametrize("name", ["texas42", "texas42-hall"])
 def test_compiled_play_outs_of_a_strategy_make_the_same_choices(tmp_path, name):
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", TABLERULES_CACHE=str(tmp_path),
-               PYTHONPATH=os.pathsep.join(filter(None, [SRC, str(Path(__file__).parent.parent),
-                                                        os.environ.get("PYTHONPATH")])))
-    r = subprocess.run([sys.executable, "-W", "ignore", "-c", SCRIPT, name,
-                        str(Path(__file__).parent), "10"], capture_output=True, text=True,
-                       env=env, timeout=300)
+    here = Path(__file__).parent
+    r = plain_python(["-c", SCRIPT, name, "10"], tmp_path, path=(here, here.parent))
     assert r.returncode == 0, r.stderr[-2000:]
     got = json.loads(r.stdout)
     assert got["states"] == got["same"] == 10 and got["work_same"], got
