@@ -1,7 +1,8 @@
 """Work a process does once and keeps: a bounded map from a key to what was made for it.
 
 A compiled game (`game.check`), a composed file (`load/yamltree.py`), a compiled strategy
-(`agents/rules.py`) and a strategy vocabulary (`agents/strategy.py`) are each kept here by
+(`agents/rules.py`), a strategy vocabulary (`agents/strategy.py`) and the search agent's
+compiled play-outs (`agents/search.py`) are each kept here by
 everything they are made from, so a process that asks again (a test run, compare's two sides,
 a worker's every task) gets the same object. The oldest entry is dropped first once `keep` are
 held; `put` takes a lock, so threads share one without losing entries. Nothing here knows what

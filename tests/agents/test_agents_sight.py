@@ -19,10 +19,8 @@ MORE = [("allfives", {"players": 3}), ("allfives", {"players": 2})]
 
 
 def as_fields(seen) -> dict:
-    out = {f.name: getattr(seen, f.name) for f in fields(seen) if f.name != "memo"}
-    out["_led_index"] = getattr(seen, "_led_index", None)
-    out["_best"] = getattr(seen, "_best", None)
-    return out
+    """Every field a strategy reads (the trick's led index and best rank too), not the memo."""
+    return {f.name: getattr(seen, f.name) for f in fields(seen) if f.name != "memo"}
 
 
 def play(name: str, options: dict, decisions: int, seed: int) -> int:

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from ..check.schema import validate_tree
 from ..definition.actions import FIXED_NAMES
+from ..engine.observe import record
 from ..engine.phases import AUCTION
 from ..errors import CheckError, Diagnostic, ExprError, GameError, Span, did_you_mean
 from ..expr import Env, Func, Var, compile_expression, define_function
@@ -286,7 +287,6 @@ class Vocabulary:
         if type(obs) is not dict:
             return self._seen_sight(seat, legal, obs)
         gd = self.gd
-        acts = gd.actions
         pid = self.piece_id
         s = Seen(seat=seat, dealer=obs["dealer"], bidder=obs["bidder"],
                  my_side=gd.side_of[seat], legal=tuple(legal))
@@ -298,30 +298,8 @@ class Vocabulary:
         decls = obs["declarations"]
         s.decl = tuple(decls[d.name] for d in gd.declarations)
         s.contract = obs["contract"] or "none"
-        bid_base, decl_base = acts.bid_base, acts.decl_base
-        bury_lo, lay_lo = acts.bury_base, acts.layout_base
-        played_by: dict = {}
-        high, high_seat = 0, -1
-        bid_by: dict = {}
-        passed = set()
-        lead_named = -1
-        for p, a in obs["hand_actions"]:
-            if p < 0 or a is None:
-                continue
-            if a < acts.pieces:
-                played_by[a] = p
-            elif a >= lay_lo:
-                played_by[acts.lay_of(a)[0]] = p
-            elif bid_base <= a < decl_base:
-                b = acts.bid_of(a)
-                high, high_seat = b, p
-                if b > bid_by.get(p, 0):
-                    bid_by[p] = b
-            elif a == acts.pass_action:
-                passed.add(p)
-            elif acts.lead_base <= a < bury_lo:
-                lead_named = a - acts.lead_base
-        s.passed = frozenset(passed)
+        played_by, bid_by, s.passed, high, high_seat, lead_named, _ = record(
+            gd.actions, obs["hand_actions"])
         s.bid = high
         if obs["phase"] == "auction":  # the seat of the standing bid
             s.bidder = high_seat
@@ -351,9 +329,9 @@ class Vocabulary:
         s.bid = o.high
         if o.phase == AUCTION:  # the seat of the standing bid
             s.bidder = o.high_seat
-        s.bid_by = dict(o.bid_by)
+        s.bid_by = o.bid_by  # the record's: nobody changes them (observe.record)
         s.played = tuple(o.played_by)
-        s.played_by = dict(o.played_by)
+        s.played_by = o.played_by
         s.unseen = o.unseen
         s.trick = o.trick
         s.trick_seats = o.trick_seats

@@ -342,10 +342,7 @@ def compile_batch(game: GameDef, agents=None) -> Batch:
         raise BatchUnavailable("the batch engine needs numba: pip install 'tablerules[fast]'")
     batch = Batch(game, source, _load(source), agents, builder.seat_strategy)
     with _compiling(source):  # one process compiles a kernel; the others load its cache
-        try:
-            batch.play(1, 0)
-        except GameError:  # a fault of the ruleset in that hand: the run meets it and says so
-            pass
+        batch.ready()
     return batch
 
 

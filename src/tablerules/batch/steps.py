@@ -60,7 +60,8 @@ class Steps:
         self._get = game.pieces.by_ends.__getitem__
         # the legal actions read out of io[1:1 + n] as a tuple in one call (tuple(io[...])
         # makes an array first): one reader per count, io's items being int64 ("q")
-        width = int(module.NP * module.NARMS + 64 + module.OFF.shape[2] + module.DCH.shape[2])
+        acts = _PARTS.index("acts")  # its size: the most actions a decision offers
+        width = self.places[acts + 1] - self.places[acts]
         self._legal_of = [struct.Struct(f"{n}q").unpack_from for n in range(width + 1)]
         self._empty = np.empty
         self._int64 = np.int64

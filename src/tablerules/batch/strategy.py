@@ -272,14 +272,14 @@ class StrategyGen(Gen):
             raise NotBatchable("this list of pieces has no kernel form")
         return super().pieces(node)
 
-    def loop(self, node: n.Node, var: str) -> tuple[str, str]:
+    def loop(self, node: n.Node, var: str) -> tuple[str, tuple[str, str] | None]:
         name = self._var(node)[0] if isinstance(node, n.Name) else None
         if name is not None and name not in ("hand", "trick", "played", "unseen", "legal"):
             raise NotBatchable(f"the name '{name}' has no kernel form (an aggregate over it)")
         if name == "legal":
             q = self.u.fresh("q")
             return (f"for {q} in range(S[OBS + OBS_N]):\n        {var} = S[OBS + OBS_L + {q}]",
-                    "")
+                    None)
         return super().loop(node, var)
 
     def v_Name(self, node: n.Name) -> str:

@@ -310,21 +310,23 @@ class Gen:
     def _bound(self, node: n.Node, b) -> bool:
         return isinstance(node, n.Name) and self.c.refs.get(id(node)) is b
 
-    def loop(self, node: n.Node, var: str) -> tuple[str, str]:
-        """(the loop header over a list, a set-up line before it) for an aggregate's variable."""
+    def loop(self, node: n.Node, var: str) -> tuple[str, tuple[str, str] | None]:
+        """(the loop header over a list, for a list of pieces its mask: the local the header
+        reads and the source it is set from first) for an aggregate's variable."""
         mask = self.pieces(node)
         if mask is not None:
             m = self.u.fresh("m")
             return f"for {var} in range(NP):\n        if not ({m} >> {var}) & 1:\n" \
-                   f"            continue", f"{m} = {mask}"
+                   f"            continue", (m, mask)
         if isinstance(node, n.Name) and self.field(node) == "ends":
-            return f"for {var} in range(S[NENDS]):", ""
+            return f"for {var} in range(S[NENDS]):", None
         if isinstance(node, n.Call) and node.func.name == "range" and \
                 self.c.funcs[id(node)].impl is not None and len(node.args) == 2:
-            return f"for {var} in range({self.expr(node.args[0])}, {self.expr(node.args[1])}):", ""
+            return (f"for {var} in range({self.expr(node.args[0])}, {self.expr(node.args[1])}):",
+                    None)
         if self.is_const(node):
             v = self.const(node)
-            return f"for {var} in {self.lit(tuple(v))}:", ""
+            return f"for {var} in {self.lit(tuple(v))}:", None
         raise NotBatchable("an aggregate over a list built at run time")
 
     def field(self, node: n.Name) -> str | None:
@@ -477,21 +479,17 @@ class Gen:
         b = self.c.binders[id(node)]
         var = self.locals[b] = self.u.fresh("b")
         free = [v for k, v in self.locals.items() if k is not b]
-        header, setup = self.loop(node.iter, var)
+        header, mask = self.loop(node.iter, var)
         self.inner += 1
         try:
-            test, rest = None, node.cond
-            if setup and header.startswith("for ") and rest is not None:  # over a mask
+            test, rest, whole = None, node.cond, None
+            if mask is not None and rest is not None:  # the pieces failing it never looked at
                 test, rest = self.piece_test(rest, b)
-            if test is not None:  # the pieces that fail it are never looked at
-                m, mask = setup.split(" = ", 1)
-                setup = f"{m} = ({mask}) & {test}"
-            cond = None if rest is None else self.expr(rest)
-            whole = None  # any() of a test of the piece alone: one look at the mask
-            if kind == "any" and node.cond is None and setup:
+            elif mask is not None and kind == "any":  # a test of the piece alone: one look
                 whole, left = self.piece_test(node.elem, b)
                 if left is not None:
                     whole = None
+            cond = None if rest is None else self.expr(rest)
             elem = None if node.elem is None or whole is not None else self.expr(node.elem)
         finally:
             self.inner -= 1
@@ -499,11 +497,11 @@ class Gen:
         fname = self.u.fresh("a")
         params = "".join(", " + v for v in free)
         lines = [f"def {fname}(S, H{params}):"]
-        if setup:
-            lines.append(f"    {setup}")
+        if mask is not None:
+            m, src = mask
+            lines.append(f"    {m} = {src}" if test is None else f"    {m} = ({src}) & {test}")
         acc = {"sum": "0", "count": "0", "any": "False", "all": "True"}.get(kind, "0")
         if whole is not None or (kind == "count" and cond is None and test is not None):
-            m = setup.split(" = ", 1)[0]
             lines.append(f"    return _popcount({m})" if whole is None
                          else f"    return ({m} & {whole}) != 0")
             self.u.defs.append("\n".join(lines) + "\n")

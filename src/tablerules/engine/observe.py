@@ -143,45 +143,54 @@ class Sight:
         self.unseen = g.mask_pieces(g.all_pieces & ~(mine | played))
 
 
+EMPTY_RECORD = ({}, {}, frozenset(), 0, -1, -1, 0)
+
+
+def record(acts, actions, rec: tuple = EMPTY_RECORD) -> tuple:
+    """A hand's public record (see `public`) extended by `actions`, (seat, action id) pairs as a
+    seat saw them: a chance action (seat < 0) and one the seat did not see (None) add nothing.
+    A new record: `rec`'s mappings are copied, never changed."""
+    played_by, bid_by, passed, high, high_seat, lead_named, played = rec
+    played_by, bid_by, passed = dict(played_by), dict(bid_by), set(passed)
+    npieces, lay_lo = acts.pieces, acts.layout_base
+    bid_base, decl_base = acts.bid_base, acts.decl_base
+    lead_lo, bury_lo, pass_a = acts.lead_base, acts.bury_base, acts.pass_action
+    for p, a in actions:
+        if p < 0 or a is None:  # the deal, a draw by lot; another seat's bury
+            continue
+        if a < npieces:
+            played_by[a] = p
+            played |= 1 << a
+        elif a >= lay_lo:
+            t = acts.lay_of(a)[0]
+            played_by[t] = p
+            played |= 1 << t
+        elif bid_base <= a < decl_base:
+            high, high_seat = a - bid_base + 1, p
+            if high > bid_by.get(p, 0):
+                bid_by[p] = high
+        elif a == pass_a:
+            passed.add(p)
+        elif lead_lo <= a < bury_lo:
+            lead_named = a - lead_lo
+    return played_by, bid_by, frozenset(passed), high, high_seat, lead_named, played
+
+
 def public(st) -> tuple:
     """This hand's public record so far: (who played or laid each piece {piece: seat}, each
     seat's highest bid {seat: bid index}, the seats that passed (a frozenset), the standing bid
     and its seat (0 and -1: none), the suit a leader named (-1: none), the played pieces' mask).
     Every seat sees the same (a bury, the one action seen by one seat only, is in none of it).
-    Kept in the state and extended by the actions since (a new tuple each time: one handed out
+    Kept in the state and extended by the actions since (a new record each time: one handed out
     is never changed)."""
-    rec = st.seen_public
+    kept = st.seen_public
     n = len(st.history)
-    if rec is None or rec[0] != st.hand_start or rec[1] > n:
-        rec = (st.hand_start, st.hand_start, {}, {}, frozenset(), 0, -1, -1, 0)
-    if rec[1] < n:
-        acts = st.game.actions
-        npieces, lay_lo = acts.pieces, acts.layout_base
-        bid_base, decl_base = acts.bid_base, acts.decl_base
-        lead_lo, bury_lo, pass_a = acts.lead_base, acts.bury_base, acts.pass_action
-        _, upto, played_by, bid_by, passed, high, high_seat, lead_named, played = rec
-        played_by, bid_by, passed = dict(played_by), dict(bid_by), set(passed)
-        for p, a in st.history[upto:n]:
-            if p < 0:  # the deal, a draw by lot
-                continue
-            if a < npieces:
-                played_by[a] = p
-                played |= 1 << a
-            elif a >= lay_lo:
-                t = acts.lay_of(a)[0]
-                played_by[t] = p
-                played |= 1 << t
-            elif bid_base <= a < decl_base:
-                high, high_seat = a - bid_base + 1, p
-                if high > bid_by.get(p, 0):
-                    bid_by[p] = high
-            elif a == pass_a:
-                passed.add(p)
-            elif lead_lo <= a < bury_lo:
-                lead_named = a - lead_lo
-        rec = st.seen_public = (st.hand_start, n, played_by, bid_by, frozenset(passed), high,
-                                high_seat, lead_named, played)
-    return rec[2:]
+    if kept is None or kept[0] != st.hand_start or kept[1] > n:
+        kept = (st.hand_start, st.hand_start, EMPTY_RECORD)
+    if kept[1] < n:
+        kept = st.seen_public = (st.hand_start, n,
+                                 record(st.game.actions, st.history[kept[1]:n], kept[2]))
+    return kept[2]
 
 
 class Observer:

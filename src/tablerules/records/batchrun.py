@@ -89,18 +89,24 @@ def _count_wins(side_wins, block, sides: int) -> None:
         side_wins[s] += int(((wins >> s) & 1).sum())
 
 
+def _checked(block, games: int, check: int) -> list[int]:
+    """The matches of `block` a run of `games` replays through the step engine to check `check`
+    of them (all when there are fewer): every (games // check)-th, the first `check` of those."""
+    stride = max(1, games // check)
+    return [m for m in range(len(block))
+            if (block.first + m) % stride == 0 and (block.first + m) // stride < check]
+
+
 def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
                    progress: Callable[[int], None] | None = None) -> tuple[Summary, dict]:
     """Play `games` matches on the batch engine; (the summary, what the check found: matches
     replayed, how many agree, the first disagreements)."""
     summary = new_summary(game)
-    stride = max(1, games // check) if check else 0
     checked, problems = 0, []
     for block in batch.matches(games, seed):
         fold_block(summary, game, block)
-        if stride:
-            sample = [m for m in range(len(block)) if (block.first + m) % stride == 0]
-            sample = sample[:check - checked]
+        if check:
+            sample = _checked(block, games, check)
             checked += len(sample)
             problems += replay_matches(game.definition, block, sample, batch.agents)
         if progress is not None:
@@ -143,7 +149,6 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
     from .compare import Comparison, Tally
 
     res = Comparison("separate", a, b, seed)
-    stride = max(1, games // check) if check else 0
     checked, problems = 0, []
     chunk = 4096
     try:
@@ -166,10 +171,8 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
                                            minlength=len(block)).astype(np.int64))
                     _count_wins(side_wins, block, ns)
                     played[who] += len(block)
-                    if stride:  # `check` of each side's matches, spread over the run
-                        sample = [m for m in range(len(block))
-                                  if (block.first + m) % stride == 0
-                                  and (block.first + m) // stride < check]
+                    if check:
+                        sample = _checked(block, games, check)
                         checked += len(sample)
                         problems += [f"{who}: {p}" for p in
                                      replay_matches(g, block, sample, batch.agents)]
@@ -234,7 +237,6 @@ def compare_batch_match(a, b, batch, seatings, *, games: int, seed: int, check: 
     g = a.game.definition
     ns, n = len(g.sides), g.seat_count
     col = MATCH_RESULT.index("winners")
-    stride = max(1, games // check) if check else 0
     checked, problems = 0, []
     chunk = 4096
     base = len(RESULT)
@@ -267,10 +269,8 @@ def compare_batch_match(a, b, batch, seatings, *, games: int, seed: int, check: 
                     diffs[m0:m0 + len(block)] += np.bincount(block.row_match, weights=d,
                                                              minlength=len(block))
                     played += len(block)
-                    if stride:
-                        sample = [m for m in range(len(block))
-                                  if (block.first + m) % stride == 0
-                                  and (block.first + m) // stride < check]
+                    if check:
+                        sample = _checked(block, games, check)
                         checked += len(sample)
                         problems += [f"A on side {a_side}: {p}" for p in
                                      replay_matches(g, block, sample, agents)]
