@@ -159,6 +159,17 @@ class AgentChoice:
     def make(self, rng: random.Random, game: "GameDef") -> Agent:
         return self.spec.make(rng, game, dict(self.params))
 
+    def paths(self) -> dict[str, str]:
+        """Its file parameters whose value is a path (read relative to the current directory),
+        not one of the parameter's shipped names: param name -> path as given."""
+        return {p.name: self.params[p.name] for p in self.spec.params
+                if p.kind == "file" and self.params[p.name]
+                and self.params[p.name] not in p.choices}
+
+    def with_params(self, **values: Any) -> "AgentChoice":
+        """The same agent with some parameters set to other values."""
+        return AgentChoice(self.spec, {**self.params, **values})
+
 
 class AgentTextError(ValueError):
     """A bad `--agents` text: the message and the column (1-based) of the part at fault."""

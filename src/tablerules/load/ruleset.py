@@ -89,6 +89,15 @@ def display_path(p: Path) -> str:
         return str(p)
 
 
+def file_of(name: str) -> Path:
+    """The file a `display_path` names, as an absolute path on this machine."""
+    if name.startswith("rulesets/"):
+        shipped = data_dir("rulesets") / name[len("rulesets/"):]
+        if shipped.is_file():
+            return shipped.resolve()
+    return Path(name).resolve()
+
+
 def read_tree(path: Path) -> Tree:
     name = display_path(path)
     try:

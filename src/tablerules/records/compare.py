@@ -271,14 +271,18 @@ def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
     return results
 
 
-def play_deals(a, b, plan: list, seed: int, start: int, stop: int) -> list:
-    """Play deals start..stop-1 of a comparison in a worker (`a`, `b`: parallel.Source): per deal
-    `play_deal`'s list, or a Fault for the first deal a ruleset fault stops."""
-    from .parallel import _game
+def play_deals(a, b, plan: list, seed: int, start: int, stop: int, files: tuple = ()) -> list:
+    """Play deals start..stop-1 of a comparison in a worker (`a`, `b`: parallel.Source; `files`:
+    the agents' files shipped to a cluster): per deal `play_deal`'s list, or a Fault for the
+    first deal a ruleset fault stops."""
+    from .parallel import _game, local_agents
+    here = [(who, local_agents(files, seating), a_side) for who, seating, a_side in plan]
     out = []
     for d in range(start, stop):
         try:
-            out.append(play_deal(lambda who: _game(b if who == "B" else a), plan, seed, d))
+            deal = play_deal(lambda who: _game(b if who == "B" else a), here, seed, d)
+            # each game as the plan gave it: its seating is the agents' texts of the run
+            out.append([(w, plan[i][1], *rest) for i, (w, _s, *rest) in enumerate(deal)])
         except GameError as e:
             out.append(Fault(d, e.message, e.span, tuple(e.part)))
             return out
@@ -332,14 +336,16 @@ def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: in
                 cluster: str | None = None, pool=None) -> Comparison:
     """`compare` with the deals played on worker processes or a cluster (or the caller's
     `pool`), counted in deal order."""
-    from .parallel import _ordered, chunks, driver, source_of
-    ship = cluster is not None  # a path on this machine means nothing on a cluster's workers
+    from .parallel import _ordered, agent_files, chunks, driver, source_of
+    # a path on this machine means nothing on a cluster's workers (the caller's, or one here)
+    ship = cluster is not None or (pool is not None and pool.ships)
     a, b = source_of(res.a.game, ship=ship), source_of(res.b.game, ship=ship)
+    files = agent_files({t for _who, seating, _side in plan for t in seating}) if ship else ()
     d = pool if pool is not None else driver(workers, cluster, (a, b)) if ship else None
     parts = chunks(0, deals, d.workers if d is not None else workers)
     if d is None:
         d = driver(min(workers, len(parts)), None, (a, b))
-    tasks = [(play_deals, a, b, plan, res.seed, s, e) for s, e in parts]
+    tasks = [(play_deals, a, b, plan, res.seed, s, e, files) for s, e in parts]
     results = _ordered(d, tasks, close=pool is None)
     done = 0
     try:

@@ -9,6 +9,7 @@ many workers gives the bytes one process gives. A worker loads the ruleset once 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import math
 import multiprocessing
 import os
@@ -23,6 +24,7 @@ from typing import Callable, Iterator
 
 from ..errors import TablerulesError
 from ..game import Game, load_game
+from ..load.ruleset import file_of
 from .runner import Fault, Played, play_games
 
 CLUSTER_EXTRA = "--cluster needs the cluster extra: pip install 'tablerules[cluster]'"
@@ -47,13 +49,34 @@ def source_of(game: Game, ship: bool = False) -> Source:
     """The Source of a loaded game; `ship` carries its files' text when it came from a path."""
     gd = game.definition
     files = ()
+    ref = game.ref
     if ship and game.tree is not None and _is_path(game.ref):
-        texts = dict(game.tree.sources)
+        # by their paths here: a worker's current directory is not this one
+        texts = {str(file_of(name)): text for name, text in game.tree.sources.items()}
         if gd.strategy and os.path.isabs(gd.strategy):  # its own strategy file, beside it
             texts.setdefault(gd.strategy, Path(gd.strategy).read_text(encoding="utf-8"))
         files = tuple(sorted(texts.items()))
-    return Source(game.ref, dict(gd.options), gd.content_hash, files,
-                  key=f"{gd.content_hash}:{sorted(gd.options.items())!r}")
+        ref = str(Path(game.ref).resolve())
+    key = f"{gd.content_hash}:{sorted(gd.options.items())!r}"
+    if files:  # a Dask worker outlives a run: the next may ship a strategy file changed since
+        key += ":" + hashlib.sha256(repr(files).encode()).hexdigest()
+    return Source(ref, dict(gd.options), gd.content_hash, files, key=key)
+
+
+def agent_files(texts) -> tuple:
+    """For a cluster: the text of each file the agent texts name by path, as
+    ((path as given, text), ...); a path on this machine means nothing on another. A file that
+    cannot be read here is left out, for the worker to report as one process would."""
+    from ..agents import parse
+    out: dict[str, str] = {}
+    for t in texts:
+        for path in parse(t).paths().values():
+            if path not in out:
+                try:
+                    out[path] = Path(path).read_text(encoding="utf-8")
+                except OSError:
+                    pass
+    return tuple(sorted(out.items()))
 
 
 def _is_path(ref: str) -> bool:
@@ -105,6 +128,38 @@ def _load(src: Source) -> Game:
     return game
 
 
+_WRITTEN: dict[tuple[str, str], str] = {}  # per worker: (path as given, text) -> its copy here
+
+
+def local_agents(files: tuple, texts: list[str]) -> list[str]:
+    """On a worker: the agent texts with each path `files` ships replaced by this worker's copy
+    of the file (the records hold no agent text, so their bytes do not change)."""
+    if not files:
+        return list(texts)
+    from ..agents import parse
+    shipped = dict(files)
+    out = []
+    for t in texts:
+        choice = parse(t)
+        moved = {k: _copy(v, shipped[v]) for k, v in choice.paths().items() if v in shipped}
+        out.append(choice.with_params(**moved).text if moved else t)
+    return out
+
+
+def _copy(path: str, text: str) -> str:
+    """This worker's copy of a shipped agent file: its name kept (a strategy is named by it),
+    in a folder of its own per text (a Dask worker outlives a run; the next may change it)."""
+    with _LOADING:
+        hit = _WRITTEN.get((path, text))
+        if hit is None:
+            tmp = Path(tempfile.mkdtemp(prefix="tablerules-agent-"))
+            atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+            dest = tmp / Path(path).name
+            dest.write_text(text, encoding="utf-8")
+            hit = _WRITTEN[(path, text)] = str(dest)
+        return hit
+
+
 def _materialise(src: Source) -> str:
     """Write the shipped ruleset files under a temporary folder, laid out as they were, so a
     file they extend by a relative path is found; returns the ruleset's path there."""
@@ -134,9 +189,10 @@ def _quiet_worker(*sources: Source) -> None:
 
 
 def play_chunk(src: Source, agents: list[str], seed: int, start: int, stop: int,
-               record: str | None) -> list[Played | Fault]:
-    """Play games start..stop-1 of a run (a task of a pool or a cluster): a top-level function."""
-    return list(play_games(_game(src), agents, seed, start, stop, record))
+               record: str | None, files: tuple = ()) -> list[Played | Fault]:
+    """Play games start..stop-1 of a run (a task of a pool or a cluster): a top-level function.
+    `files`: the agents' files shipped to a cluster (`agent_files`)."""
+    return list(play_games(_game(src), local_agents(files, agents), seed, start, stop, record))
 
 
 class _Pool:
@@ -153,6 +209,7 @@ class _Pool:
         with _signals_held():
             self.pool = ctx.Pool(workers, initializer=_quiet_worker, initargs=sources)
         self.workers = workers
+        self.ships = False  # its workers share this machine's files
 
     def submit(self, fn, *args):
         return self.pool.apply_async(fn, args).get
@@ -182,6 +239,7 @@ class _Cluster:
                 self.cluster.close()
             raise TablerulesError(f"cannot reach the Dask scheduler at {address}: {e}") from None
         self.workers = max(1, sum(self.client.nthreads().values()))
+        self.ships = True  # a path here means nothing on its workers: files go as text
         self.futures: list = []
 
     def submit(self, fn, *args):
@@ -228,11 +286,12 @@ def game_source(game: Game, agents: list[str], seed: int, *, workers: int = 1,
                 cluster: str | None = None) -> Callable[[int, int, bool], Iterator]:
     """A `runner.simulate` source playing its games on `workers` processes or a cluster."""
     src = source_of(game, ship=cluster is not None)
+    files = agent_files(agents) if cluster is not None else ()
     d = driver(workers, cluster, (src,))  # now: an unreachable scheduler fails before any game
 
     def play(start: int, stop: int, record: str | None) -> Iterator[Played | Fault]:
         n = d.workers
-        tasks = [(play_chunk, src, list(agents), seed, a, b, record)
+        tasks = [(play_chunk, src, list(agents), seed, a, b, record, files)
                  for a, b in chunks(start, stop, n)]
         results = _ordered(d, tasks)
         try:
