@@ -42,7 +42,7 @@ def test_every_shipped_ruleset_finishes_with_its_default_agents(name, seed):
 @pytest.mark.parametrize("name, option", [(n, o) for n in SHIPPED for o in extremes(n)],
                          ids=lambda x: x if isinstance(x, str) else "=".join(x))
 def test_every_option_extreme_finishes(name, option):
-    r = cli("simulate", name, "--games", "3", "--option", "=".join(option), "--no-progress")
+    r = cli("simulate", name, "--games", "1", "--option", "=".join(option), "--no-progress")
     assert r.exit_code == 0, r.stderr
 
 
