@@ -64,6 +64,58 @@ def compiled_work(steps, deals, dealers, seed):
     return out
 
 
+class Floor:
+    """The API's own cost, with no game behind it: `new_hand`, `is_terminal`, `legal_actions`
+    and `apply_action` over each hand's legal actions as the step engine offered them (recorded
+    once, untimed, with the same seed), so `run_interpreter` makes the same calls and the same
+    `rng.choice` draws as for an engine. Any engine played through this loop costs at least
+    this much a hand."""
+
+    def __init__(self, game, deals, dealers, seed):
+        rng = random.Random(seed)
+        self.hands = []
+        for deal, dealer in zip(deals, dealers):
+            state = game.new_hand(deal, dealer)
+            seq = []
+            while not state.is_terminal():
+                legal = tuple(state.legal_actions())
+                seq.append(legal)
+                state.apply_action(rng.choice(legal))
+            seq.append(())
+            self.hands.append(seq)
+        self._next = iter(()).__next__
+
+    def rewind(self) -> "Floor":
+        self._next = iter(self.hands).__next__
+        return self
+
+    def new_hand(self, deal, dealer):
+        return _Replayed(self._next())
+
+
+class _Replayed:
+    __slots__ = ("_seq", "_i", "_legal")
+
+    def __init__(self, seq):
+        self._seq = seq
+        self._i = 0
+        self._legal = seq[0]
+
+    def is_terminal(self) -> bool:
+        return not self._legal
+
+    def legal_actions(self):
+        return self._legal
+
+    def apply_action(self, action) -> None:
+        self._i += 1
+        self._legal = self._seq[self._i]
+
+
+def run_floor(floor, deals, dealers, seed):
+    run_interpreter(floor.rewind(), deals, dealers, seed)
+
+
 def compile_steps(game):
     """The game as compiled steps (tablerules.batch.steps), or None when numba is missing or
     the ruleset has no kernel form (said in one line)."""
@@ -161,6 +213,8 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     steps = compile_steps(game) if game is not None and not a.no_compiled else None
     if steps is not None:
         run_interpreter(steps, deals[:20], dealers[:20], a.seed)
+    floor = Floor(game, deals, dealers, a.seed) if game is not None else None
+    fl_best = float("inf")
     hw_best = float("inf")
     it_best = float("inf") if game is not None else None
     cs_best = float("inf")
@@ -183,6 +237,10 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
             dt = timed(run_interpreter, steps, deals, dealers, a.seed)
             cs_best = min(cs_best, dt)
             line += f"   compiled steps {dt:.3f}s"
+        if floor is not None:
+            dt = timed(run_floor, floor, deals, dealers, a.seed)
+            fl_best = min(fl_best, dt)
+            line += f"   API floor {dt:.3f}s"
         print(line)
 
     hw_hps = n / hw_best
@@ -226,6 +284,16 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         print(f"same games   : {cs_same[0]}/{m} hands with the step engine's result (compiled "
               "steps, the same seed)")
 
+    if floor is not None:
+        print(f"API floor    : {n / fl_best:12,.0f} hands/s  ({fl_best * 1e6 / n:8.1f} us/hand, "
+              f"best of {a.repeat}): the same loop over each hand's recorded legal actions, no "
+              "game behind them")
+        print(f"ratio        : hand-written {hw_best / fl_best:.2f}x the floor"
+              + (f", compiled steps {cs_best / fl_best:.2f}x" if steps is not None else "")
+              + f" (what an engine adds to the API's own cost: {(hw_best - fl_best) * 1e6 / n:.1f}"
+              + (f" against {(cs_best - fl_best) * 1e6 / n:.1f}" if steps is not None else "")
+              + " us/hand)")
+
     summary = {
         "handwritten_hps": round(hw_hps, 1),
         "interpreter_hps": round(it_hps, 1) if it_hps is not None else None,
@@ -242,6 +310,11 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         summary["compiled_hps"] = round(n / cs_best, 1)
         summary["compiled_ratio"] = round(cs_ratio, 3)  # compiled seconds / hand-written
         summary["compiled_same_as_step_engine"] = cs_same
+    if floor is not None:
+        summary["floor_hps"] = round(n / fl_best, 1)
+        summary["handwritten_over_floor"] = round(hw_best / fl_best, 3)
+        if cs_ratio is not None:
+            summary["compiled_over_floor"] = round(cs_best / fl_best, 3)
     if interp_error:
         summary["interpreter_error"] = interp_error
     print(json.dumps(summary))

@@ -60,7 +60,11 @@ def main(argv=None) -> int:
               + (f"  same games {s['same_games'][0]}/{s['same_games'][1]}"
                  if "same_games" in s else "")
               + (f"; compiled steps {s['compiled_ratio']:.2f}x ({s['compiled_hps']:,.0f} hands/s)"
-                 if s.get("compiled_ratio") is not None else ""), flush=True)
+                 if s.get("compiled_ratio") is not None else "")
+              + (f"; API floor {s['floor_hps']:,.0f} hands/s (hand-written "
+                 f"{s['handwritten_over_floor']:.2f}x it"
+                 + (f", compiled {s['compiled_over_floor']:.2f}x" if "compiled_over_floor" in s
+                    else "") + ")" if "floor_hps" in s else ""), flush=True)
     if not a.no_agents:
         s = _run("bench_agents.py", "--rules-decisions", str(a.rules_decisions),
                  "--search-decisions", str(a.search_decisions), "--seed", str(a.seed))

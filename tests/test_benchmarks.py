@@ -31,6 +31,7 @@ def test_run_all_reports_a_ratio_for_every_engine_and_the_same_games():
         assert s["ratio"] is not None and s["ratio"] > 0
     for name in ("allfives", "allfives-plain", "moon"):
         assert summary[name]["same_games"] == [200, 200], summary[name]
+    assert all(s["floor_hps"] > 0 and "API floor" in x for s, x in zip(summary.values(), lines))
 
 
 def test_the_compiled_steps_are_timed_beside_and_play_the_step_engines_games():
@@ -44,6 +45,9 @@ def test_the_compiled_steps_are_timed_beside_and_play_the_step_engines_games():
     summary = json.loads(r.stdout.strip().splitlines()[-1])
     assert summary["compiled_ratio"] > 0 and summary["compiled_hps"] > 0, summary
     assert summary["compiled_same_as_step_engine"] == [200, 200], summary
+    # the API floor (the same loop over the recorded legal actions) is timed in the same run
+    assert summary["floor_hps"] > 0 and summary["compiled_over_floor"] > 0, summary
+    assert "API floor    :" in r.stdout
 
 
 @pytest.mark.parametrize("script,says", [
