@@ -3,8 +3,9 @@ NUMBA_DISABLE_JIT, in a process of its own: the same generated source, no compil
 hand replayed through the step engine agrees, decision by decision and result by result.
 
 Texas 42's fortytwo strategy compiles for one to two minutes and Taroky's default rules for
-about one; the suite compiles Moon's strategy and Taroky's other options (test_batch_rules.py,
-test_batch_cards.py), so numba's typing of each kind is checked there and here their rules."""
+about one; the suite compiles Moon's strategy and a plain 52-card game (test_batch_rules.py,
+test_batch_cards.py, which checks Taroky's other options as plain Python too), so numba's typing
+of each kind is checked there and here their rules."""
 
 from __future__ import annotations
 
