@@ -17,6 +17,7 @@ ruleset part that needs it (NotBatchable): such a ruleset is played by the step 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 from ..definition import GameDef
@@ -503,24 +504,26 @@ _BUILTINS = frozenset({"range", "abs", "min", "max", "bool", "ValueError", "np",
 _ATTRS = frozenset({"int64", "uint64", "array", "reshape", "zeros", "empty", "shape"})
 
 
-def _template_names(extra: str = "") -> frozenset:
-    out = set()
-    for node in ast.walk(ast.parse(HELPERS + CARD_HELPERS + LOOP + layout.LAYOUT + extra)):
+@functools.lru_cache(maxsize=16)
+def _allowed(extra: str = "") -> tuple[frozenset, frozenset]:
+    """The names and the strings the fixed template text (with `extra`, the generator's and the
+    strategy's templates) holds: what generated source may hold besides generated names and
+    numbers. The same for every ruleset, so worked out once a process."""
+    tree = ast.parse(HELPERS + CARD_HELPERS + LOOP + layout.LAYOUT + extra)
+    names, texts = set(), {"min() of an empty collection", "max() of an empty collection"}
+    for node in ast.walk(tree):
         if isinstance(node, ast.Name):
-            out.add(node.id)
+            names.add(node.id)
         elif isinstance(node, ast.FunctionDef):
-            out.add(node.name)
-            out.update(a.arg for a in node.args.args)
-    return frozenset(out)
+            names.add(node.name)
+            names.update(a.arg for a in node.args.args)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            texts.add(node.value)
+    return frozenset(names) | _BUILTINS, frozenset(texts)
 
 
 def _only_generated(src: str, extra: str = "") -> None:
-    names = _template_names(extra) | _BUILTINS
-    texts = {n.value for n in ast.walk(ast.parse(HELPERS + CARD_HELPERS + LOOP + layout.LAYOUT
-                                                  + extra))
-             if isinstance(n, ast.Constant)
-             and isinstance(n.value, str)} | {"min() of an empty collection",
-                                              "max() of an empty collection"}
+    names, texts = _allowed(extra)
     for node in ast.walk(ast.parse(src)):
         if isinstance(node, ast.Constant):
             ok = node.value is None or type(node.value) in (int, bool) or node.value in texts
