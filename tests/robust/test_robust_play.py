@@ -74,7 +74,11 @@ def test_validate_plays_whole_matches(tmp_path):
     r = cli("validate", str(f), "--hands", "5", "--agents", "random")  # quick to reach max_hands
     assert r.exit_code == 1
     assert re.search(r"the match did not end within \d+ deals \(bounds.max_hands\)", r.stderr)
-    assert cli("simulate", str(f), "--games", "1", "--agents", "random").exit_code == 1
+    r = cli("simulate", str(f), "--games", "1", "--agents", "random")
+    assert r.exit_code == 1 and "note: uniformly random bidders" in r.stderr
+    # no seat bids at random: the ruleset's match never ends, and nothing blames the bidders
+    r = cli("simulate", str(f), "--games", "1", "--agents", "rules")
+    assert r.exit_code == 1 and "bounds.max_hands" in r.stderr and "note:" not in r.stderr
 
 
 @pytest.mark.parametrize("args, what", [

@@ -507,8 +507,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                       first=first, stop=stop, shard=entry, source=source, detail=detail)
     except TablerulesError as e:
         bar.close()
-        if "bounds.max_hands" in e.message and not any(
-                n.split(":")[0] == "cautious" for n in names):
+        if "bounds.max_hands" in e.message and _plays_random(names):
             _err("note: uniformly random bidders may never finish a match of this game; "
                  "try --agents cautious")
         _fail(e)
@@ -565,7 +564,8 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
         raise typer.Exit(130)
     except TablerulesError as e:
         bar.close()
-        if "bounds.max_hands" in e.message:  # a match, not a hand, that never ends
+        # a match, not a hand, that never ends: with random bidders, perhaps only for them
+        if "bounds.max_hands" in e.message and _plays_random(names):
             _err("note: uniformly random bidders may never finish a match of this game (try "
                  "--agents rules); `tablerules batch` plays its hands")
         _fail(game.locate(e) if isinstance(e, GameError) else e)
@@ -1353,6 +1353,18 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
              "hands/s)")
     if tally.disagree:
         raise typer.Exit(1)
+
+
+def _plays_random(names: list[str] | None) -> bool:
+    """Whether a seat bids at random: an agent text naming `random` (None: the batch engine's
+    random play on every seat)."""
+    from ..agents import parse
+    if names is None:
+        return True
+    try:
+        return any(parse(text).spec.name == "random" for text in names)
+    except TablerulesError:
+        return False
 
 
 def _batch_agents(game, names: list[str] | None) -> list | None:
