@@ -37,6 +37,15 @@ def games_in(path) -> int:
         return 0
 
 
+def default_sigint() -> None:
+    """In a child process before it runs: SIGINT at its default, as a program started at a
+    terminal has it. A test runner started in the background by a shell (`cmd &`) inherits
+    SIGINT ignored and passes that on, and a Python started so raises no KeyboardInterrupt: a
+    test that sends Ctrl-C would wait in vain."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def long_simulate(record, *extra: str, new_session: bool = False):
     """A `simulate texas42` of 100,000 games writing `record`, as a process of its own (this
     checkout's source first on its path), to be interrupted; `new_session` puts it and its
@@ -48,7 +57,7 @@ def long_simulate(record, *extra: str, new_session: bool = False):
     return subprocess.Popen([sys.executable, "-m", "tablerules", "simulate", "texas42", "-n",
                              "100000", "-s", "1", "-r", str(record), "--no-progress", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=new_session)
+                            start_new_session=new_session, preexec_fn=default_sigint)
 
 
 def wait_for_games(p, record, n: int, seconds: float) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pexpect
 
-from support import cli
+from support import cli, default_sigint
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
@@ -21,7 +21,8 @@ def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
     if not colour:
         env["NO_COLOR"] = "1"
     return pexpect.spawn(sys.executable, ["-m", "tablerules", "play", *args], env=env,
-                         encoding="utf-8", timeout=30, dimensions=(50, 200))
+                         encoding="utf-8", timeout=30, dimensions=(50, 200),
+                         preexec_fn=default_sigint)
 
 
 def play_out(child, *, stop_after_hand: bool = False, limit: int = 400) -> list[str]:
