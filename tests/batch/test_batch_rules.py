@@ -37,6 +37,23 @@ def batch(request):
     return compile_batch(gd, agents=[rules(gd)])
 
 
+# compiled steps on the same kernel: test_steps.py's tests, run here so that one process
+# compiles the kernel's hand loop and then its generator, the strategy's functions once
+# (test_steps.py says why)
+from test_steps import (  # noqa: E402,F401  (collected here, on this file's `steps`)
+    test_a_clone_goes_on_alone, test_a_deal_that_is_not_one_is_refused_in_the_step_engines_words,
+    test_a_play_out_in_the_kernel_ends_as_the_rules_agent_plays_it,
+    test_an_illegal_action_is_the_callers_mistake_and_changes_nothing,
+    test_every_decision_and_result_is_the_step_engines,
+    test_what_the_kernel_does_not_keep_comes_from_the_step_engine_at_the_same_point)
+
+
+@pytest.fixture(scope="module")
+def steps(batch):  # after the hand loop: the strategy's functions come from numba's cache
+    from test_steps import moon_steps
+    return moon_steps()
+
+
 def test_every_choice_of_every_rules_seat_is_the_python_agents(batch):
     hands = batch.play(2000, 5)
     assert batch.verify(hands, range(2000)) == []

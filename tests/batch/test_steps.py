@@ -17,10 +17,13 @@ numba = pytest.importorskip("numba")
 # a trick game with every contract (Texas 42's defaults: Nello, Sevens, doubles, follow-me; the
 # kernel the README's example and the benchmark test compile too) and one with a widow taken
 # and buried, with its strategy compiled in (Moon: the kernel of the search agent's compiled
-# play-outs, tests/search); 15 to 30 s of compiling each, once. All Fives' layout play is
-# checked by `python benchmarks/bench_allfives.py` (2,000 hands against the step engine) and,
-# as plain Python, by tests/batch/test_steps_layout.py: compiled, it would be a third generator
-# in a suite near its time budget
+# play-outs, tests/search); 15 to 30 s of compiling each, once. Moon's tests are these, run by
+# tests/batch/test_batch_rules.py on its `steps` (MOON_STEPS): that file compiles the same
+# kernel's hand loop, and compiled in one process the two share the strategy's functions
+# through numba's cache (on two workers at once each compiled them: about 25 s more). All
+# Fives' layout play is checked by `python benchmarks/bench_allfives.py` (2,000 hands against
+# the step engine) and, as plain Python, by tests/batch/test_steps_layout.py: compiled, it
+# would be a third generator in a suite near its time budget
 HANDS = {"texas42": 400, "moon": 300}
 
 
@@ -28,10 +31,15 @@ def rules(gd):
     return make_agent("rules", random.Random(0), gd)
 
 
-@pytest.fixture(scope="module", params=sorted(HANDS))
-def steps(request):
-    game = load_game(request.param, typed=True)
-    return compile_steps(game, [rules(game.definition)] if request.param == "moon" else None)
+def moon_steps():
+    """Moon's compiled steps with the rules agent compiled in on every seat."""
+    game = load_game("moon", typed=True)
+    return compile_steps(game, [rules(game.definition)])
+
+
+@pytest.fixture(scope="module")
+def steps():
+    return compile_steps(load_game("texas42", typed=True))
 
 
 def deal(game, rng):
