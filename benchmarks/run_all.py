@@ -55,16 +55,18 @@ def main(argv=None) -> int:
             failed = True
             print(f"{game:<14} {script:<18} FAILED: {s.get('error') or s.get('interpreter_error')}")
             continue
+        floor = ""
+        if "floor_hps" in s:
+            compiled = (f", compiled {s['compiled_over_floor']:.2f}x"
+                        if "compiled_over_floor" in s else "")
+            floor = (f"; API floor {s['floor_hps']:,.0f} hands/s (hand-written "
+                     f"{s['handwritten_over_floor']:.2f}x it{compiled})")
         print(f"{game:<14} {script:<18} ratio {s['ratio']:6.2f}x  (hand-written "
               f"{s['handwritten_hps']:>9,.0f} hands/s, interpreter {s['interpreter_hps']:>9,.0f})"
               + (f"  same games {s['same_games'][0]}/{s['same_games'][1]}"
                  if "same_games" in s else "")
               + (f"; compiled steps {s['compiled_ratio']:.2f}x ({s['compiled_hps']:,.0f} hands/s)"
-                 if s.get("compiled_ratio") is not None else "")
-              + (f"; API floor {s['floor_hps']:,.0f} hands/s (hand-written "
-                 f"{s['handwritten_over_floor']:.2f}x it"
-                 + (f", compiled {s['compiled_over_floor']:.2f}x" if "compiled_over_floor" in s
-                    else "") + ")" if "floor_hps" in s else ""), flush=True)
+                 if s.get("compiled_ratio") is not None else "") + floor, flush=True)
     if not a.no_agents:
         s = _run("bench_agents.py", "--rules-decisions", str(a.rules_decisions),
                  "--search-decisions", str(a.search_decisions), "--seed", str(a.seed))

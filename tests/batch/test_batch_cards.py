@@ -39,11 +39,9 @@ OPTIONS = {"counting": "czech", "two_in_talon": "redeal", "dealer_povinnost": "t
 
 SCRIPT = """
 import json
-from typer.testing import CliRunner
-from support import step_summary
+from support import cli, step_summary
 from tablerules.batch import compile_batch, verify
 from tablerules.batch.replay import replay_matches
-from tablerules.cli.main import app
 from tablerules.game import load_game
 from tablerules.records.batchrun import fold_block
 from tablerules.records.runner import new_summary
@@ -83,8 +81,7 @@ out["matches"] = {
 }
 
 opts = [a for k, v in OPTIONS.items() for a in ("-o", f"{k}={v}")]
-r = CliRunner().invoke(app, ["batch", "taroky", *opts, "-n", "300", "--check", "60",
-                             "--format", "json"])
+r = cli("batch", "taroky", *opts, "-n", "300", "--check", "60", "--format", "json")
 out["command"] = {"code": r.exit_code, "stdout": r.stdout, "stderr": r.stderr}
 print(json.dumps(out))
 """

@@ -45,12 +45,12 @@ from test_steps import (  # noqa: E402,F401  (collected here, on this file's `st
     test_a_play_out_in_the_kernel_ends_as_the_rules_agent_plays_it,
     test_an_illegal_action_is_the_callers_mistake_and_changes_nothing,
     test_every_decision_and_result_is_the_step_engines,
-    test_what_the_kernel_does_not_keep_comes_from_the_step_engine_at_the_same_point)
+    test_what_the_kernel_does_not_keep_comes_from_the_step_engine_at_the_same_point,
+    moon_steps)
 
 
 @pytest.fixture(scope="module")
 def steps(batch):  # after the hand loop: the strategy's functions come from numba's cache
-    from test_steps import moon_steps
     return moon_steps()
 
 

@@ -18,7 +18,7 @@ numba = pytest.importorskip("numba")
 # kernel the README's example and the benchmark test compile too) and one with a widow taken
 # and buried, with its strategy compiled in (Moon: the kernel of the search agent's compiled
 # play-outs, tests/search); 15 to 30 s of compiling each, once. Moon's tests are these, run by
-# tests/batch/test_batch_rules.py on its `steps` (MOON_STEPS): that file compiles the same
+# tests/batch/test_batch_rules.py on its `steps` (`moon_steps`): that file compiles the same
 # kernel's hand loop, and compiled in one process the two share the strategy's functions
 # through numba's cache (on two workers at once each compiled them: about 25 s more). All
 # Fives' layout play is checked by `python benchmarks/bench_allfives.py` (2,000 hands against

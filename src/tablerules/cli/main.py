@@ -1356,15 +1356,10 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
 
 
 def _plays_random(names: list[str] | None) -> bool:
-    """Whether a seat bids at random: an agent text naming `random` (None: the batch engine's
-    random play on every seat)."""
+    """Whether a seat bids at random: an agent text naming `random` (the texts were parsed
+    before the run; None: the batch engine's random play on every seat)."""
     from ..agents import parse
-    if names is None:
-        return True
-    try:
-        return any(parse(text).spec.name == "random" for text in names)
-    except TablerulesError:
-        return False
+    return names is None or any(parse(text).spec.name == "random" for text in names)
 
 
 def _batch_agents(game, names: list[str] | None) -> list | None:
