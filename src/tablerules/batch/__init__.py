@@ -22,6 +22,7 @@ import os
 import sys
 import tempfile
 import threading
+import types
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,11 +163,14 @@ def _load(source: str):
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(source)
             os.replace(tmp, path)
+        # The module runs the text the builder checked, not the file read back: the file is
+        # there for numba, which keys its cached machine code by the file's name and stamp, so
+        # a file changed after this point makes numba compile again, and never runs itself.
         name = f"tablerules_batch_{digest}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        mod = importlib.util.module_from_spec(spec)
+        mod = types.ModuleType(name)
+        mod.__file__ = str(path)
         sys.modules[name] = mod
-        spec.loader.exec_module(mod)
+        exec(compile(source, str(path), "exec"), mod.__dict__)  # noqa: S102 generated, checked
         _MODULES[digest] = mod
         return mod
 
