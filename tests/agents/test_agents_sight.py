@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from tablerules.game import load_game
 
 SHIPPED = ["allfives", "moon", "taroky", "texas42", "texas42-forced", "texas42-hall",
            "texas42-onepoint", "texas42-quick", "texas42-tournament"]
+ALLFIVES = Path(__file__).resolve().parents[2] / "rulesets" / "allfives.yaml"
 # the option sets that change what a seat sees: three players, a boneyard, chips
 MORE = [("allfives", {"players": 3}), ("allfives", {"players": 2})]
 
@@ -23,9 +25,9 @@ def as_fields(seen) -> dict:
     return {f.name: getattr(seen, f.name) for f in fields(seen) if f.name != "memo"}
 
 
-def play(name: str, options: dict, decisions: int, seed: int) -> int:
+def play(name: str, options: dict, decisions: int, seed: int, arms: set | None = None) -> int:
     """Compare at `decisions` decisions of random matches (a new match when one ends); the
-    number compared."""
+    number compared. `arms` collects the names of the layout arms the seats saw open."""
     game = load_game(name, options)
     voc = vocabulary(game.definition)
     rng = random.Random(seed)
@@ -39,8 +41,10 @@ def play(name: str, options: dict, decisions: int, seed: int) -> int:
             continue
         seat, legal = st.current_player(), st.legal_actions()
         obs, sight = st.observation(seat), st.sight(seat)
-        assert as_fields(voc.seen(seat, legal, sight)) == \
-            as_fields(voc.seen(seat, legal, obs)), (name, len(st.history))
+        seen = as_fields(voc.seen(seat, legal, sight))
+        assert seen == as_fields(voc.seen(seat, legal, obs)), (name, len(st.history))
+        if arms is not None:
+            arms |= {e[3] for e in seen["ends"]}
         compared += 1
         st.apply_action(rng.choice(legal))
     return compared
@@ -54,6 +58,20 @@ def test_the_sight_is_seen_as_the_observation(name):
 @pytest.mark.parametrize("name,options", MORE, ids=lambda v: str(v))
 def test_the_sight_is_seen_as_the_observation_with_other_seats(name, options):
     assert play(name, options, 400, 12) == 400
+
+
+def test_a_spinner_arm_the_ruleset_names_is_seen_from_either(tmp_path):
+    """The ends a strategy reads come from the ruleset's arms, not a fixed four: a spinner
+    that opens a third arm shows it, from the sight and from the observation's text."""
+    text = ALLFIVES.read_text(encoding="utf-8")
+    assert text.count("      mode: layout\n") == 1
+    p = tmp_path / "three-arms.yaml"
+    p.write_text(text.replace("      mode: layout\n",
+                              "      mode: layout\n      spinner_arms: [north, south, up]\n"),
+                 encoding="utf-8")
+    arms: set = set()
+    assert play(str(p), {}, 1500, 13, arms) == 1500
+    assert arms == {"west", "east", "north", "south", "up"}
 
 
 def test_the_rules_agent_reads_the_sight_and_chooses_as_from_the_observation():

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pytest
 
+from support import cli
 from tablerules.errors import CheckError
 from tablerules.game import load_game
 
@@ -62,3 +64,21 @@ def test_an_arm_of_the_line_cannot_be_a_spinner_arm(tmp_path):
     with pytest.raises(CheckError) as e:
         overlay(tmp_path, "[west]")
     assert "names an arm of the line" in str(e.value)
+
+
+def test_the_readable_replay_shows_every_arm_the_ruleset_names(tmp_path):
+    """A lay's account lists the spinner arms of the ruleset, a third one too."""
+    g = overlay(tmp_path, "[north, south, up]")
+    rec = tmp_path / "arms.jsonl"
+    r = cli("simulate", str(tmp_path / "arms.yaml"), "--games", "3", "--seed", "5",
+            "--record", str(rec), "--record-detail", "full")
+    assert r.exit_code == 0, r.output
+    lays = [json.loads(x) for x in rec.read_text(encoding="utf-8").splitlines()
+            if '"type":"lay"' in x]
+    assert any("up" in ev["layout"] for ev in lays)
+    r = cli("replay", str(rec))
+    assert r.exit_code == 0, r.output
+    for ev in lays:
+        if "up" in ev["layout"]:
+            assert f"; up {ev['layout']['up']}" in r.stdout
+    assert g.definition.actions.arms[-1] == "up"

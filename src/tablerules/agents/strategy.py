@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from ..check.schema import validate_tree
 from ..definition.actions import FIXED_NAMES
+from ..definition.game import LINE_ARMS
 from ..engine.observe import record
 from ..engine.phases import AUCTION
 from ..errors import CheckError, Diagnostic, ExprError, GameError, Span, did_you_mean
@@ -311,7 +312,7 @@ class Vocabulary:
         s.trick = tuple(pid[n] for _, n in obs["trick"])
         s.trick_seats = tuple(x for x, _ in obs["trick"])
         contract = self.contract_index[obs["contract"]] if obs["contract"] is not None else -1
-        return self._finish(s, contract, lead_named, obs["layout"])
+        return self._finish(s, contract, lead_named, _ends(obs["layout"]))
 
     def _seen_sight(self, seat: int, legal: tuple, o) -> Seen:
         """`seen` from a Sight: the same fields, with no names to look up."""
@@ -335,12 +336,12 @@ class Vocabulary:
         s.unseen = o.unseen
         s.trick = o.trick
         s.trick_seats = o.trick_seats
-        return self._finish(s, o.contract, o.lead_named, o.layout)
+        return self._finish(s, o.contract, o.lead_named, o.ends)
 
-    def _finish(self, s: Seen, contract: int, lead_named: int, layout: dict) -> Seen:
+    def _finish(self, s: Seen, contract: int, lead_named: int, ends: tuple) -> Seen:
         """What both readings share: the trick's tables (contract -1: none yet), the suit led
-        (a leader's named suit where the piece leads none of its own), who is winning, and the
-        layout's open ends."""
+        (a leader's named suit where the piece leads none of its own), who is winning; and the
+        layout's open ends, as each reading found them."""
         gd = self.gd
         s.leading = not s.trick
         if contract >= 0 and gd.trick_tables:
@@ -355,8 +356,7 @@ class Vocabulary:
                 best = max(range(len(s.trick)), key=lambda i: (rank[s.trick[i]], -i))
                 s.winning = s.trick_seats[best]
                 s._best = rank[s.trick[best]]
-        if layout:
-            s.ends = _ends(layout, self.piece_id, gd.pieces.ends)
+        s.ends = ends
         return s
 
 
@@ -394,8 +394,11 @@ def _beats(s: Seen, t: int) -> bool:
     return _rank(s, t) > s._best
 
 
-def _ends(layout: dict, pid: dict, piece_ends) -> tuple:
-    """The open ends of a layout from its text: (pips, double, spinner, arm) for each arm."""
+def _ends(layout: dict) -> tuple:
+    """The arms one may lay on, read from an observation's layout text: (pips, double, spinner,
+    arm) for the line's west and east ends, then for each spinner arm the text names, in its
+    order (an "open" arm ends on the spinner). The same as `Layout.arm_ends`, which a sight
+    carries."""
     line = layout.get("line", "").split()
     if not line:
         return ()
@@ -407,17 +410,16 @@ def _ends(layout: dict, pid: dict, piece_ends) -> tuple:
 
     out = []
     a, b, spin = piece(line[0])
-    out.append((a * 1, a == b, spin, "west"))
+    out.append((a, a == b, spin, LINE_ARMS[0]))
     a, b, spin = piece(line[-1])
-    out.append((b, a == b, spin, "east"))
+    out.append((b, a == b, spin, LINE_ARMS[1]))
     spinner = next((piece(x) for x in line if x.endswith("*")), None)
-    for arm in ("north", "south"):
-        text = layout.get(arm)
-        if text is None:
+    for arm, text in layout.items():
+        if arm == "line":
             continue
-        if text == "open" and spinner is not None:
+        if text == "open":
             out.append((spinner[0], True, True, arm))
-        elif text != "open":
+        else:
             a, b, sp = piece(text.split()[-1])
             out.append((b, a == b, sp, arm))
     return tuple(out)

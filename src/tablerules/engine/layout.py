@@ -91,6 +91,17 @@ class Layout:
                 out.append((a.open, h == lo, a.end == self.spinner))
         return tuple(out)
 
+    def arm_ends(self) -> tuple:
+        """What a player may lay on: (pips, end piece is a double, end piece is the spinner, arm
+        name) for each line arm, then each spinner arm open to play, empty or not; the same as
+        `text()` reads (an empty spinner arm ends on the spinner)."""
+        if self.center < 0:
+            return ()
+        ends = self.piece_ends
+        sp = self.spinner
+        return tuple([(a.open, ends[a.end][0] == ends[a.end][1], a.end == sp, a.name)
+                      for a in self.arms if a.playable])
+
     @property
     def spinner_open(self) -> bool:
         return self.spinner >= 0 and bool(self.pending)

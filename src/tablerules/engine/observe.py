@@ -107,7 +107,7 @@ class Sight:
 
     __slots__ = ("seat", "phase", "dealer", "bidder", "hand", "hand_sizes", "bid", "decl",
                  "trick", "trick_seats", "points", "tricks", "score", "stock_size", "buried",
-                 "layout", "contract", "chips", "played_by", "bid_by", "passed", "high",
+                 "ends", "contract", "chips", "played_by", "bid_by", "passed", "high",
                  "high_seat", "lead_named", "unseen")
 
     def __init__(self, st, seat: int):
@@ -134,7 +134,8 @@ class Sight:
                 mine |= 1 << t
         else:
             self.buried = ()
-        self.layout = st.layout.text() if st.layout is not None else {}
+        # the layout as the arms one may lay on, not its text: (pips, double, spinner, arm)
+        self.ends = st.layout.arm_ends() if st.layout is not None else ()
         self.contract = ctx.contract  # -1: none yet
         self.chips = tuple(ctx.chips) if g.match.stake is not None else ()
         (self.played_by, self.bid_by, self.passed, self.high, self.high_seat, self.lead_named,

@@ -723,7 +723,7 @@ class _Verifier:
                 self._say(f"  {self._seat(ev['seat'])} buries {ev['buried']}")
         elif t == "lay":
             lay = ev["layout"]
-            arms = "".join(f"; {k} {lay[k]}" for k in ("north", "south") if k in lay)
+            arms = "".join(f"; {k} {v}" for k, v in lay.items() if k != "line")  # spinner arms
             where = "sets down" if ev["on"] == "first" else f"lays on {ev['on']}:"
             score = f"  -> scores {ev['scored']}; score {by_side(gd, ev['score'])}" \
                 if ev["scored"] else ""
