@@ -83,6 +83,12 @@ out["matches"] = {
 opts = [a for k, v in OPTIONS.items() for a in ("-o", f"{k}={v}")]
 r = cli("batch", "taroky", *opts, "-n", "300", "--check", "60", "--format", "json")
 out["command"] = {"code": r.exit_code, "stdout": r.stdout, "stderr": r.stderr}
+
+# every seat the rules agent (taroky's strategy, its called card found by card()): each of its
+# choices is checked against the Python agent's
+r = cli("batch", "taroky", *opts, "--agents", "rules", "-n", "200", "--check", "200",
+        "--format", "json")
+out["rules"] = {"code": r.exit_code, "stdout": r.stdout, "stderr": r.stderr}
 print(json.dumps(out))
 """
 
@@ -127,6 +133,14 @@ def test_the_batch_command_plays_taroky(taroky):
     out = json.loads(r["stdout"])
     assert out["checked"] == {"hands": 60, "agree": 60, "disagreements": []}
     assert set(out["contracts"]) == {"game", "prever"}
+
+
+def test_the_rules_agent_plays_taroky_on_the_batch_engine(taroky):
+    r = taroky["rules"]
+    assert r["code"] == 0, r["stderr"]
+    out = json.loads(r["stdout"])
+    assert out["agents"] == ["rules"] * 4
+    assert out["checked"] == {"hands": 200, "agree": 200, "disagreements": []}
 
 
 # -- a card kernel compiled ------------------------------------------------------------------

@@ -234,7 +234,8 @@ class StrategyNames:
         self.funcs = {id(f[k]): k for k in ("points", "tricks", "score", "chips", "held",
                                             "played_by", "passed", "bid_of", "suit", "follows",
                                             "rank", "beats") if k in f}
-        self.plain = {id(f[k]): k for k in ("has", "other", "piece", *TABLE_FUNCS) if k in f}
+        self.plain = {id(f[k]): k for k in ("has", "other", "piece", "card", *TABLE_FUNCS)
+                      if k in f}
         from ..expr.builtins import BUILTINS
         for k in ("abs", "min", "max", "len", "range"):
             if k in BUILTINS:

@@ -1302,8 +1302,9 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
                   "one per seat: random (the default) or rules[:strategy=NAME...] (a strategy "
                   "file's rules, compiled too; a replay checks each of its choices)."),
               fmt: str = FormatArg) -> None:
-    """Play many hands with random legal choices in compiled code (the batch engine), and
-    report the contracts bid, how often each was made, and the points.
+    """Play many hands in compiled code (the batch engine), each seat with random legal
+    choices or the rules agent (--agents), and report the agents, the contracts bid, how often
+    each was made, and the points.
 
     The batch engine compiles the ruleset to machine code with numba, an optional extra: pip
     install 'tablerules\\[fast]'. Each hand is dealt and played from the seed and its number
@@ -1344,7 +1345,9 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
         _fail(game.locate(e) if isinstance(e, GameError) else e)
     bar.close()
     elapsed = time.perf_counter() - started
-    result = {"ruleset": gd.canonical, "seed": seed, **tally.as_dict(elapsed)}
+    from ..agents import for_seats
+    seated = for_seats(names, gd.seat_count, game.ref) if names else ["random"] * gd.seat_count
+    result = {"ruleset": gd.canonical, "seed": seed, "agents": seated, **tally.as_dict(elapsed)}
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
     else:
@@ -1385,7 +1388,7 @@ def _batch_agents(game, names: list[str] | None) -> list | None:
 
 
 def _render_batch(r: dict) -> str:
-    lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}",
+    lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}  agents {', '.join(r['agents'])}",
              f"hands: {r['hands']}  thrown in: {r['thrown_in']}  "
              f"decisions per hand: {r['decisions_per_hand']}"]
     if r["contracts"]:
