@@ -2,14 +2,15 @@
 NUMBA_DISABLE_JIT, in a process of its own: the same generated source, no compiling): every
 hand replayed through the step engine agrees, decision by decision and result by result.
 
-Texas 42's fortytwo strategy compiles for one to two minutes and Taroky's default rules for
-about one; the suite compiles Moon's strategy and a plain 52-card game (test_batch_rules.py,
+Texas 42's fortytwo strategy compiles for one to two minutes, Taroky's default rules for
+about one and All Fives' strategy for about half of one; the suite compiles Moon's strategy and a plain 52-card game (test_batch_rules.py,
 test_batch_cards.py, which checks Taroky's other options as plain Python too), so numba's typing
 of each kind is checked there and here their rules."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -18,13 +19,32 @@ from support import plain_python
 numba = pytest.importorskip("numba")
 
 
-@pytest.mark.parametrize("name, agents", [("texas42", "rules"), ("texas42-hall", "rules"),
-                                          ("taroky", "random")])
-def test_every_hand_agrees_with_the_step_engine(tmp_path, name, agents):
-    r = plain_python(["-m", "tablerules", "batch", name, "--agents", agents, "-n", "200",
-                      "--check", "200", "--seed", "3", "--no-progress", "--format", "json"],
-                     tmp_path)
+ALLFIVES = Path(__file__).resolve().parents[2] / "rulesets" / "allfives.yaml"
+
+
+def agree(cache, name: str, agents: str, *options: str) -> None:
+    r = plain_python(["-m", "tablerules", "batch", name, *options, "--agents", agents, "-n",
+                      "200", "--check", "200", "--seed", "3", "--no-progress", "--format",
+                      "json"], cache)
     assert r.returncode == 0, r.stderr[-2000:]
     j = json.loads(r.stdout)
     assert j["hands"] == 200
     assert j["checked"] == {"hands": 200, "agree": 200, "disagreements": []}, j["checked"]
+
+
+@pytest.mark.parametrize("name, agents", [("texas42", "rules"), ("texas42-hall", "rules"),
+                                          ("taroky", "random"), ("allfives", "rules")])
+def test_every_hand_agrees_with_the_step_engine(tmp_path, name, agents):
+    agree(tmp_path, name, agents)
+
+
+def test_the_layout_strategy_reads_every_arm_the_ruleset_names(tmp_path):
+    """All Fives' strategy reads the arms one may lay on (`ends`): with a spinner that opens
+    three arms, and with three players and a boneyard, it still chooses as the Python agent."""
+    text = ALLFIVES.read_text(encoding="utf-8")
+    assert text.count("      mode: layout\n") == 1
+    f = tmp_path / "three-arms.yaml"
+    f.write_text(text.replace("      mode: layout\n",
+                              "      mode: layout\n      spinner_arms: [north, south, up]\n"),
+                 encoding="utf-8")
+    agree(tmp_path, str(f), "rules", "-o", "players=3")

@@ -6,10 +6,12 @@ filtering the legal actions, its `choose` keeping the first action of the highes
 legal action when no rule applies (and no decision at all with one legal action). The strategy's
 names read the seat's observation (`Seen`): each has a kernel form made from what the step
 engine shows that seat (its hand, the public actions of the hand, the trick, the scores), kept
-by `_choose` as the hand goes (who played each piece, who passed, the last bid and its seat, the
-suit last named, the pieces each seat buried) in the OBS slots of S. A name with no such form
-(the layout's ends, chips in a match for stakes, ...) raises NotBatchable naming the part; no
-strategy name reads another seat's hand.
+by `_choose` as the hand goes (who played or laid each piece, who passed, the last bid and its
+seat, the suit last named, the pieces each seat buried) in the OBS slots of S. A layout's `ends`
+(`Layout.arm_ends`: the arms one may lay on) are the layout's own arm slots, an end its arm's
+number. A name with no such form (chips in a match for stakes, an aggregate over
+`trick_seats`, ...) raises NotBatchable naming the part; no strategy name reads another seat's
+hand.
 
 The rules agent draws no random numbers (its choice is a function of the observation and the
 legal actions), so a replay checks the kernel's choice is exactly the Python agent's.
@@ -69,6 +71,10 @@ def _k_obs_record(S, a):
     if a < NP:
         S[OBS + OBS_PB + a] = actor + 1
         S[OBS + OBS_PLAYED] |= np.int64(1) << a
+    elif a >= LAYOUT_BASE:  # a lay: its piece is laid by the actor (ActionSpace.lay_of)
+        t = (a - LAYOUT_BASE) // NARMS
+        S[OBS + OBS_PB + t] = actor + 1
+        S[OBS + OBS_PLAYED] |= np.int64(1) << t
     elif a >= BID_BASE and a < DECL_BASE:
         b = a - BID_BASE + 1
         S[OBS + OBS_LB] = b
@@ -175,6 +181,15 @@ def _k_obs_tseat(S, x):
 
 
 @njit(cache=True, inline='always')
+def _k_obs_nends(S):
+    n = 0
+    for e in range(NARMS):
+        if S[APLAY + e]:
+            n += 1
+    return n
+
+
+@njit(cache=True, inline='always')
 def _k_obs_piece(t):
     if t < 0:
         raise ValueError("a strategy read the piece of an action that moves no piece")
@@ -275,12 +290,16 @@ class StrategyGen(Gen):
 
     def loop(self, node: n.Node, var: str) -> tuple[str, tuple[str, str] | None]:
         name = self._var(node)[0] if isinstance(node, n.Name) else None
-        if name is not None and name not in ("hand", "trick", "played", "unseen", "legal"):
+        if name is not None and name not in ("hand", "trick", "played", "unseen", "legal",
+                                             "ends"):
             raise NotBatchable(f"the name '{name}' has no kernel form (an aggregate over it)")
         if name == "legal":
             q = self.u.fresh("q")
             return (f"for {q} in range(S[OBS + OBS_N]):\n        {var} = S[OBS + OBS_L + {q}]",
                     None)
+        if name == "ends":  # an end is its arm's number: the arms one may lay on, in order
+            return (f"for {var} in range(NARMS):\n        if not S[APLAY + {var}]:\n"
+                    f"            continue", None)
         return super().loop(node, var)
 
     def v_Name(self, node: n.Name) -> str:
@@ -307,6 +326,12 @@ class StrategyGen(Gen):
 
     def v_Attr(self, node: n.Attr) -> str:
         obj_t = self.type_of(node.obj)
+        if obj_t is self.names.voc.end:  # a strategy's end (Layout.arm_ends): its arm's number
+            e = self.expr(node.obj)
+            forms = {"pips": "S[AOPEN + {0}]", "double": "(HI[S[AEND + {0}]] == LO[S[AEND + {0}]])",
+                     "spinner": "(S[AEND + {0}] == S[SPINNER])",
+                     "arm": f"{self.part.arm_table()}[{{0}}]"}
+            return forms[node.name].format(e)
         if obj_t is not self.names.voc.action:
             return super().v_Attr(node)
         table = self.part.action_table(node.name)
@@ -346,6 +371,9 @@ class StrategyGen(Gen):
                     raise NotBatchable("chips() in a match for stakes has no kernel form")
                 return f"(0 * _seat({args[0]}))"
             return forms[own].format(*args)
+        if name == "len" and isinstance(node.args[0], n.Name) and \
+                self._var(node.args[0])[0] == "ends" and id(func) in self.names.plain:
+            return "_k_obs_nends(S)"
         if id(func) in self.names.plain:
             return super().v_Call(node)
         raise NotBatchable(f"the function {name}() has no kernel form in a strategy")
@@ -402,6 +430,12 @@ class StrategyPart:
         params = "".join(", " + locals_[b] for b in typed.params)
         self.u.defs.append(f"def {fname}(S, H{params}):\n    return {body}\n")
         return fname
+
+    def arm_table(self) -> str:
+        """Each arm's name (the action space's order: line arms, then spinner arms) as the
+        symbol a strategy compares it with."""
+        arms = self.game.actions.arms
+        return self.u.table([self.b.sym.code(a) for a in arms] or [0], "t")
 
     def action_table(self, attr: str) -> str:
         """An attribute of every action as a table (a piece's -1: the action moves none)."""
