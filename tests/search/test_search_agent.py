@@ -335,13 +335,26 @@ def test_the_margin_keeps_the_policys_choice_unless_another_is_clearly_better():
     assert agree[0.0] < agree[10.0]
 
 
-def test_compiled_play_outs_need_the_rules_policy_and_a_kernel_form():
+def test_compiled_play_outs_need_the_rules_policy_and_a_kernel_form(tmp_path):
     pytest.importorskip("numba")
     moon = load_game("moon", typed=True).definition
     with pytest.raises(ValueError, match="the rules policy's play-outs, not random's"):
         search.make(random.Random(0), moon, {"engine": "batch", "policy": "random"})
     with pytest.raises(ValueError, match="typed=True"):  # no checked trees to compile
         search.make(random.Random(0), game("moon").definition, {"engine": "batch"})
-    with pytest.raises(ValueError, match="the strategy allfives .* no kernel form|engine=batch:"):
-        search.make(random.Random(0), load_game("allfives", typed=True).definition,
+    with pytest.raises(ValueError, match="a match for chips has no play-out in the kernel"):
+        search.make(random.Random(0), load_game("taroky", typed=True).definition,
                     {"engine": "batch"})
+    # Moon with a strategy that reads what the kernel has no form of
+    (tmp_path / "seats.yaml").write_text("""
+name: seats
+play:
+  - name: by_the_seats
+    when: "count(s in trick_seats if s > 0) > 0"
+    only: "a.kind == 'play'"
+""", encoding="utf-8")
+    (tmp_path / "house.yaml").write_text("name: house\nextends: moon\n"
+                                         "simulate:\n  strategy: seats.yaml\n", encoding="utf-8")
+    seats = load_game(str(tmp_path / "house.yaml"), typed=True).definition
+    with pytest.raises(ValueError, match="engine=batch: the strategy seats .*'trick_seats' has no kernel form"):
+        search.make(random.Random(0), seats, {"engine": "batch"})

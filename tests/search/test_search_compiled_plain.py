@@ -1,5 +1,5 @@
-"""The search agent's compiled play-outs (engine=batch) of Texas 42's fortytwo strategy make the
-same choices as its play-outs in Python, checked with the kernel run as plain Python (numba's
+"""The search agent's compiled play-outs (engine=batch) of Texas 42's fortytwo strategy and All
+Fives' (a layout's ends) make the same choices as its play-outs in Python, checked with the kernel run as plain Python (numba's
 NUMBA_DISABLE_JIT, in a process of its own: the same generated source, no compiling; the
 fortytwo generator compiles for most of a minute, Moon's compiled one is checked in
 test_search_compiled.py)."""
@@ -33,7 +33,7 @@ print(json.dumps({"states": len(states), "same": same, "work_same": fast.work ==
 """
 
 
-@pytest.mark.parametrize("name", ["texas42", "texas42-hall"])
+@pytest.mark.parametrize("name", ["texas42", "texas42-hall", "allfives"])
 def test_compiled_play_outs_of_a_strategy_make_the_same_choices(tmp_path, name):
     here = Path(__file__).parent
     r = plain_python(["-c", SCRIPT, name, "10"], tmp_path, path=(here, here.parent))
