@@ -26,6 +26,21 @@ def cli(*args: str):
 
 
 SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+RULESETS = os.path.join(os.path.dirname(SRC), "rulesets")
+
+
+def allfives_with_arms(folder, arms: str):
+    """All Fives with `play.spinner_arms` set to `arms` (YAML, e.g. "[north, south, up]"),
+    written to `folder` (a play part is replaced whole, so the ruleset is copied); its path."""
+    from pathlib import Path
+    with open(os.path.join(RULESETS, "allfives.yaml"), encoding="utf-8") as f:
+        text = f.read()
+    assert text.count("      mode: layout\n") == 1
+    path = Path(folder) / "arms.yaml"
+    path.write_text(text.replace("      mode: layout\n",
+                                 f"      mode: layout\n      spinner_arms: {arms}\n"),
+                    encoding="utf-8")
+    return path
 
 
 def games_in(path) -> int:

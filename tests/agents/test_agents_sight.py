@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields
-from pathlib import Path
 
 import pytest
 
+from support import allfives_with_arms
 from tablerules.agents import make_agent
 from tablerules.agents.strategy import vocabulary
 from tablerules.game import load_game
 
 SHIPPED = ["allfives", "moon", "taroky", "texas42", "texas42-forced", "texas42-hall",
            "texas42-onepoint", "texas42-quick", "texas42-tournament"]
-ALLFIVES = Path(__file__).resolve().parents[2] / "rulesets" / "allfives.yaml"
 # the option sets that change what a seat sees: three players, a boneyard, chips
 MORE = [("allfives", {"players": 3}), ("allfives", {"players": 2})]
 
@@ -63,12 +62,7 @@ def test_the_sight_is_seen_as_the_observation_with_other_seats(name, options):
 def test_a_spinner_arm_the_ruleset_names_is_seen_from_either(tmp_path):
     """The ends a strategy reads come from the ruleset's arms, not a fixed four: a spinner
     that opens a third arm shows it, from the sight and from the observation's text."""
-    text = ALLFIVES.read_text(encoding="utf-8")
-    assert text.count("      mode: layout\n") == 1
-    p = tmp_path / "three-arms.yaml"
-    p.write_text(text.replace("      mode: layout\n",
-                              "      mode: layout\n      spinner_arms: [north, south, up]\n"),
-                 encoding="utf-8")
+    p = allfives_with_arms(tmp_path, "[north, south, up]")
     arms: set = set()
     assert play(str(p), {}, 1500, 13, arms) == 1500
     assert arms == {"west", "east", "north", "south", "up"}

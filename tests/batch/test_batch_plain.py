@@ -10,16 +10,12 @@ of each kind is checked there and here their rules."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from support import plain_python
+from support import allfives_with_arms, plain_python
 
 numba = pytest.importorskip("numba")
-
-
-ALLFIVES = Path(__file__).resolve().parents[2] / "rulesets" / "allfives.yaml"
 
 
 def agree(cache, name: str, agents: str, *options: str) -> None:
@@ -41,10 +37,5 @@ def test_every_hand_agrees_with_the_step_engine(tmp_path, name, agents):
 def test_the_layout_strategy_reads_every_arm_the_ruleset_names(tmp_path):
     """All Fives' strategy reads the arms one may lay on (`ends`): with a spinner that opens
     three arms, and with three players and a boneyard, it still chooses as the Python agent."""
-    text = ALLFIVES.read_text(encoding="utf-8")
-    assert text.count("      mode: layout\n") == 1
-    f = tmp_path / "three-arms.yaml"
-    f.write_text(text.replace("      mode: layout\n",
-                              "      mode: layout\n      spinner_arms: [north, south, up]\n"),
-                 encoding="utf-8")
+    f = allfives_with_arms(tmp_path, "[north, south, up]")
     agree(tmp_path, str(f), "rules", "-o", "players=3")

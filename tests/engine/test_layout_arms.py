@@ -4,25 +4,17 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
-from support import cli
+from support import allfives_with_arms, cli
 from tablerules.errors import CheckError
 from tablerules.game import load_game
 
-ALLFIVES = Path(__file__).resolve().parents[2] / "rulesets" / "allfives.yaml"
-
 
 def overlay(tmp_path, arms: str):
-    """All Fives with `play.spinner_arms` set (a play part is replaced whole, so it is copied)."""
-    text = ALLFIVES.read_text(encoding="utf-8")
-    assert text.count("      mode: layout\n") == 1
-    text = text.replace("      mode: layout\n", f"      mode: layout\n      spinner_arms: {arms}\n")
-    p = tmp_path / "arms.yaml"
-    p.write_text(text, encoding="utf-8")
-    return load_game(str(p))
+    """All Fives with `play.spinner_arms` set."""
+    return load_game(str(allfives_with_arms(tmp_path, arms)))
 
 
 def lays_on(g, hands: int = 300, seed: int = 1) -> tuple[set[str], set[str]]:
