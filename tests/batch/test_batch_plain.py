@@ -39,3 +39,23 @@ def test_the_layout_strategy_reads_every_arm_the_ruleset_names(tmp_path):
     three arms, and with three players and a boneyard, it still chooses as the Python agent."""
     f = allfives_with_arms(tmp_path, "[north, south, up]")
     agree(tmp_path, str(f), "rules", "-o", "players=3")
+
+
+def test_a_strategy_sees_the_boneyard_shrink_as_pieces_are_drawn(tmp_path):
+    """`stock_size` is what is left of the stock: two players of All Fives draw from a
+    boneyard of fourteen, and a strategy that lays heavy while more than six are left chooses
+    as the Python agent after every draw."""
+    f = tmp_path / "boneyard.yaml"
+    f.write_text("""
+name: boneyard
+for: [allfives]
+play:
+  - name: heavy_while_the_boneyard_is_full
+    when: "stock_size > 6"
+    only: "a.kind == 'lay'"
+    choose: "a.piece.pips"
+  - name: light_after
+    only: "a.kind == 'lay'"
+    choose: "-a.piece.pips"
+""", encoding="utf-8")
+    agree(tmp_path, "allfives", f"rules:strategy={f}", "-o", "players=2")

@@ -153,8 +153,10 @@ def _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i):
         if a < 0:
             return a
         step += 1
-        if a == DRAW:
-            H[actor] |= np.int64(1) << stock[STOCKN - nstock]
+        if a == DRAW:  # the next piece of the stock, in dealt order
+            t = stock[STOCKN - nstock]
+            H[actor] |= np.int64(1) << t
+            S[STOCKM] &= ~(np.int64(1) << t)  # the stock as `stock_left` and a strategy see it
             nstock -= 1
             continue
         if a == KNOCK:

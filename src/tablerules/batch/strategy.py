@@ -164,12 +164,7 @@ def _k_obs_unseen(S, H):
 
 @njit(cache=True, inline='always')
 def _k_obs_stock(S, H):
-    m = _dealt(H) | S[OBS + OBS_PLAYED]
-    for s in range(SEATS):
-        m |= S[OBS + OBS_BUR + s]
-    if _popcount(m) > SEATS * HAND_SIZE:
-        return 0
-    return STOCKN
+    return _popcount(S[STOCKM])  # what is left of the stock: taken in parts, drawn piece by piece
 
 
 @njit(cache=True, inline='always')
