@@ -3,9 +3,11 @@ NUMBA_DISABLE_JIT, in a process of its own: the same generated source, no compil
 hand replayed through the step engine agrees, decision by decision and result by result.
 
 Texas 42's fortytwo strategy compiles for one to two minutes, Taroky's default rules for
-about one and All Fives' strategy for about half of one; the suite compiles Moon's strategy and a plain 52-card game (test_batch_rules.py,
-test_batch_cards.py, which checks Taroky's other options as plain Python too), so numba's typing
-of each kind is checked there and here their rules."""
+about one and All Fives' strategy for about half of one; the suite compiles Moon's strategy and
+a plain 52-card game (test_batch_rules.py, test_batch_cards.py, which checks Taroky's other
+options as plain Python too), so numba's typing of each kind is checked there and here their
+rules. A probe strategy whose choices turn on every name a strategy reads checks each name's
+kernel form against the Python agent's view, game by game."""
 
 from __future__ import annotations
 
@@ -34,28 +36,58 @@ def test_every_hand_agrees_with_the_step_engine(tmp_path, name, agents):
     agree(tmp_path, name, agents)
 
 
-def test_the_layout_strategy_reads_every_arm_the_ruleset_names(tmp_path):
-    """All Fives' strategy reads the arms one may lay on (`ends`): with a spinner that opens
-    three arms, and with three players and a boneyard, it still chooses as the Python agent."""
-    f = allfives_with_arms(tmp_path, "[north, south, up]")
-    agree(tmp_path, str(f), "rules", "-o", "players=3")
+# what a seat sees, every name of the strategy vocabulary at once: each decision's view mixed
+# into one number that turns the choice (a name the kernel reads wrong changes some choices)
+MIX = ("seat + 2 * dealer + 3 * (bidder + 1) + 5 * my_side + 7 * len(hand) + 11 * bid.level"
+       " + 13 * len(trick) + 17 * (winning + 1) + 19 * len(played) + 23 * len(unseen)"
+       " + 29 * stock_size + 31 * len(ends)"
+       " + 37 * sum(e.pips + (1 if e.double else 0) + (2 if e.spinner else 0) for e in ends)"
+       " + 41 * sum(held(s) for s in range(0, seat_count))"
+       " + 43 * sum(bid_of(s).level + (1 if passed(s) else 0) for s in range(0, seat_count))"
+       " + 47 * sum(points(x) + tricks(x) + score(x) for x in sides)"
+       " + 53 * sum(played_by(t) + 1 for t in played)"
+       " + 59 * (1 if contract == 'none' else 0) + 61 * (1 if leading else 0)"
+       " + 67 * count(s in range(0, seat_count) if s in trick_seats)")
 
 
-def test_a_strategy_sees_the_boneyard_shrink_as_pieces_are_drawn(tmp_path):
-    """`stock_size` is what is left of the stock: two players of All Fives draw from a
-    boneyard of fourteen, and a strategy that lays heavy while more than six are left chooses
-    as the Python agent after every draw."""
-    f = tmp_path / "boneyard.yaml"
-    f.write_text("""
-name: boneyard
-for: [allfives]
+def probe(layout: bool, cards: bool) -> str:
+    """A strategy whose every choice turns on the whole view (MIX): its bids by their rank, its
+    plays or lays by the piece's attributes, its rank, whether it beats the trick, follows the
+    suit led, goes on an end showing its number."""
+    attr = "a.piece.rank" if cards else "a.piece.pips"
+    text = f"""name: probe
+values:
+  mix: >-
+    {MIX}
 play:
-  - name: heavy_while_the_boneyard_is_full
-    when: "stock_size > 6"
-    only: "a.kind == 'lay'"
-    choose: "a.piece.pips"
-  - name: light_after
-    only: "a.kind == 'lay'"
-    choose: "-a.piece.pips"
-""", encoding="utf-8")
-    agree(tmp_path, "allfives", f"rules:strategy={f}", "-o", "players=2")
+  - name: by_the_view
+    only: "a.kind == '{'lay' if layout else 'play'}'"
+    choose: >-
+      ((mix % 7) - 3) * {attr} + ((mix % 3) - 1) * rank(a.piece)
+      + (5 if beats(a.piece) else 0) * ((mix % 2) * 2 - 1)
+      + (3 if suit(a.piece) == led else 0) * ((mix % 5) - 2)
+"""
+    if layout:
+        return text + "      + 7 * sum(1 for e in ends if e.arm == a.arm and e.pips == a.piece.high)\n"
+    return text + """bid:
+  - name: bid_by_the_view
+    only: "a.kind == 'bid'"
+    choose: "((mix % 7) - 3) * a.bid.rank"
+"""
+
+
+@pytest.mark.parametrize("name, options", [
+    ("texas42", ()), ("moon", ()), ("taroky", ()),
+    ("allfives", ("-o", "players=2")),  # a boneyard: draws
+    ("three-arms", ("-o", "players=3"))], ids=lambda v: " ".join(v) if isinstance(v, tuple) else v)
+def test_a_strategy_reading_the_whole_view_chooses_as_the_python_agent(tmp_path, name, options):
+    """Every name a strategy reads has a kernel form that sees what the Python agent sees: a
+    strategy whose choices turn on all of them at once (MIX) chooses the same at every decision
+    of 200 hands (of All Fives with a boneyard, and with a spinner opening three arms too).
+    It found a lay left out of the kernel's record (unseen, played_by) and the stock read as
+    dealt after a draw (stock_size)."""
+    ruleset = str(allfives_with_arms(tmp_path, "[north, south, up]")) if name == "three-arms" \
+        else name
+    f = tmp_path / "probe.yaml"
+    f.write_text(probe(name in ("allfives", "three-arms"), name == "taroky"), encoding="utf-8")
+    agree(tmp_path, ruleset, f"rules:strategy={f}", *options)
