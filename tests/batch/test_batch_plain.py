@@ -51,8 +51,8 @@ MIX = ("seat + 2 * dealer + 3 * (bidder + 1) + 5 * my_side + 7 * len(hand) + 11 
 
 
 def probe(layout: bool, cards: bool) -> str:
-    """A strategy whose every choice turns on the whole view (MIX): its bids by their rank, its
-    plays or lays by the piece's attributes, its rank, whether it beats the trick, follows the
+    """A strategy whose every choice turns on the whole view (MIX): its bids by their rank, what
+    it buries and its plays or lays by the piece's attributes, its rank, whether it beats the trick, follows the
     suit led, goes on an end showing its number."""
     attr = "a.piece.rank" if cards else "a.piece.pips"
     text = f"""name: probe
@@ -69,10 +69,14 @@ play:
 """
     if layout:
         return text + "      + 7 * sum(1 for e in ends if e.arm == a.arm and e.pips == a.piece.high)\n"
-    return text + """bid:
+    return text + f"""bid:
   - name: bid_by_the_view
     only: "a.kind == 'bid'"
     choose: "((mix % 7) - 3) * a.bid.rank"
+bury:
+  - name: bury_by_the_view
+    only: "a.kind == 'bury'"
+    choose: "((mix % 5) - 2) * {attr} + (mix % 3) * count(t in hand if suit(t) == suit(a.piece))"
 """
 
 
