@@ -129,3 +129,23 @@ def test_a_strategy_for_another_game_is_a_located_error_before_play(tmp_path):
         assert r.exit_code == 1, (command, r.output)
         first = r.stderr.splitlines()[0]
         assert first.startswith("rulesets/strategies/fortytwo.yaml:") and "not allfives" in first
+
+
+def test_a_strategy_file_changed_between_games_is_read_again(tmp_path, monkeypatch):
+    """Agents are made for every game; the compiled strategy is kept while its file is
+    unchanged, and a changed file (another stamp) is read and compiled again."""
+    monkeypatch.chdir(tmp_path)
+    gd = load_game("moon").definition
+    f = tmp_path / "mine.yaml"
+    f.write_text("name: mine\nplay: []\n", encoding="utf-8")
+    first = rules.strategy_for(gd, {"strategy": "mine.yaml"})
+    assert rules.strategy_for(gd, {"strategy": "mine.yaml"}) is first
+    f.write_text("name: mine\nplay:\n  - name: lead_low\n    only: \"a.kind == 'play'\"\n"
+                 "    choose: \"-a.piece.pips\"\n", encoding="utf-8")
+    again = rules.strategy_for(gd, {"strategy": "mine.yaml"})
+    assert again is not first and [r.name for r in again.sections["play"]] == ["lead_low"]
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "mine.yaml").write_text("name: mine\nplay: []\n", encoding="utf-8")
+    monkeypatch.chdir(other)  # the same relative name, another folder: another file
+    assert rules.strategy_for(gd, {"strategy": "mine.yaml"}).sections["play"] == ()
