@@ -1073,9 +1073,11 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
          resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE",
                                                help="Continue the game this record holds."),
          ) -> None:
-    """Play a game at the terminal against bots: your pieces with the legal ones numbered, the
-    trick or the layout, the score, bid and trump; answer with a number or a name (6-4, bid 31,
-    pass), help or ? for the choices, quit to stop.
+    """Play a game at the terminal against bots.
+
+    You see your pieces with the legal ones numbered, the trick or the layout, the score, bid
+    and trump; answer with a number or a name (6-4, bid 31, pass), help or ? for the choices,
+    quit to stop.
 
     The game is recorded as it goes (a compact record, as replay reads them),
     so Ctrl-C loses nothing: continue it with tablerules play --resume FILE.
@@ -1302,9 +1304,10 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
                   "one per seat: random (the default) or rules[:strategy=NAME...] (a strategy "
                   "file's rules, compiled too; a replay checks each of its choices)."),
               fmt: str = FormatArg) -> None:
-    """Play many hands in compiled code (the batch engine), each seat with random legal
-    choices or the rules agent (--agents), and report the agents, the contracts bid, how often
-    each was made, and the points.
+    """Play many hands in compiled code (the batch engine) and report what was bid and made.
+
+    Each seat plays random legal choices or the rules agent (--agents); the report names the
+    agents, the contracts bid, how often each was made, and the points and scores per side.
 
     The batch engine compiles the ruleset to machine code with numba, an optional extra: pip
     install 'tablerules\\[fast]'. Each hand is dealt and played from the seed and its number
