@@ -19,7 +19,6 @@ replay checks each of the batch's choices against the Python agent's.
 from __future__ import annotations
 
 import argparse
-import functools
 import gc
 import json
 import random
@@ -34,18 +33,6 @@ def _timed(fn, *args):
     t0 = time.perf_counter()
     out = fn(*args)
     return time.perf_counter() - t0, out
-
-
-def _rules_step(make_agent, game, deals, dealers, seed):
-    """The step engine with the Python rules agent on every seat, each reading its sight."""
-    gd = game.definition
-    agents = [make_agent("rules", random.Random(seed), gd) for _ in range(gd.seat_count)]
-    for deal, dealer in zip(deals, dealers):
-        st = game.new_hand(deal, dealer)
-        while not st.is_terminal():
-            seat, legal = st.current_player(), st.legal_actions()
-            st.apply_action(legal[0] if len(legal) == 1 else
-                            agents[seat].act(seat, legal, st.observer(seat)))
 
 
 def main(argv=None) -> int:
@@ -70,7 +57,7 @@ def main(argv=None) -> int:
     if a.agents == "rules":
         from tablerules.agents import make_agent
         batch = compile_batch(g, [make_agent("rules", random.Random(a.seed), g)])
-        step = functools.partial(_rules_step, make_agent)
+        step = harness.run_rules_agent
     else:
         batch = compile_batch(g)
         step = harness.run_interpreter

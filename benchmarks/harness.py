@@ -36,6 +36,20 @@ def run_interpreter(game, deals, dealers, seed):
             state.apply_action(choice(acts))
 
 
+def run_rules_agent(game, deals, dealers, seed):
+    """The step engine with the Python rules agent on every seat, each reading its sight (the
+    strategy draws no random number: `seed` only seeds the agents' unused generators)."""
+    from tablerules.agents import make_agent
+    gd = game.definition
+    agents = [make_agent("rules", random.Random(seed), gd) for _ in range(gd.seat_count)]
+    for deal, dealer in zip(deals, dealers):
+        st = game.new_hand(deal, dealer)
+        while not st.is_terminal():
+            seat, legal = st.current_player(), st.legal_actions()
+            st.apply_action(legal[0] if len(legal) == 1 else
+                            agents[seat].act(seat, legal, st.observer(seat)))
+
+
 def interpreter_work(game, deals, dealers, seed):
     """Untimed: mean apply_action calls per hand, and each hand's points and marks."""
     rng = random.Random(seed)
