@@ -82,12 +82,13 @@ bury:
 
 @pytest.mark.parametrize("name, options", [
     ("texas42", ()), ("moon", ()), ("taroky", ()),
-    ("allfives", ("-o", "players=2")),  # a boneyard: draws
+    ("allfives", ("-o", "players=2", "-o", "muggins=true")),  # a boneyard's draws, claims
     ("three-arms", ("-o", "players=3"))], ids=lambda v: " ".join(v) if isinstance(v, tuple) else v)
 def test_a_strategy_reading_the_whole_view_chooses_as_the_python_agent(tmp_path, name, options):
     """Every name a strategy reads has a kernel form that sees what the Python agent sees: a
     strategy whose choices turn on all of them at once (MIX) chooses the same at every decision
-    of 200 hands (of All Fives with a boneyard, and with a spinner opening three arms too).
+    of 200 hands (of All Fives with a boneyard and claims, and with a spinner opening three
+    arms too).
     It found a lay left out of the kernel's record (unseen, played_by) and the stock read as
     dealt after a draw (stock_size)."""
     ruleset = str(allfives_with_arms(tmp_path, "[north, south, up]")) if name == "three-arms" \
