@@ -47,7 +47,8 @@ MIX = ("seat + 2 * dealer + 3 * (bidder + 1) + 5 * my_side + 7 * len(hand) + 11 
        " + 47 * sum(points(x) + tricks(x) + score(x) for x in sides)"
        " + 53 * sum(played_by(t) + 1 for t in played)"
        " + 59 * (1 if contract == 'none' else 0) + 61 * (1 if leading else 0)"
-       " + 67 * count(s in range(0, seat_count) if s in trick_seats)")
+       " + 67 * count(s in range(0, seat_count) if s in trick_seats)"
+       " + 71 * sum(s + 1 for s in trick_seats) + 73 * len(trick_seats) + 79 * len(legal)")
 
 
 def probe(layout: bool, cards: bool) -> str:

@@ -350,11 +350,12 @@ def test_compiled_play_outs_need_the_rules_policy_and_a_kernel_form(tmp_path):
 name: seats
 play:
   - name: by_the_seats
-    when: "count(s in trick_seats if s > 0) > 0"
+    when: "hand[0].double"
     only: "a.kind == 'play'"
 """, encoding="utf-8")
     (tmp_path / "house.yaml").write_text("name: house\nextends: moon\n"
                                          "simulate:\n  strategy: seats.yaml\n", encoding="utf-8")
     seats = load_game(str(tmp_path / "house.yaml"), typed=True).definition
-    with pytest.raises(ValueError, match="engine=batch: the strategy seats .*'trick_seats' has no kernel form"):
+    with pytest.raises(ValueError,
+                       match="engine=batch: the strategy seats .*an index into a list built at"):
         search.make(random.Random(0), seats, {"engine": "batch"})

@@ -9,9 +9,8 @@ engine shows that seat (its hand, the public actions of the hand, the trick, the
 by `_choose` as the hand goes (who played or laid each piece, who passed, the last bid and its
 seat, the suit last named, the pieces each seat buried) in the OBS slots of S. A layout's `ends`
 (`Layout.arm_ends`: the arms one may lay on) are the layout's own arm slots, an end its arm's
-number. A name with no such form (chips in a match for stakes, an aggregate over
-`trick_seats`, ...) raises NotBatchable naming the part; no strategy name reads another seat's
-hand.
+number. A part with no such form (chips in a match for stakes, an index into a list made at
+run time) raises NotBatchable naming it; no strategy name reads another seat's hand.
 
 The rules agent draws no random numbers (its choice is a function of the observation and the
 legal actions), so a replay checks the kernel's choice is exactly the Python agent's.
@@ -286,12 +285,15 @@ class StrategyGen(Gen):
     def loop(self, node: n.Node, var: str) -> tuple[str, tuple[str, str] | None]:
         name = self._var(node)[0] if isinstance(node, n.Name) else None
         if name is not None and name not in ("hand", "trick", "played", "unseen", "legal",
-                                             "ends"):
+                                             "ends", "trick_seats"):
             raise NotBatchable(f"the name '{name}' has no kernel form (an aggregate over it)")
         if name == "legal":
             q = self.u.fresh("q")
             return (f"for {q} in range(S[OBS + OBS_N]):\n        {var} = S[OBS + OBS_L + {q}]",
                     None)
+        if name == "trick_seats":  # the trick's seats in the order they played
+            q = self.u.fresh("q")
+            return f"for {q} in range(S[TRICKN]):\n        {var} = S[TSEAT + {q}]", None
         if name == "ends":  # an end is its arm's number: the arms one may lay on, in order
             return (f"for {var} in range(NARMS):\n        if not S[APLAY + {var}]:\n"
                     f"            continue", None)
@@ -366,9 +368,10 @@ class StrategyGen(Gen):
                     raise NotBatchable("chips() in a match for stakes has no kernel form")
                 return f"(0 * _seat({args[0]}))"
             return forms[own].format(*args)
+        lens = {"ends": "_k_obs_nends(S)", "trick_seats": "S[TRICKN]", "legal": "S[OBS + OBS_N]"}
         if name == "len" and isinstance(node.args[0], n.Name) and \
-                self._var(node.args[0])[0] == "ends" and id(func) in self.names.plain:
-            return "_k_obs_nends(S)"
+                self._var(node.args[0])[0] in lens and id(func) in self.names.plain:
+            return lens[self._var(node.args[0])[0]]
         if id(func) in self.names.plain:
             return super().v_Call(node)
         raise NotBatchable(f"the function {name}() has no kernel form in a strategy")
