@@ -48,7 +48,11 @@ MIX = ("seat + 2 * dealer + 3 * (bidder + 1) + 5 * my_side + 7 * len(hand) + 11 
        " + 53 * sum(played_by(t) + 1 for t in played)"
        " + 59 * (1 if contract == 'none' else 0) + 61 * (1 if leading else 0)"
        " + 67 * count(s in range(0, seat_count) if s in trick_seats)"
-       " + 71 * sum(s + 1 for s in trick_seats) + 73 * len(trick_seats) + 79 * len(legal)")
+       " + 71 * sum(s + 1 for s in trick_seats) + 73 * len(trick_seats) + 79 * len(legal)"
+       " + 83 * (trick_seats[0] + 1 if len(trick_seats) > 0 else 0)"
+       " + 89 * (rank(hand[0]) if len(hand) > 0 else 0) + 97 * (1 if legal[0].kind == 'bid' else 0)"
+       " + 101 * (rank(trick[0]) if len(trick) > 0 else 0)"
+       " + 103 * (rank(unseen[0]) if len(unseen) > 0 else 0)")
 
 
 def probe(layout: bool, cards: bool) -> str:

@@ -9,8 +9,9 @@ engine shows that seat (its hand, the public actions of the hand, the trick, the
 by `_choose` as the hand goes (who played or laid each piece, who passed, the last bid and its
 seat, the suit last named, the pieces each seat buried) in the OBS slots of S. A layout's `ends`
 (`Layout.arm_ends`: the arms one may lay on) are the layout's own arm slots, an end its arm's
-number. A part with no such form (chips in a match for stakes, an index into a list made at
-run time) raises NotBatchable naming it; no strategy name reads another seat's hand.
+number. A part with no such form (chips in a match for stakes, an index into `played` or a
+list made at run time) raises NotBatchable naming it; no strategy name reads another seat's
+hand.
 
 The rules agent draws no random numbers (its choice is a function of the observation and the
 legal actions), so a replay checks the kernel's choice is exactly the Python agent's.
@@ -172,6 +173,23 @@ def _k_obs_tseat(S, x):
         if S[TSEAT + q] == x:
             return True
     return False
+
+
+@njit(cache=True, inline='always')
+def _k_obs_at(S, base, n, i):
+    if i < 0 or i >= n:  # as the expression language's index: never from the end
+        raise ValueError("an index is outside its list")
+    return S[base + i]
+
+
+@njit(cache=True, inline='always')
+def _k_obs_nth(m, i):
+    if i >= 0:
+        for _ in range(i):
+            m &= m - 1
+        if m:
+            return _low(m)
+    raise ValueError("an index is outside its list")
 
 
 @njit(cache=True, inline='always')
@@ -338,6 +356,21 @@ class StrategyGen(Gen):
         if str(self.type_of(node)) == "bool":
             return f"({src} != 0)"
         return src
+
+    def v_Index(self, node: n.Index) -> str:
+        """An index into the seat's lists: the trick, its seats and the legal actions in their
+        order, the hand and the unseen pieces by id (the order the agent reads them in)."""
+        name = self._var(node.obj)[0] if isinstance(node.obj, n.Name) else None
+        i = self.expr(node.index)
+        if name == "trick":
+            return f"_k_obs_at(S, TRICK, S[TRICKN], {i})"
+        if name == "trick_seats":
+            return f"_k_obs_at(S, TSEAT, S[TRICKN], {i})"
+        if name == "legal":
+            return f"_k_obs_at(S, OBS + OBS_L, S[OBS + OBS_N], {i})"
+        if name in ("hand", "unseen"):
+            return f"_k_obs_nth({self.pieces(node.obj)}, {i})"
+        return super().v_Index(node)
 
     def v_Compare(self, node: n.Compare) -> str:
         if node.op in ("in", "not in") and isinstance(node.right, n.Name) and \
