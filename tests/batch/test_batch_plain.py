@@ -52,7 +52,9 @@ MIX = ("seat + 2 * dealer + 3 * (bidder + 1) + 5 * my_side + 7 * len(hand) + 11 
        " + 83 * (trick_seats[0] + 1 if len(trick_seats) > 0 else 0)"
        " + 89 * (rank(hand[0]) if len(hand) > 0 else 0) + 97 * (1 if legal[0].kind == 'bid' else 0)"
        " + 101 * (rank(trick[0]) if len(trick) > 0 else 0)"
-       " + 103 * (rank(unseen[0]) if len(unseen) > 0 else 0)")
+       " + 103 * (rank(unseen[0]) if len(unseen) > 0 else 0)"
+       " + 107 * (played_by(played[len(played) - 1]) + 1 if len(played) > 0 else 0)"
+       " + 109 * (rank(played[0]) if len(played) > 0 else 0)")
 
 
 def probe(layout: bool, cards: bool) -> str:

@@ -86,7 +86,7 @@ def test_a_strategy_reading_what_has_no_kernel_form_is_refused_naming_it(tmp_pat
 name: seats
 play:
   - name: by_the_seats
-    when: "played[0].double"
+    when: "[seat, dealer][0] == 0"
     only: "a.kind == 'play'"
 """, encoding="utf-8")
     gd = load_game("moon", typed=True).definition

@@ -350,7 +350,7 @@ def test_compiled_play_outs_need_the_rules_policy_and_a_kernel_form(tmp_path):
 name: seats
 play:
   - name: by_the_seats
-    when: "played[0].double"
+    when: "[seat, dealer][0] == 0"
     only: "a.kind == 'play'"
 """, encoding="utf-8")
     (tmp_path / "house.yaml").write_text("name: house\nextends: moon\n"

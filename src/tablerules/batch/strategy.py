@@ -6,12 +6,12 @@ filtering the legal actions, its `choose` keeping the first action of the highes
 legal action when no rule applies (and no decision at all with one legal action). The strategy's
 names read the seat's observation (`Seen`): each has a kernel form made from what the step
 engine shows that seat (its hand, the public actions of the hand, the trick, the scores), kept
-by `_choose` as the hand goes (who played or laid each piece, who passed, the last bid and its
-seat, the suit last named, the pieces each seat buried) in the OBS slots of S. A layout's `ends`
+by `_choose` as the hand goes (who played or laid each piece and in what order, who passed,
+the last bid and its seat, the suit last named, the pieces each seat buried) in the OBS slots
+of S. A layout's `ends`
 (`Layout.arm_ends`: the arms one may lay on) are the layout's own arm slots, an end its arm's
-number. A part with no such form (chips in a match for stakes, an index into `played` or a
-list made at run time) raises NotBatchable naming it; no strategy name reads another seat's
-hand.
+number. A part with no such form (chips in a match for stakes, an index into a list made at
+run time) raises NotBatchable naming it; no strategy name reads another seat's hand.
 
 The rules agent draws no random numbers (its choice is a function of the observation and the
 legal actions), so a replay checks the kernel's choice is exactly the Python agent's.
@@ -40,7 +40,7 @@ def obs_slots(game, width: int) -> dict[str, int]:
                        ("OBS_LEDX", 1), ("OBS_LEDV", 1), ("OBS_BEST", 1), ("OBS_WIN", 1),
                        ("OBS_LB", 1), ("OBS_LBS", 1), ("OBS_PASSED", 1), ("OBS_PLAYED", 1),
                        ("OBS_NAMED", 1), ("OBS_PB", P), ("OBS_BUR", k), ("OBS_BIDBY", k),
-                       ("OBS_L", width)):
+                       ("OBS_NORDER", 1), ("OBS_ORDER", P), ("OBS_L", width)):
         out[name] = at
         at += size
     out["_SIZE"] = at
@@ -68,13 +68,16 @@ def _k_rules(S, H, R, acts, n):
 @njit(cache=True, inline='always')
 def _k_obs_record(S, a):
     actor = S[ACTOR]
+    t = -1
     if a < NP:
-        S[OBS + OBS_PB + a] = actor + 1
-        S[OBS + OBS_PLAYED] |= np.int64(1) << a
+        t = a
     elif a >= LAYOUT_BASE:  # a lay: its piece is laid by the actor (ActionSpace.lay_of)
         t = (a - LAYOUT_BASE) // NARMS
+    if t >= 0:  # played: who played it, and the order of play (`played`)
         S[OBS + OBS_PB + t] = actor + 1
         S[OBS + OBS_PLAYED] |= np.int64(1) << t
+        S[OBS + OBS_ORDER + S[OBS + OBS_NORDER]] = t
+        S[OBS + OBS_NORDER] += 1
     elif a >= BID_BASE and a < DECL_BASE:
         b = a - BID_BASE + 1
         S[OBS + OBS_LB] = b
@@ -358,8 +361,9 @@ class StrategyGen(Gen):
         return src
 
     def v_Index(self, node: n.Index) -> str:
-        """An index into the seat's lists: the trick, its seats and the legal actions in their
-        order, the hand and the unseen pieces by id (the order the agent reads them in)."""
+        """An index into the seat's lists: the trick, its seats, the legal actions and the
+        pieces played in their order, the hand and the unseen pieces by id (the orders the
+        agent reads them in)."""
         name = self._var(node.obj)[0] if isinstance(node.obj, n.Name) else None
         i = self.expr(node.index)
         if name == "trick":
@@ -368,6 +372,8 @@ class StrategyGen(Gen):
             return f"_k_obs_at(S, TSEAT, S[TRICKN], {i})"
         if name == "legal":
             return f"_k_obs_at(S, OBS + OBS_L, S[OBS + OBS_N], {i})"
+        if name == "played":
+            return f"_k_obs_at(S, OBS + OBS_ORDER, S[OBS + OBS_NORDER], {i})"
         if name in ("hand", "unseen"):
             return f"_k_obs_nth({self.pieces(node.obj)}, {i})"
         return super().v_Index(node)
