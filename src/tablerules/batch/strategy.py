@@ -272,6 +272,12 @@ class StrategyNames:
                 self.plain[id(BUILTINS[k])] = k
 
 
+# the seat's lists kept in order in S: where each starts, and its length
+ORDERED = {"trick": ("TRICK", "S[TRICKN]"), "trick_seats": ("TSEAT", "S[TRICKN]"),
+           "legal": ("OBS + OBS_L", "S[OBS + OBS_N]"),
+           "played": ("OBS + OBS_ORDER", "S[OBS + OBS_NORDER]")}
+
+
 class StrategyGen(Gen):
     """Gen over a strategy's names: the observation's kernel forms (StrategyNames)."""
 
@@ -365,17 +371,10 @@ class StrategyGen(Gen):
         pieces played in their order, the hand and the unseen pieces by id (the orders the
         agent reads them in)."""
         name = self._var(node.obj)[0] if isinstance(node.obj, n.Name) else None
-        i = self.expr(node.index)
-        if name == "trick":
-            return f"_k_obs_at(S, TRICK, S[TRICKN], {i})"
-        if name == "trick_seats":
-            return f"_k_obs_at(S, TSEAT, S[TRICKN], {i})"
-        if name == "legal":
-            return f"_k_obs_at(S, OBS + OBS_L, S[OBS + OBS_N], {i})"
-        if name == "played":
-            return f"_k_obs_at(S, OBS + OBS_ORDER, S[OBS + OBS_NORDER], {i})"
+        if name in ORDERED:  # (where the list starts in S, its length)
+            return f"_k_obs_at(S, {', '.join(ORDERED[name])}, {self.expr(node.index)})"
         if name in ("hand", "unseen"):
-            return f"_k_obs_nth({self.pieces(node.obj)}, {i})"
+            return f"_k_obs_nth({self.pieces(node.obj)}, {self.expr(node.index)})"
         return super().v_Index(node)
 
     def v_Compare(self, node: n.Compare) -> str:
