@@ -16,13 +16,11 @@ and result. Its compile time (numba's, cached after the first run) is printed an
 
 With `--agents rules` every seat of the batch engine plays the rules agent, and the hand-written
 side is the strategy's own hand-written player where there is one (handwritten42_rules.py,
-handwritten_moon_rules.py: every seat, checked action for action against the Python rules agent
-by their --check). All Fives has none: its baseline is the step engine with the Python rules
-agent on every seat, on the first `--baseline-hands` of the same deals, and the ratio is of
-hands per second.
+handwritten_moon_rules.py, handwritten_allfives_rules.py: every seat, checked action for action
+against the Python rules agent by their --check).
 
-The ratio that matters is `speedup = batch hands/s / hand-written hands/s` (on the same deals,
-hand-written seconds / batch seconds) on one core (the batch engine runs one thread). The last line is one JSON object for tools.
+The ratio that matters is `speedup = handwritten seconds / batch seconds` on one core (the
+batch engine runs one thread). The last line is one JSON object for tools.
 """
 
 from __future__ import annotations
@@ -41,7 +39,8 @@ GAMES = {"texas42": ("handwritten42", "deals", 4), "moon": ("handwritten_moon", 
 # the hand-written players of the shipped strategies, every seat (each checked action for
 # action against the Python rules agent by its --check): with --agents rules the batch engine's
 # rules agent is timed against these, the like-for-like baseline
-RULES = {"texas42": "handwritten42_rules", "moon": "handwritten_moon_rules"}
+RULES = {"texas42": "handwritten42_rules", "moon": "handwritten_moon_rules",
+         "allfives": "handwritten_allfives_rules"}
 
 
 def _timed(fn, *args):
@@ -52,7 +51,7 @@ def _timed(fn, *args):
 
 
 def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool,
-          agent: str = "random", baseline_hands: int = 1000) -> dict:
+          agent: str = "random") -> dict:
     import importlib
 
     import numpy as np
@@ -62,7 +61,6 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
 
     engine_mod, deals_mod, seats = GAMES[name]
     hw_rules = agent != "random" and name in RULES
-    python_rules = agent != "random" and not hw_rules  # no hand-written player of it
     hw = importlib.import_module(RULES[name] if hw_rules else engine_mod)
     deals = importlib.import_module(deals_mod).make_deals(hands, seed)
     dealers = [i % seats for i in range(hands)]
@@ -83,14 +81,9 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
     compile_s = time.perf_counter() - t0
     print(f"{name}: batch engine compiled (or loaded from the cache) in {compile_s:.2f}s, not timed")
 
-    n_base = min(baseline_hands, hands) if python_rules else hands
-
     def handwritten():
         rng = random.Random(seed)
         total = 0
-        if python_rules:  # the step engine with the Python rules agent, the first n_base deals
-            harness.run_rules_agent(game, deals[:n_base], dealers[:n_base], seed)
-            return n_base
         if hw_rules:  # the strategy's player draws no random numbers
             for deal, dealer in zip(deals, dealers):
                 hw.play_hand(deal, dealer)
@@ -106,8 +99,7 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
     for r in range(repeat):
         dt, _ = _timed(handwritten)
         best["handwritten"] = min(best["handwritten"], dt)
-        line = (f"  repeat {r + 1}: " + (f"step engine, Python rules agent, {n_base} hands "
-                                         if python_rules else "handwritten ") + f"{dt:.3f}s")
+        line = f"  repeat {r + 1}: handwritten {dt:.3f}s"
         dt, out = _timed(batch.play_deals, masks, stocks, dealer_arr, seed)
         best["batch"] = min(best["batch"], dt)
         line += f"  batch {dt:.3f}s"
@@ -127,27 +119,24 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
         None, None)
     res = {
         "game": name, "hands": hands, "seed": seed, "repeat": repeat,
-        "handwritten_hps": round(n_base / best["handwritten"], 1),
+        "handwritten_hps": round(hands / best["handwritten"], 1),
         "batch_hps": round(hands / best["batch"], 1),
-        "speedup": round((hands / best["batch"]) / (n_base / best["handwritten"]), 2),
-        "speedup_is": "batch_hands_per_second / handwritten_hands_per_second",
+        "speedup": round(best["handwritten"] / best["batch"], 2),
+        "speedup_is": "handwritten_seconds / batch_seconds",
         "batch_decisions_per_hand": round(float(out.column("steps").mean()), 2),
         "step_decisions_per_hand": round(hw_work, 2) if hw_work is not None else None,
         "verified": [len(sample) - len(problems), len(sample)],
         "compile_seconds": round(compile_s, 2),
         "batch_agents": agent,
         # what the hand-written engine played: random moves, or the strategy's own player
-        # (none: the step engine with the Python rules agent)
-        "handwritten": RULES[name] if hw_rules else
-        "step engine, Python rules agent" if python_rules else engine_mod,
+        "handwritten": RULES[name] if hw_rules else engine_mod,
         # the choices the batch's agents made (decisions with more than one legal action)
         "batch_choices_per_second": round(float((out.legal > 1).sum()) / best["batch"], 1),
     }
     if step:
         res["step_hps"] = round(hands / best["step"], 1)
         res["batch_over_step"] = round(best["step"] / best["batch"], 1)
-    base = "step engine + Python rules" if python_rules else "hand-written"
-    print(f"{name:8s} speedup {res['speedup']:6.2f}x  ({base} {res['handwritten_hps']:>10,.0f}"
+    print(f"{name:8s} speedup {res['speedup']:6.2f}x  (hand-written {res['handwritten_hps']:>10,.0f}"
           f" hands/s, batch {res['batch_hps']:>12,.0f}"
           + (f", step engine {res['step_hps']:>9,.0f}" if step else "") + ")")
     return res
@@ -164,9 +153,6 @@ def main(argv=None) -> int:
     ap.add_argument("--no-step", action="store_true", help="do not time the step engine")
     ap.add_argument("--agents", default="random", help="the batch engine's agent on every seat: "
                     "random, or rules (its choices replayed too); the others stay random")
-    ap.add_argument("--baseline-hands", type=int, default=1000,
-                    help="with --agents rules, the hands the step engine with the Python rules "
-                    "agent plays where there is no hand-written player (All Fives)")
     a = ap.parse_args(argv)
     try:
         import numba  # noqa: F401  (only whether it is installed)
@@ -180,7 +166,7 @@ def main(argv=None) -> int:
     for name in a.game or sorted(GAMES):
         try:
             results.append(bench(name, a.hands, a.seed, a.repeat, a.verify, not a.no_step,
-                                 a.agents, a.baseline_hands))
+                                 a.agents))
         except NotBatchable as e:  # a strategy with no kernel form
             print(f"{name}: not played on the batch engine with --agents {a.agents}: {e}")
             results.append({"game": name, "batch_agents": a.agents, "error": str(e)})

@@ -203,6 +203,12 @@ def play_hand(deal, dealer: int, rng, log=None) -> HandResult:
 
     left0 = sum(PIPS[t] for t in hands[0]) + sum(PIPS[t] for t in hands[2])
     left1 = sum(PIPS[t] for t in hands[1]) + sum(PIPS[t] for t in hands[3])
+    return settle(pts, left0, left1, went_out, lays, knocks)
+
+
+def settle(pts, left0: int, left1: int, went_out: int, lays: int, knocks: int) -> HandResult:
+    """The hand's result from the points laid and the pips left per side: the side that went
+    out gets the other's pips (to the nearest five), a blocked hand the difference."""
     award = [0, 0]
     if went_out >= 0:
         side = went_out & 1

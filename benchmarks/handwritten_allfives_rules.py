@@ -1,0 +1,296 @@
+"""Hand-written All Fives player: ONE hand, every seat playing the `allfives` rules strategy.
+
+The baseline of the batch engine's rules-agent target on `allfives`: rulesets/allfives.yaml with
+its defaults (four players in partnerships, no boneyard, no Muggins, the count in points), every
+seat choosing as rulesets/strategies/allfives.yaml does, written by hand on the rules and the
+action codes of handwritten_allfives.py (pieces are ints 0..27 in the interpreter's order, hands
+28-bit masks; NUM[x] is the mask of the pieces showing x). It does not import tablerules (only
+--check does).
+
+The strategy, as the rules agent reads it (agents/strategy.py; one legal action: that one):
+  * the ends are the arms one may lay on (west, east; north and south once the spinner is boxed
+    in), each (the number open, its end piece a double, its end piece the spinner);
+  * after(a): the count the strategy expects after lay a: the other ends that are not the
+    spinner, what a adds on its arm (2 * high for a double, else its other end), and twice the
+    spinner's number while a line end other than a's is the spinner;
+  * threat(a): over every end, the most a piece this seat has not seen scores laid there after a
+    (scored(x) = x when x is a multiple of 5, else 0);
+  * the first piece set down: no rule looks at it, so the first legal one (the lowest id);
+  * shed_heavy: when no lay scores, the highest pips - 2 * threat; else no_easy_count (the next
+    seat is always an opponent): the highest 4 * scored(after) - 3 * threat; ties to the first
+    legal action (by piece, then arm).
+
+Run `python benchmarks/handwritten_allfives_rules.py --check 2000` to compare every action and
+result with the step engine's rules agent, `--hands N` to time it beside the step engine with
+the rules agent (same deals).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from handwritten_allfives import (  # noqa: E402
+    FAR, FARVAL, HI, LAY_BASE, PIPS, TILE_ID, TILES, HandResult, action_str, settle)
+
+NP = 28
+ALL = (1 << NP) - 1
+NUM = [sum(1 << t for t, (h, l) in enumerate(TILES) if x in (h, l)) for x in range(7)]
+DOUBLE = [h == l for h, l in TILES]
+W, E, N, S = range(4)
+# the pieces of a mask by its 14-bit halves
+PIECES_LO = [tuple(t for t in range(14) if m >> t & 1) for m in range(1 << 14)]
+PIECES_HI = [tuple(14 + t for t in range(14) if m >> t & 1) for m in range(1 << 14)]
+M14 = (1 << 14) - 1
+
+
+def _pieces(m: int) -> tuple:
+    return PIECES_LO[m & M14] + PIECES_HI[m >> 14]
+
+
+def _scored(x: int) -> int:
+    return x if x % 5 == 0 else 0
+
+
+def _adds(unseen: int) -> list:
+    """Per number x, what each piece of `unseen` showing x adds laid on an end showing x."""
+    return [tuple({FARVAL[u * 7 + x] for u in _pieces(unseen & NUM[x])}) for x in range(7)]
+
+
+def _best_next(base: int, adds: tuple) -> int:
+    """The most a piece adding one of `adds` scores laid there, from `base`."""
+    best = 0
+    for v in adds:
+        v += base
+        if v % 5 == 0 and v > best:
+            best = v
+    return best
+
+
+def _choose(lays: list, ends: list, unseen: int) -> int:
+    """The strategy's lay among `lays` ((piece, arm) in legal order); `ends` (pips, double,
+    spinner, arm) of the playable arms."""
+    open_of = {e[3]: e[0] for e in ends}
+    plain = {e[3]: (e[0] * 2 if e[1] else e[0]) for e in ends if not e[2]}  # end_value, no spinner
+    spin_value = max((2 * e[0] for e in ends if e[2]), default=0)
+    spin_lines = [e[3] for e in ends if e[2] and e[3] <= E]
+    plain_sum = sum(plain.values())
+    afters = []
+    for t, arm in lays:
+        x = open_of[arm]
+        add = FARVAL[t * 7 + x]
+        total = plain_sum - plain.get(arm, 0) + add
+        if any(a != arm for a in spin_lines):
+            total += spin_value
+        afters.append(total)
+
+    adds = _adds(unseen)
+
+    def threat(i: int) -> int:
+        t, arm = lays[i]
+        total = afters[i]
+        x = open_of[arm]
+        best = 0
+        for e in ends:
+            if e[3] == arm:
+                v = _best_next(total - FARVAL[t * 7 + x], adds[FAR[t * 7 + x]])
+            else:
+                v = _best_next(total - plain.get(e[3], 0), adds[e[0]])
+            if v > best:
+                best = v
+        return best
+
+    if all(_scored(v) == 0 for v in afters):  # shed_heavy
+        keys = [PIPS[t] - 2 * threat(i) for i, (t, _) in enumerate(lays)]
+    else:  # no_easy_count
+        keys = [4 * _scored(afters[i]) - 3 * threat(i) for i in range(len(lays))]
+    best = 0
+    for i in range(1, len(keys)):
+        if keys[i] > keys[best]:
+            best = i
+    return best
+
+
+def play_hand(deal, dealer: int, log=None) -> HandResult:
+    """Play one hand; `deal` is 4 lists of 7 (hi, lo) tuples (or tile ids). If `log` is a list,
+    every action is appended by its step-engine name."""
+    hands = [sum(1 << (TILE_ID[t] if type(t) is tuple else t) for t in h) for h in deal]
+    pts = [0, 0]
+    laid = 0
+    seat = (dealer + 1) & 3
+    h = hands[seat]
+    t = (h & -h).bit_length() - 1  # the first legal piece: no rule looks at the set-down
+    hands[seat] = h ^ (1 << t)
+    laid |= 1 << t
+    if log is not None:
+        log.append(action_str(t))
+    hi, lo = TILES[t]
+    opens = [hi, lo, hi, hi]
+    endp = [t, t, t, t]  # the piece at each arm's end
+    playable = [True, True, False, False]
+    if hi == lo:  # a double first is the spinner
+        spinner, pend, spin, vals = t, 3, 2 * hi, [0, 0, 0, 0]
+    else:
+        spinner, pend, spin, vals = -1, 0, 0, [hi, lo, 0, 0]
+    total = vals[0] + vals[1] + spin
+    pts[seat & 1] += _scored(total)
+    knocks = consecutive = 0
+    went_out = -1
+    lays_made = 1
+    while True:
+        seat = (seat + 1) & 3
+        h = hands[seat]
+        lays = []
+        fit = 0
+        for arm in (W, E, N, S):
+            if playable[arm]:
+                fit |= h & NUM[opens[arm]]
+        for p in _pieces(fit):
+            for arm in (W, E, N, S):
+                if playable[arm] and NUM[opens[arm]] >> p & 1:
+                    lays.append((p, arm))
+        if not lays:
+            knocks += 1
+            consecutive += 1
+            if log is not None:
+                log.append("knock")
+            if consecutive == 4:
+                break
+            continue
+        consecutive = 0
+        if len(lays) == 1:
+            p, arm = lays[0]
+        else:
+            ends = [(opens[a], DOUBLE[endp[a]], endp[a] == spinner, a)
+                    for a in (W, E, N, S) if playable[a]]
+            p, arm = lays[_choose(lays, ends, ALL & ~(h | laid))]
+        if log is not None:
+            log.append(action_str(LAY_BASE + 4 * p + arm))
+        k = p * 7 + opens[arm]
+        opens[arm] = FAR[k]
+        endp[arm] = p
+        if pend >> arm & 1:  # covering a main side of the spinner
+            pend ^= 1 << arm
+            vals[arm] = FARVAL[k]
+            if not pend:  # boxed in: it stops counting; north and south open on its number
+                spin = 0
+                playable[N] = playable[S] = True
+                opens[N] = opens[S] = HI[spinner]
+                endp[N] = endp[S] = spinner
+        elif spinner < 0 and DOUBLE[p]:  # the first double played is the spinner
+            spinner = p
+            pend = 1 << arm
+            spin = 2 * HI[p]
+            vals[arm] = 0
+        else:
+            vals[arm] = FARVAL[k]
+        total = vals[0] + vals[1] + vals[2] + vals[3] + spin
+        pts[seat & 1] += _scored(total)
+        h ^= 1 << p
+        hands[seat] = h
+        laid |= 1 << p
+        lays_made += 1
+        if not h:
+            went_out = seat
+            break
+    left0 = sum(PIPS[q] for q in _pieces(hands[0] | hands[2]))
+    left1 = sum(PIPS[q] for q in _pieces(hands[1] | hands[3]))
+    return settle(pts, left0, left1, went_out, lays_made, knocks)
+
+
+# ---------------------------------------------------------------------------------------------
+# the check against the step engine's rules agent, and the timing
+
+
+def _step_engine():
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                    "src"))
+    import random
+
+    from tablerules.agents import make_agent
+    from tablerules.game import load_game
+    game = load_game("allfives")
+    gd = game.definition
+    return game, [make_agent("rules", random.Random(0), gd) for _ in range(gd.seat_count)]
+
+
+def _step_hand(game, agents, deal, dealer, log=None):
+    st = game.new_hand(deal, dealer, record=log is not None)
+    g = game.definition
+    while not st.is_terminal():
+        seat, legal = st.current_player(), st.legal_actions()
+        a = legal[0] if len(legal) == 1 else agents[seat].act(seat, legal, st.observer(seat))
+        if log is not None:
+            log.append(g.action_to_string(a))
+        st.apply_action(a)
+    return st.hand_result()
+
+
+def check(n: int, seed: int) -> int:
+    from deals import make_deals
+    game, agents = _step_engine()
+    deals = make_deals(n, seed)
+    bad = 0
+    for i, deal in enumerate(deals):
+        mine, theirs = [], []
+        r = play_hand(deal, i % 4, mine)
+        s = _step_hand(game, agents, deal, i % 4, theirs)
+        if mine != theirs or [list(r.points), list(r.award)] != [s["points"], s["scored"]]:
+            bad += 1
+            if bad <= 3:
+                k = next((j for j, (x, y) in enumerate(zip(mine, theirs)) if x != y),
+                         min(len(mine), len(theirs)))
+                print(f"hand {i}: action {k}: mine {mine[k:k + 3]}, the rules agent's "
+                      f"{theirs[k:k + 3]}; points and award {r.points} {r.award}, the step "
+                      f"engine's {s['points']} {s['scored']}")
+    if bad:
+        print(f"rules check FAILED: {bad} of {n} hands differ from the rules agent's")
+        return 1
+    print(f"rules check OK: {n} hands, every action, the points and the award as the step "
+          f"engine's rules agent plays them")
+    return 0
+
+
+def timed(n: int, seed: int, repeat: int) -> int:
+    from deals import make_deals
+    game, agents = _step_engine()
+    deals = make_deals(n, seed)
+    dealers = [i % 4 for i in range(n)]
+    step_n = max(1, n // 20)
+    best_h = best_s = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        t0 = time.perf_counter()
+        for d, dl in zip(deals, dealers):
+            play_hand(d, dl)
+        best_h = min(best_h, time.perf_counter() - t0)
+        gc.collect()
+        t0 = time.perf_counter()
+        for d, dl in zip(deals[:step_n], dealers[:step_n]):
+            _step_hand(game, agents, d, dl)
+        best_s = min(best_s, time.perf_counter() - t0)
+    hh, sh = n / best_h, step_n / best_s
+    print(f"hand-written allfives rules player {hh:,.0f} hands/s; step engine with the rules "
+          f"agent {sh:,.0f} ({step_n} hands): {hh / sh:.1f}x")
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", type=int, metavar="N", help="compare N hands with the rules agent")
+    ap.add_argument("--hands", type=int, default=5000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args(argv)
+    if a.check:
+        return check(a.check, a.seed)
+    return timed(a.hands, a.seed, a.repeat)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
