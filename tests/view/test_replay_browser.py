@@ -17,7 +17,7 @@ from selenium.webdriver.common.keys import Keys
 
 from tablerules.game import load_game
 
-from support import cli
+from support import allfives_with_arms, cli
 
 # what the page shows now, read from its DOM in one call
 READ = """
@@ -153,6 +153,37 @@ def test_allfives_page(browser, tmp_path):
     assert len(view["board"]) == sum(1 for a in laid if a not in ("draw", "knock"))
     assert view["spinner"] == 1, "the spinner is marked in the layout"
     slider_keys_and_previous(browser, got["total"])
+
+
+BOXES = """
+return [...document.querySelectorAll('#board svg.layout g.piece')].map((p) => {
+  const b = p.getBoundingClientRect();
+  return [p.dataset.piece, b.left, b.top, b.right, b.bottom];});
+"""
+
+
+def test_a_spinner_with_three_arms_draws_each_apart(browser, tmp_path):
+    """A ruleset whose spinner opens three arms (play.spinner_arms): at the end of the first
+    hand, with pieces on all three, no piece of the layout is drawn over another."""
+    rec, page = tmp_path / "arms.jsonl", tmp_path / "arms.html"
+    args = ["simulate", str(allfives_with_arms(tmp_path, "[north, south, up]")), "--games", "1",
+            "--seed", "1", "--record", str(rec), "--no-progress", "--agents", "random"]
+    assert cli(*args).exit_code == 0
+    assert cli("replay", str(rec), "--html", str(page)).exit_code == 0
+    hand = next(json.loads(x) for x in rec.read_text(encoding="utf-8").splitlines()
+                if '"type":"hand"' in x)
+    assert {a.split(" ")[-1] for a in hand["actions"]} >= {"north", "south", "up"}
+    open_page(browser, page)
+    browser.execute_script(f"for (let i = 0; i < {len(hand['actions'])}; i++) "
+                           "document.getElementById('next').click();")
+    boxes = browser.execute_script(BOXES)
+    assert len(boxes) == sum(1 for a in hand["actions"] if a not in ("draw", "knock"))
+    for i, (p, l1, t1, r1, b1) in enumerate(boxes):
+        for q, l2, t2, r2, b2 in boxes[i + 1:]:
+            overlap = min(r1, r2) - max(l1, l2), min(b1, b2) - max(t1, t2)
+            # (neighbours 2 px apart may touch by the rings of their marks, 1.5 px each)
+            assert overlap[0] <= 4 or overlap[1] <= 4, f"{p} is drawn over {q}"
+    screenshot(browser, "replay-three-arms")
 
 
 PIPS = """

@@ -88,12 +88,15 @@
       const cx = sp.x + sp.w / 2;
       ly.arms.forEach(([name, pieces], k) => {
         const up = k % 2 === 0;
+        // a third arm and beyond (a ruleset's spinner_arms): beside the first two, a piece's
+        // length further along the line each pair, so no arm is drawn over another
+        const ax = cx + Math.floor(k / 2) * (2 * s + 4);
         let edge = up ? sp.y - 2 : sp.y + sp.h + 2;
         pieces.forEach(([pid, a, b]) => {
           const dbl = a === b, w = dbl ? 2 * s : s, h = dbl ? s : 2 * s;
           const y = up ? edge - h : edge;
           // near end toward the spinner: on the bottom going up, on top going down
-          items.push({pid, a: up ? b : a, b: up ? a : b, x: cx - w / 2, y, vertical: !dbl, w, h});
+          items.push({pid, a: up ? b : a, b: up ? a : b, x: ax - w / 2, y, vertical: !dbl, w, h});
           edge = up ? y - 2 : y + h + 2;
         });
       });
