@@ -80,7 +80,8 @@ def main(argv=None) -> int:
               f"{ds:.3f}s")
     sample = range(min(a.verify, a.hands))
     problems = batch.verify(out, sample)
-    res = {"game": "taroky", "options": options, "agents": a.agents, "hands": a.hands, "step_hands": n_step,
+    res = {"game": "taroky", "options": options, "agents": a.agents, "hands": a.hands,
+           "step_hands": n_step,
            "batch_hps": round(a.hands / best_b, 1), "step_hps": round(n_step / best_s, 1),
            "batch_over_step": round((a.hands / best_b) / (n_step / best_s), 1),
            "verified": [len(sample) - len(problems), len(sample)]}

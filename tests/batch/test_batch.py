@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
-from support import cli
-from tablerules.batch import NotBatchable, compile_batch, verify
+from support import allfives_with_arms, cli
+from tablerules.agents import make_agent
+from tablerules.batch import NotBatchable, compile_batch, seat_agents, verify
 from tablerules.batch.kernel import Builder
 from tablerules.game import load_game
 
@@ -74,6 +76,34 @@ contracts:
 """, encoding="utf-8")
     src = Builder(load_game(str(f), typed=True).definition).build()
     for text in ("__import__", "os_system", "eval_me", "shout", "hostile"):
+        assert text not in src
+
+
+def test_no_name_or_symbol_of_a_strategy_reaches_the_kernel_source(tmp_path):
+    """A strategy's names, its symbols and a ruleset's layout arms are compiled to generated
+    names and int codes: none of their text is in the source the batch engine runs."""
+    arms = allfives_with_arms(tmp_path, "[north, south, os_system]")
+    f = tmp_path / "hostile.yaml"
+    f.write_text("""
+name: hostile_strategy
+flags:
+  exec_flag:
+    help: "a flag named like a call"
+values:
+  open_me: "count(e in ends if e.arm == 'os_system' or e.arm == 'eval_sym')"
+functions:
+  "eval_me(e: end)": "e.pips * (2 if e.double else 1)"
+play:
+  - name: import_rule
+    when: "exec_flag and open_me > 0"
+    only: "a.kind == 'lay' and a.arm != '__import__'"
+    choose: "sum(eval_me(e) for e in ends)"
+""", encoding="utf-8")
+    gd = load_game(str(arms), typed=True).definition
+    agent = make_agent(f"rules:strategy={f}", random.Random(0), gd)
+    src = Builder(gd, seat_agents(gd, [agent])).build()
+    for text in ("os_system", "eval_sym", "__import__", "eval_me", "open_me", "exec_flag",
+                 "import_rule", "hostile"):
         assert text not in src
 
 

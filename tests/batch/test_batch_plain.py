@@ -50,7 +50,8 @@ MIX = ("seat + 2 * dealer + 3 * (bidder + 1) + 5 * my_side + 7 * len(hand) + 11 
        " + 67 * count(s in range(0, seat_count) if s in trick_seats)"
        " + 71 * sum(s + 1 for s in trick_seats) + 73 * len(trick_seats) + 79 * len(legal)"
        " + 83 * (trick_seats[0] + 1 if len(trick_seats) > 0 else 0)"
-       " + 89 * (rank(hand[0]) if len(hand) > 0 else 0) + 97 * (1 if legal[0].kind == 'bid' else 0)"
+       " + 89 * (rank(hand[0]) if len(hand) > 0 else 0)"
+       " + 97 * (1 if legal[0].kind == 'bid' else 0)"
        " + 101 * (rank(trick[0]) if len(trick) > 0 else 0)"
        " + 103 * (rank(unseen[0]) if len(unseen) > 0 else 0)"
        " + 107 * (played_by(played[len(played) - 1]) + 1 if len(played) > 0 else 0)"
@@ -59,8 +60,8 @@ MIX = ("seat + 2 * dealer + 3 * (bidder + 1) + 5 * my_side + 7 * len(hand) + 11 
 
 def probe(layout: bool, cards: bool) -> str:
     """A strategy whose every choice turns on the whole view (MIX): its bids by their rank, what
-    it buries and its plays or lays by the piece's attributes, its rank, whether it beats the trick, follows the
-    suit led, goes on an end showing its number."""
+    it buries and its plays or lays by the piece's attributes, its rank, whether it beats the
+    trick, follows the suit led, goes on an end showing its number."""
     attr = "a.piece.rank" if cards else "a.piece.pips"
     text = f"""name: probe
 values:
@@ -75,7 +76,8 @@ play:
       + (3 if suit(a.piece) == led else 0) * ((mix % 5) - 2)
 """
     if layout:
-        return text + "      + 7 * sum(1 for e in ends if e.arm == a.arm and e.pips == a.piece.high)\n"
+        return text + ("      + 7 * sum(1 for e in ends if e.arm == a.arm"
+                       " and e.pips == a.piece.high)\n")
     return text + f"""bid:
   - name: bid_by_the_view
     only: "a.kind == 'bid'"

@@ -50,6 +50,8 @@ def _stamp(path) -> tuple | None:
 def strategy_for(gd, params: dict) -> strat.Strategy:
     """The strategy `params` name (else the ruleset's `simulate.strategy`), compiled once."""
     ref = params.get("strategy") or getattr(gd, "strategy", None)
+    # the switches set away from their defaults (every shipped strategy's switches are
+    # parameters, and one this strategy lacks may only keep its default)
     defaults = {p.name: p.default for p in SPEC.params}
     settings = {k: v for k, v in params.items() if k != "strategy" and v != defaults.get(k)}
     recent = (id(gd), str(ref), tuple(sorted(settings.items())), os.getcwd())
@@ -64,9 +66,7 @@ def strategy_for(gd, params: dict) -> strat.Strategy:
     if not path.is_file():
         raise CheckError(f"no strategy file {ref} (shipped: {', '.join(shipped())})",
                          Span("--agents", 0, 0))
-    # `settings`: the switches set away from their defaults (every shipped strategy's switches
-    # are parameters, and one this strategy lacks may only keep its default)
-    stamp = _stamp(path)
+    stamp = _stamp(path)  # before the read: a change after it is seen next time
     try:  # the file's text too: a game loaded again is the same GameDef (game.check)
         text = path.read_bytes()
     except OSError:

@@ -8,10 +8,10 @@ names read the seat's observation (`Seen`): each has a kernel form made from wha
 engine shows that seat (its hand, the public actions of the hand, the trick, the scores), kept
 by `_choose` as the hand goes (who played or laid each piece and in what order, who passed,
 the last bid and its seat, the suit last named, the pieces each seat buried) in the OBS slots
-of S. A layout's `ends`
-(`Layout.arm_ends`: the arms one may lay on) are the layout's own arm slots, an end its arm's
-number. A part with no such form (chips in a match for stakes, an index into a list made at
-run time) raises NotBatchable naming it; no strategy name reads another seat's hand.
+of S. A layout's `ends` (`Layout.arm_ends`: the arms one may lay on) are the layout's own arm
+slots, an end its arm's number. A part with no such form (chips in a match for stakes, an index
+into a list made at run time) raises NotBatchable naming it; no strategy name reads another
+seat's hand.
 
 The rules agent draws no random numbers (its choice is a function of the observation and the
 legal actions), so a replay checks the kernel's choice is exactly the Python agent's.
@@ -166,11 +166,6 @@ def _k_obs_unseen(S, H):
 
 
 @njit(cache=True, inline='always')
-def _k_obs_stock(S, H):
-    return _popcount(S[STOCKM])  # what is left of the stock: taken in parts, drawn piece by piece
-
-
-@njit(cache=True, inline='always')
 def _k_obs_tseat(S, x):
     for q in range(S[TRICKN]):
         if S[TSEAT + q] == x:
@@ -272,10 +267,16 @@ class StrategyNames:
                 self.plain[id(BUILTINS[k])] = k
 
 
-# the seat's lists kept in order in S: where each starts, and its length
+# the seat's lists kept in order in S: where each starts, and its length (`trick` and `played`
+# are also piece masks, which their aggregates read)
 ORDERED = {"trick": ("TRICK", "S[TRICKN]"), "trick_seats": ("TSEAT", "S[TRICKN]"),
            "legal": ("OBS + OBS_L", "S[OBS + OBS_N]"),
            "played": ("OBS + OBS_ORDER", "S[OBS + OBS_NORDER]")}
+
+
+# a strategy's end is its arm's number e: the arm's open number, its end piece (arm_table: names)
+END_FORMS = {"pips": "S[AOPEN + {0}]", "double": "(HI[S[AEND + {0}]] == LO[S[AEND + {0}]])",
+             "spinner": "(S[AEND + {0}] == S[SPINNER])"}
 
 
 class StrategyGen(Gen):
@@ -314,13 +315,10 @@ class StrategyGen(Gen):
         if name is not None and name not in ("hand", "trick", "played", "unseen", "legal",
                                              "ends", "trick_seats"):
             raise NotBatchable(f"the name '{name}' has no kernel form (an aggregate over it)")
-        if name == "legal":
+        if name in ("legal", "trick_seats"):  # in their order
+            base, size = ORDERED[name]
             q = self.u.fresh("q")
-            return (f"for {q} in range(S[OBS + OBS_N]):\n        {var} = S[OBS + OBS_L + {q}]",
-                    None)
-        if name == "trick_seats":  # the trick's seats in the order they played
-            q = self.u.fresh("q")
-            return f"for {q} in range(S[TRICKN]):\n        {var} = S[TSEAT + {q}]", None
+            return f"for {q} in range({size}):\n        {var} = S[{base} + {q}]", None
         if name == "ends":  # an end is its arm's number: the arms one may lay on, in order
             return (f"for {var} in range(NARMS):\n        if not S[APLAY + {var}]:\n"
                     f"            continue", None)
@@ -334,7 +332,8 @@ class StrategyGen(Gen):
                  "my_side": "SIDE_OF[S[ACTOR]]", "bid": "S[OBS + OBS_LB]",
                  "contract": "_k_obs_contract(S)", "led": "S[OBS + OBS_LEDV]",
                  "leading": "(S[TRICKN] == 0)", "winning": "S[OBS + OBS_WIN]",
-                 "stock_size": "_k_obs_stock(S, H)"}
+                 # what is left of the stock: taken in parts, drawn piece by piece
+                 "stock_size": "_popcount(S[STOCKM])"}
         if name in forms:
             return forms[name]
         if name is not None:
@@ -352,10 +351,9 @@ class StrategyGen(Gen):
         obj_t = self.type_of(node.obj)
         if obj_t is self.names.voc.end:  # a strategy's end (Layout.arm_ends): its arm's number
             e = self.expr(node.obj)
-            forms = {"pips": "S[AOPEN + {0}]", "double": "(HI[S[AEND + {0}]] == LO[S[AEND + {0}]])",
-                     "spinner": "(S[AEND + {0}] == S[SPINNER])",
-                     "arm": f"{self.part.arm_table()}[{{0}}]"}
-            return forms[node.name].format(e)
+            if node.name == "arm":
+                return f"{self.part.arm_table()}[{e}]"
+            return END_FORMS[node.name].format(e)
         if obj_t is not self.names.voc.action:
             return super().v_Attr(node)
         table = self.part.action_table(node.name)
@@ -406,10 +404,12 @@ class StrategyGen(Gen):
                     raise NotBatchable("chips() in a match for stakes has no kernel form")
                 return f"(0 * _seat({args[0]}))"
             return forms[own].format(*args)
-        lens = {"ends": "_k_obs_nends(S)", "trick_seats": "S[TRICKN]", "legal": "S[OBS + OBS_N]"}
-        if name == "len" and isinstance(node.args[0], n.Name) and \
-                self._var(node.args[0])[0] in lens and id(func) in self.names.plain:
-            return lens[self._var(node.args[0])[0]]
+        if name == "len" and isinstance(node.args[0], n.Name) and id(func) in self.names.plain:
+            listed = self._var(node.args[0])[0]
+            if listed == "ends":
+                return "_k_obs_nends(S)"
+            if listed in ("legal", "trick_seats"):
+                return ORDERED[listed][1]
         if id(func) in self.names.plain:
             return super().v_Call(node)
         raise NotBatchable(f"the function {name}() has no kernel form in a strategy")
