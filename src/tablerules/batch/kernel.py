@@ -459,8 +459,33 @@ class Builder:
         # the hand loop one decision at a time (stepgen.py): compiled only when steps.py runs it
         out.append(stepgen.source(LOOP, layout.LAYOUT, self.consts))
         src = "\n".join(out) + "\n"
+        src = _no_refcounts(src)
         _only_generated(src, "".join(self.templates) + stepgen.template(LOOP, layout.LAYOUT))
         return src
+
+
+# The functions that allocate arrays (the drivers: the hands' buffers, a match's state) or are
+# generators: numba's runtime (NRT) counts references for them. Every other function of the
+# module is compiled without it (numba's `_nrt=False`): it only reads and writes arrays its
+# caller holds, and numba would otherwise count a reference to each array argument at the entry
+# and every exit of each function inlined into it, with an atomic add each, which its pass that
+# removes such pairs leaves in place in these branching functions (a strategy's kernel spent
+# about 40% of a hand on them: docs/speed.md). A function of neither kind left in this set only
+# loses speed; one that allocates and is missing from it fails numba's typing (np.zeros has no
+# implementation without the runtime), so every kernel the suite compiles checks the set.
+NRT_FUNCTIONS = frozenset({"play_matches", "play_hands", "play_hands_threads", "_run",
+                           "_buffers", "_single", "_steps", "_steps_places", "_steps_after"})
+_DECORATED = re.compile(r"^@njit\(cache=True(?P<rest>[^)]*)\)\ndef (?P<name>\w+)\(", re.M)
+
+
+def _no_refcounts(src: str) -> str:
+    """The module's source with every function outside NRT_FUNCTIONS compiled without numba's
+    reference counts."""
+    def sub(m: re.Match) -> str:
+        if m["name"] in NRT_FUNCTIONS:
+            return m[0]
+        return f"@njit(cache=True{m['rest']}, _nrt=False)\ndef {m['name']}("
+    return _DECORATED.sub(sub, src)
 
 
 def _lowbit() -> list[int]:
