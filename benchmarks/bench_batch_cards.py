@@ -1,19 +1,28 @@
-"""The batch engine against the step engine on a card game (taroky), on the same deals.
+"""The batch engine against the hand-written engine and the step engine on a card game (taroky),
+on the same deals.
 
     python benchmarks/bench_batch_cards.py --hands 20000 --seed 1 --repeat 3
     python benchmarks/bench_batch_cards.py -o counting=czech
     python benchmarks/bench_batch_cards.py --agents rules --hands 5000 --step-hands 500
 
-There is no hand-written taroky engine: the step engine (the Game/State API loop of
-harness.run_interpreter) and the batch engine play the same `--hands` deals (the batch's own
-deals, dealer rotating), each with uniformly random legal choices from its own generator; runs
-alternate and the best time of each is kept, so the ratio is measured side by side. The batch's
-hands are replayed through the step engine (`--verify`), which must agree on every decision
-and result. numba's compile (cached after the first run) is printed and not timed.
+The hand-written engine (handwritten_taroky.py: plain Python, masks and tables, checked action
+for action against the step engine by its --check), the step engine (the Game/State API loop of
+harness.run_interpreter, on the first `--step-hands` of the deals) and the batch engine play the
+same `--hands` deals (the batch's own deals, dealer rotating), each with uniformly random legal
+choices from its own generator (the hand-written engine and the step engine from
+random.Random(seed), so they play the same games: checked on a sample); runs alternate and the
+best time of each is kept, so the ratios are measured side by side: `speedup = handwritten
+seconds / batch seconds` (the batch engine runs one thread) beside the step engine's. The
+batch's hands are replayed through the step engine (`--verify`), which must agree on every
+decision and result. numba's compile (cached after the first run) is printed and not timed.
 
-With `--agents rules` every seat of both plays the rules agent (taroky's strategy: compiled into
-the batch kernel, and the Python agent on the step engine, reading each seat's sight), and the
-replay checks each of the batch's choices against the Python agent's.
+The hand-written engine plays taroky's default options only: with an `-o` that changes a hand
+(counting=czech, ...) it is not timed, and the output says so (`handwritten_hps` and `speedup`
+are null). With `--agents rules` every seat of both the batch and the step engine plays the
+rules agent (taroky's strategy: compiled into the batch kernel, and the Python agent on the step
+engine, reading each seat's sight), and the replay checks each of the batch's choices against
+the Python agent's; there is no hand-written taroky rules player, so the hand-written engine is
+not timed then either.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ import sys
 import time
 
 import harness  # puts <repo>/src on sys.path
+import handwritten_taroky as hw
 
 
 def _timed(fn, *args):
@@ -69,27 +79,63 @@ def main(argv=None) -> int:
     n_step = min(a.step_hands, a.hands)
     deals = [batch_deals.as_lists(g, hands, stocks, i) for i in range(n_step)]
     step_dealers = [int(d) for d in dealers[:n_step]]
-    best_b = best_s = float("inf")
+    # the hand-written engine: the same deals, random play, taroky's default options only
+    skip = hw.unsupported_options(options)
+    why = (f"it plays taroky's default options only, not {', '.join(skip)}" if skip else
+           "there is no hand-written taroky rules player" if a.agents == "rules" else None)
+    hw_deals = hw_dealers = None
+    if why is None:
+        hw_deals = deals + [batch_deals.as_lists(g, hands, stocks, i)
+                            for i in range(n_step, a.hands)]
+        hw_dealers = [int(d) for d in dealers]
+    else:
+        print(f"hand-written engine: not timed ({why})")
+    best_b = best_s = best_h = float("inf")
     out = None
     for r in range(a.repeat):
         dt, out = _timed(batch.play_deals, hands, stocks, dealers, a.seed)
         best_b = min(best_b, dt)
+        line = f"  repeat {r + 1}: batch {a.hands} hands {dt:.3f}s"
+        if hw_deals is not None:
+            dh, _ = _timed(hw.play_hands, hw_deals, hw_dealers, random.Random(a.seed))
+            best_h = min(best_h, dh)
+            line += f"  hand-written {a.hands} hands {dh:.3f}s"
         ds, _ = _timed(step, game, deals, step_dealers, a.seed)
         best_s = min(best_s, ds)
-        print(f"  repeat {r + 1}: batch {a.hands} hands {dt:.3f}s  step engine {n_step} hands "
-              f"{ds:.3f}s")
+        print(f"{line}  step engine {n_step} hands {ds:.3f}s")
     sample = range(min(a.verify, a.hands))
     problems = batch.verify(out, sample)
     res = {"game": "taroky", "options": options, "agents": a.agents, "hands": a.hands,
            "step_hands": n_step,
            "batch_hps": round(a.hands / best_b, 1), "step_hps": round(n_step / best_s, 1),
            "batch_over_step": round((a.hands / best_b) / (n_step / best_s), 1),
-           "verified": [len(sample) - len(problems), len(sample)]}
+           "verified": [len(sample) - len(problems), len(sample)],
+           "handwritten_hps": None, "speedup": None,
+           "speedup_is": "handwritten_seconds / batch_seconds"}
+    same = None
+    if hw_deals is not None:
+        # the same random.Random(seed) stream, the same order of legal actions: the same games
+        m = min(n_step, 500)
+        mine = [hw.hand_result(x) for x in hw.play_hands(deals[:m], step_dealers[:m],
+                                                          random.Random(a.seed))]
+        theirs = harness.compiled_work(game, deals[:m], step_dealers[:m], a.seed)
+        same = [sum(x == y for x, y in zip(mine, theirs)), m]
+        res["handwritten_hps"] = round(a.hands / best_h, 1)
+        res["speedup"] = round(best_h / best_b, 2)
+        res["handwritten_over_step"] = round((a.hands / best_h) / (n_step / best_s), 1)
+        res["handwritten_same_as_step"] = same
+    else:
+        res["handwritten_skipped"] = why
     print(f"taroky  batch {res['batch_hps']:,.0f} hands/s, step engine {res['step_hps']:,.0f} "
           f"hands/s: {res['batch_over_step']}x; replayed {len(sample)}: "
           f"{len(sample) - len(problems)} agree")
+    if same is not None:
+        print(f"taroky  speedup {res['speedup']:.2f}x (hand-written {res['handwritten_hps']:,.0f} "
+              f"hands/s, batch {res['batch_hps']:,.0f}; the hand-written engine "
+              f"{res['handwritten_over_step']}x the step engine, the same games as the step "
+              f"engine in {same[0]}/{same[1]})")
     print(json.dumps(res))
-    return 0 if not problems else 1
+    return 0 if not problems and (same is None or same[0] == same[1]) else 1
 
 
 if __name__ == "__main__":

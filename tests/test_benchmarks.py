@@ -76,6 +76,23 @@ def test_a_hand_written_rules_player_makes_the_rules_agents_choices(script):
     assert "rules check OK: 300 hands" in r.stdout, r.stdout
 
 
+def test_the_hand_written_taroky_engine_plays_the_step_engines_hands():
+    """handwritten_taroky.py, the batch engine's baseline in bench_batch_cards.py: 300 deals in
+    lock step with the step engine (random play, and half again with every seat passing, a game
+    each hand), every legal action in order and the hand's result; a disagreement (here the
+    prever's halves offered the other way round) exits 1."""
+    r = run("handwritten_taroky.py", "--check", "300")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "differential check OK: 300 hands" in r.stdout, r.stdout
+    broken = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+         "import handwritten_taroky as t; t.OFFER_HALF = t.OFFER_HALF[::-1]; "
+         "sys.exit(t.self_check(10))", str(BENCH)],
+        capture_output=True, text=True, timeout=600)
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert "differential check FAILED" in broken.stdout, broken.stdout
+
+
 def test_bench_agents_does_a_fixed_repeatable_amount_of_work(capsys):
     """Same seed: the same decisions (the work fingerprint), whatever the timings."""
     sys.path.insert(0, str(BENCH))
