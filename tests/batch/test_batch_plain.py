@@ -12,22 +12,24 @@ kernel form against the Python agent's view, game by game."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from support import allfives_with_arms, plain_python
 
 numba = pytest.importorskip("numba")
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
-def agree(cache, name: str, agents: str, *options: str) -> None:
+def agree(cache, name: str, agents: str, *options: str, hands: int = 200) -> None:
     r = plain_python(["-m", "tablerules", "batch", name, *options, "--agents", agents, "-n",
-                      "200", "--check", "200", "--seed", "3", "--no-progress", "--format",
-                      "json"], cache)
+                      str(hands), "--check", str(hands), "--seed", "3", "--no-progress",
+                      "--format", "json"], cache)
     assert r.returncode == 0, r.stderr[-2000:]
     j = json.loads(r.stdout)
-    assert j["hands"] == 200
-    assert j["checked"] == {"hands": 200, "agree": 200, "disagreements": []}, j["checked"]
+    assert j["hands"] == hands
+    assert j["checked"] == {"hands": hands, "agree": hands, "disagreements": []}, j["checked"]
 
 
 @pytest.mark.parametrize("name, agents", [("texas42", "rules"), ("texas42-hall", "rules"),
@@ -105,3 +107,11 @@ def test_a_strategy_reading_the_whole_view_chooses_as_the_python_agent(tmp_path,
     f = tmp_path / "probe.yaml"
     f.write_text(probe(name in ("allfives", "three-arms"), name == "taroky"), encoding="utf-8")
     agree(tmp_path, ruleset, f"rules:strategy={f}", *options)
+
+
+def test_functions_of_no_argument_in_a_hands_scoring_agree(tmp_path):
+    """Payments and a score written through functions of no argument (the batch engine keeps
+    each one that reads no payer, payee, side or `made` while a hand is scored): each reading
+    one of those still changes from call to call, so every payment and score agrees (1000
+    hands: random bidders seldom make a bid, and a made bid is what pays the bidder)."""
+    agree(tmp_path, str(FIXTURES / "moon-chips-functions.yaml"), "random", hands=1000)

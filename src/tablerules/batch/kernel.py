@@ -29,7 +29,8 @@ from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit
 # the slots of S after the scalar fields: the hand's state the loop keeps there
 # IN_MATCH: the hand is one of a match (play_matches), not on its own; CUT: a lay won the
 # match during the hand (scoring.during_hand), which scores no more
-_EXTRA = ("CONTRACT", "TRICKM", "TRICKN", "LEDI", "TID", "NACT", "HIGH_SEAT", "IN_MATCH", "CUT")
+_EXTRA = ("CONTRACT", "TRICKM", "TRICKN", "LEDI", "TID", "NACT", "HIGH_SEAT", "IN_MATCH", "CUT",
+          "MEMO_ON")
 
 # error codes the loop returns for a hand it cannot finish (what the step engine raises)
 ERRORS = {
@@ -223,14 +224,16 @@ class Builder:
         StrategyPart(self, self.agents).build()
         self.const("KEEP", slots["_SIZE"])
         self.const("NKEEP", self.unit.keeps)
-        self.const("OBS", slots["_SIZE"] + 2 * self.unit.keeps)
+        self.const("MEMO", slots["_SIZE"] + 2 * self.unit.keeps)
+        self.const("NMEMO", self.unit.memos)
+        self.const("OBS", slots["_SIZE"] + 2 * (self.unit.keeps + self.unit.memos))
         width = P + 64 + self.arrays["OFF"][1][2] + self.arrays["DCH"][1][2]  # `acts` in LOOP
         obs = obs_slots(g, width)
         for k, v in obs.items():
             if not k.startswith("_"):
                 self.const(k, v)
         # (random play keeps no record: its hands zero no OBS slots)
-        self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps
+        self.const("NSLOTS", slots["_SIZE"] + 2 * (self.unit.keeps + self.unit.memos)
                    + (obs["_SIZE"] if self.consts["HAS_RULES"] else 0))
         return self.source()
 
@@ -1069,7 +1072,11 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
         if _k_over(S, H, c) or left == 0:
             break
         actor = winner
-    # -- the score
+    # -- the score: the state stands still while it is scored, so a ruleset's function of no
+    # argument is kept from its first call (typed.Unit.user), until the hand is scored
+    for q in range(NMEMO):
+        S[MEMO + 2 * q] = 0
+    S[MEMO_ON] = 1
     S[MADE] = 1 if _k_made(S, H, c) else 0
     res[2] = c
     res[3] = S[BID]
@@ -1083,9 +1090,9 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
         res[9 + s] = S[PTS + s]
         # a hand the match ended during is not scored (engine/scoring.py, INTERRUPTED)
         res[9 + NSIDES + s] = 0 if S[CUT] else _k_score(S, H)
-    if NPAY and not S[CUT] and not _settle(S, H, res, 9 + 2 * NSIDES):
-        return 9
-    return 0
+    paid = not NPAY or S[CUT] or _settle(S, H, res, 9 + 2 * NSIDES)
+    S[MEMO_ON] = 0
+    return 0 if paid else 9
 
 
 @njit(cache=True, inline='always')

@@ -96,6 +96,8 @@ class Unit:
         self._const_tables: dict[tuple, str] = {}
         self._user: dict[int, str] = {}  # id(Func) -> its generated function
         self.keeps = 0  # kept parts: each worked out once per pass, in S[KEEP + 2k], + 2k + 1
+        self.memos = 0  # functions of no argument kept while a hand is scored (`user`), in
+        # S[MEMO + 2k] (its flag) and S[MEMO + 2k + 1]
 
     def fresh(self, prefix: str) -> str:
         return f"_{prefix}{next(self._count)}"
@@ -148,7 +150,12 @@ class Unit:
         return name
 
     def user(self, func, name: str) -> str:
-        """The generated function `_uN(S, H, params...)` of a ruleset's function."""
+        """The generated function `_uN(S, H, params...)` of a ruleset's function. One of no
+        parameters that reads, itself or through the functions it calls, none of the names a
+        hand's scoring changes between its calls (SCORING_ARGS) is kept while the hand is
+        scored (S[MEMO_ON], set by the loop; its slots cleared then): a count's chain of functions
+        (the points, whether the contract won, what is owed) is then worked out once for all
+        its payments, not once for each payer and payee."""
         got = self._user.get(id(func))
         if got is not None:
             return got
@@ -159,8 +166,50 @@ class Unit:
         body = Gen(self, typed, locals_).expr(typed.root)
         fname = self._user[id(func)] = self.fresh("u")
         params = "".join(", " + locals_[b] for b in typed.params)
+        if not typed.params and not (reads(typed) & SCORING_ARGS):
+            k = self.memos
+            self.memos += 1
+            self.defs.append(
+                f"def {fname}(S, H):\n    if S[MEMO_ON] and S[MEMO + {2 * k}]:\n"
+                f"        return S[MEMO + {2 * k + 1}]\n    v = {body}\n"
+                f"    if S[MEMO_ON]:\n        S[MEMO + {2 * k}] = 1\n"
+                f"        S[MEMO + {2 * k + 1}] = v\n    return v\n")
+            return fname
         self.defs.append(f"def {fname}(S, H{params}):\n    return {body}\n")
         return fname
+
+
+# the names a hand's scoring changes between the calls of its hooks: the side scored, the payer
+# and the payee of each payment (`made` is set by its first hook, which cannot read it, so no
+# function it calls does); a function reading none of them returns the same while the hand is
+# scored. The loop keeps nothing at any other time.
+SCORING_ARGS = frozenset({"side", "payer", "payee"})
+
+
+def reads(typed, seen: set | None = None) -> set:
+    """The context fields a checked function body reads, itself or through the ruleset's
+    functions it calls (a name the back end cannot place counts as every field)."""
+    seen = set() if seen is None else seen
+    out: set = set()
+    stack = [typed.root]
+    c = typed.checked
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children())
+        if isinstance(node, n.Name):
+            ref = c.refs.get(id(node))
+            if ref is None or isinstance(ref, Binder) or getattr(ref, "is_const", False):
+                continue
+            field = getattr(ref, "field", None)
+            if field is None:
+                return set(SCORING_ARGS)
+            out.add(field)
+        elif isinstance(node, n.Call):
+            func = c.funcs.get(id(node))
+            if func is not None and func.typed is not None and id(func) not in seen:
+                seen.add(id(func))
+                out |= reads(func.typed, seen)
+    return out
 
 
 _OPS = {"+": "+", "-": "-", "*": "*", "//": "//", "%": "%", "==": "==", "!=": "!=", "<": "<",
