@@ -365,8 +365,9 @@ class Gen:
         mask = self.pieces(node)
         if mask is not None:
             m = self.u.fresh("m")
-            return f"for {var} in range(NP):\n        if not ({m} >> {var}) & 1:\n" \
-                   f"            continue", (m, mask)
+            # its set bits only, lowest first (a hand is a few of the pieces): each is cleared
+            # before the body, so a `continue` in it goes on to the next
+            return f"while {m}:\n        {var} = _low({m})\n        {m} &= {m} - 1", (m, mask)
         if isinstance(node, n.Name) and self.field(node) == "ends":
             return f"for {var} in range(S[NENDS]):", None
         if isinstance(node, n.Call) and node.func.name == "range" and \
