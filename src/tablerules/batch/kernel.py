@@ -92,7 +92,8 @@ class Builder:
         self.outlined: list[str] = []  # generated functions compiled on their own (not inlined)
         self.sym = Symbols()
         self.unit = Unit(self.sym, {"tile": len(game.pieces), "card": len(game.pieces),
-                                    "bid": len(game.bids)})
+                                    "bid": len(game.bids)},
+                         {"hand": game.hand_size, "trick": game.seat_count})
         self.consts: dict[str, int] = {}
         self.arrays: dict[str, tuple[list, tuple]] = {}  # name -> (flat values, shape)
         self.dispatch: list[str] = []
@@ -226,14 +227,14 @@ class Builder:
         self.const("NKEEP", self.unit.keeps)
         self.const("MEMO", slots["_SIZE"] + 2 * self.unit.keeps)
         self.const("NMEMO", self.unit.memos)
-        self.const("OBS", slots["_SIZE"] + 2 * (self.unit.keeps + self.unit.memos))
+        self.const("OBS", slots["_SIZE"] + 2 * self.unit.keeps + self.unit.memos)
         width = P + 64 + self.arrays["OFF"][1][2] + self.arrays["DCH"][1][2]  # `acts` in LOOP
         obs = obs_slots(g, width)
         for k, v in obs.items():
             if not k.startswith("_"):
                 self.const(k, v)
         # (random play keeps no record: its hands zero no OBS slots)
-        self.const("NSLOTS", slots["_SIZE"] + 2 * (self.unit.keeps + self.unit.memos)
+        self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps + self.unit.memos
                    + (obs["_SIZE"] if self.consts["HAS_RULES"] else 0))
         return self.source()
 
@@ -1075,7 +1076,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
     # -- the score: the state stands still while it is scored, so a ruleset's function of no
     # argument is kept from its first call (typed.Unit.user), until the hand is scored
     for q in range(NMEMO):
-        S[MEMO + 2 * q] = 0
+        S[MEMO + q] = 0
     S[MEMO_ON] = 1
     S[MADE] = 1 if _k_made(S, H, c) else 0
     res[2] = c

@@ -310,6 +310,9 @@ class StrategyGen(Gen):
             raise NotBatchable("this list of pieces has no kernel form")
         return super().pieces(node)
 
+    def list_name(self, node: n.Name) -> str | None:
+        return self._var(node)[0]
+
     def loop(self, node: n.Node, var: str) -> tuple[str, tuple[str, str] | None]:
         name = self._var(node)[0] if isinstance(node, n.Name) else None
         if name is not None and name not in ("hand", "trick", "played", "unseen", "legal",
