@@ -252,6 +252,16 @@ class HandResult(NamedTuple):
     pagat: int  # the seat that said Pagat to the back, -1
 
 
+def _lay_away(h: int, choice) -> int:
+    """The card a hand lays away, drawn from what it may lay away (the suit cards other than
+    Kings, else the one-point taroky), in the step engine's order of actions."""
+    m = h & SUITS_NO_KINGS
+    if m:
+        return choice(BURY_RED[m & 0xFFFF] + BURY_BLACK[m >> 16]) - BURY
+    m = h & ONE_POINT_TAROKY
+    return choice(BURY_TLO[m >> 32 & 0x7FF] + BURY_THI[m >> 43]) - BURY
+
+
 def play_hand(deal, dealer: int, rng) -> HandResult:
     """Play one hand. `deal` is 4 hands of 12 card ids, then the talon of 6 in drawing order
     (batch.deals.as_lists' form); `rng` has `choice(seq)`."""
@@ -301,12 +311,7 @@ def play_hand(deal, dealer: int, rng) -> HandResult:
         h |= bit[talon[0]] | bit[talon[1]] | bit[talon[2]] | bit[talon[3]]
         lost = 0
         for _ in (0, 1, 2, 3):
-            m = h & SUITS_NO_KINGS
-            if m:
-                p = choice(BURY_RED[m & 0xFFFF] + BURY_BLACK[m >> 16]) - BURY
-            else:
-                m = h & ONE_POINT_TAROKY
-                p = choice(BURY_TLO[m >> 32 & 0x7FF] + BURY_THI[m >> 43]) - BURY
+            p = _lay_away(h, choice)
             h ^= bit[p]
             lost += count[p]
         hands[bidder] = h
@@ -317,12 +322,7 @@ def play_hand(deal, dealer: int, rng) -> HandResult:
             if s == dealer:
                 s = nxt[s]
             h = hands[s] | bit[t]
-            m = h & SUITS_NO_KINGS
-            if m:
-                p = choice(BURY_RED[m & 0xFFFF] + BURY_BLACK[m >> 16]) - BURY
-            else:
-                m = h & ONE_POINT_TAROKY
-                p = choice(BURY_TLO[m >> 32 & 0x7FF] + BURY_THI[m >> 43]) - BURY
+            p = _lay_away(h, choice)
             hands[s] = h ^ bit[p]
             laid[s] = count[p]
     else:
@@ -336,12 +336,7 @@ def play_hand(deal, dealer: int, rng) -> HandResult:
         left = count[talon[k]] + count[talon[k + 1]] + count[talon[k + 2]]
         lost = 0
         for _ in (0, 1, 2):
-            m = h & SUITS_NO_KINGS
-            if m:
-                p = choice(BURY_RED[m & 0xFFFF] + BURY_BLACK[m >> 16]) - BURY
-            else:
-                m = h & ONE_POINT_TAROKY
-                p = choice(BURY_TLO[m >> 32 & 0x7FF] + BURY_THI[m >> 43]) - BURY
+            p = _lay_away(h, choice)
             h ^= bit[p]
             lost += count[p]
         hands[bidder] = h
