@@ -226,7 +226,6 @@ class Builder:
         self.const("KEEP", slots["_SIZE"])
         self.const("NKEEP", self.unit.keeps)
         self.const("MEMO", slots["_SIZE"] + 2 * self.unit.keeps)
-        self.const("NMEMO", self.unit.memos)
         self.const("OBS", slots["_SIZE"] + 2 * self.unit.keeps + self.unit.memos)
         width = P + 64 + self.arrays["OFF"][1][2] + self.arrays["DCH"][1][2]  # `acts` in LOOP
         obs = obs_slots(g, width)
@@ -1073,10 +1072,9 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
         if _k_over(S, H, c) or left == 0:
             break
         actor = winner
-    # -- the score: the state stands still while it is scored, so a ruleset's function of no
-    # argument is kept from its first call (typed.Unit.user), until the hand is scored
-    for q in range(NMEMO):
-        S[MEMO + q] = 0
+    # -- the score: the state stands still while it is scored, so a ruleset's functions are
+    # kept from their first call (typed.Unit.user) until the hand is scored (their slots, like
+    # every slot of the hand, were zeroed at its start, and nothing writes them before this)
     S[MEMO_ON] = 1
     S[MADE] = 1 if _k_made(S, H, c) else 0
     res[2] = c

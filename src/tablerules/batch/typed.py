@@ -155,7 +155,7 @@ class Unit:
         """The generated function `_uN(S, H, params...)` of a ruleset's function. One that
         reads, itself or through the functions it calls, none of the names a hand's scoring
         changes between its calls (SCORING_ARGS) is kept while the hand is scored (S[MEMO_ON],
-        set by the loop, its slots cleared then): one of no parameters from its first call, one
+        set by the loop; its slots are zero from the hand's start): one of no parameters from its first call, one
         of number, symbol or truth parameters that loops (an aggregate, itself or in a function
         it calls) by its arguments, in MEMO_WAYS entries. A count's chain of functions (the
         points, whether the contract won, what is owed, a seat's holding) is then worked out
@@ -210,24 +210,22 @@ KEYS = frozenset({"int", "bool", "symbol", "scalar"})
 MEMO_WAYS = 8
 
 
-def loops(typed, seen: set | None = None) -> bool:
-    """Whether a checked function body has an aggregate, itself or in a ruleset's function it
-    calls (what a kept entry saves)."""
-    seen = set() if seen is None else seen
-    stack = [typed.root]
-    c = typed.checked
+def _bodies(typed):
+    """A checked function body and those of the ruleset's functions it calls, each once."""
+    seen, stack = set(), [typed]
     while stack:
-        node = stack.pop()
-        if isinstance(node, n.Aggregate):
-            return True
-        stack.extend(node.children())
-        if isinstance(node, n.Call):
-            func = c.funcs.get(id(node))
-            if func is not None and func.typed is not None and id(func) not in seen:
-                seen.add(id(func))
-                if loops(func.typed, seen):
-                    return True
-    return False
+        t = stack.pop()
+        yield t
+        for f in t.checked.funcs.values():
+            if f.typed is not None and id(f) not in seen:
+                seen.add(id(f))
+                stack.append(f.typed)
+
+
+def loops(typed) -> bool:
+    """Whether a checked function body has an aggregate (each has its variable in `binders`),
+    itself or in a ruleset's function it calls: what a kept entry saves."""
+    return any(t.checked.binders for t in _bodies(typed))
 
 
 # the names a hand's scoring changes between the calls of its hooks: the side scored, the payer
@@ -237,29 +235,18 @@ def loops(typed, seen: set | None = None) -> bool:
 SCORING_ARGS = frozenset({"side", "payer", "payee"})
 
 
-def reads(typed, seen: set | None = None) -> set:
+def reads(typed) -> set:
     """The context fields a checked function body reads, itself or through the ruleset's
     functions it calls (a name the back end cannot place counts as every field)."""
-    seen = set() if seen is None else seen
     out: set = set()
-    stack = [typed.root]
-    c = typed.checked
-    while stack:
-        node = stack.pop()
-        stack.extend(node.children())
-        if isinstance(node, n.Name):
-            ref = c.refs.get(id(node))
-            if ref is None or isinstance(ref, Binder) or getattr(ref, "is_const", False):
+    for t in _bodies(typed):
+        for ref in t.checked.refs.values():
+            if isinstance(ref, Binder) or getattr(ref, "is_const", False):
                 continue
             field = getattr(ref, "field", None)
             if field is None:
                 return set(SCORING_ARGS)
             out.add(field)
-        elif isinstance(node, n.Call):
-            func = c.funcs.get(id(node))
-            if func is not None and func.typed is not None and id(func) not in seen:
-                seen.add(id(func))
-                out |= reads(func.typed, seen)
     return out
 
 
@@ -436,8 +423,6 @@ class Gen:
         calls nothing: then every piece with a bit test, which numba makes branch-free (a count
         of 22 of 54 pieces took 4x as long bit by bit, 3 of 54 half as long; a body that calls
         a function is faster bit by bit even over most of the pieces)."""
-        if _CALLS.search(body):
-            return f"while {m}:\n        {var} = _low({m})\n        {m} &= {m} - 1"
         size = self.u.domains.get("tile", 64)
         if isinstance(node, n.Name):
             size = self.u.sizes.get(self.list_name(node), size)
@@ -445,9 +430,9 @@ class Gen:
             size = len(self.const(node))
         if test is not None and test.isdigit():
             size = min(size, bin(int(test)).count("1"))
-        if size <= SPARSE:
-            return f"while {m}:\n        {var} = _low({m})\n        {m} &= {m} - 1"
-        return f"for {var} in range(NP):\n        if not ({m} >> {var}) & 1:\n            continue"
+        if size > SPARSE and not _CALLS.search(body):
+            return f"for {var} in range(NP):\n        if not ({m} >> {var}) & 1:\n            continue"
+        return f"while {m}:\n        {var} = _low({m})\n        {m} &= {m} - 1"
 
     def list_name(self, node: n.Name) -> str | None:
         """The name of the list of pieces a name reads (`hand`, `trick`), for its size."""
@@ -632,7 +617,8 @@ class Gen:
             del self.locals[b]
             return f"{fname}(S, H{params})"
         if header is None:
-            header = self.mask_loop(var, mask[0], node.iter, test, f"{cond} {elem}")
+            header = self.mask_loop(var, mask[0], node.iter, test,
+                                    " ".join(filter(None, (cond, elem))))
         lines += [f"    acc = {acc}", "    found = False", f"    {header}"]
         ind = "        "
         if cond is not None:
