@@ -443,7 +443,8 @@ class Builder:
     # -- the module --------------------------------------------------------------------------
 
     def source(self) -> str:
-        out = ["import numpy as np", "from numba import njit, prange", ""]
+        out = ["import numpy as np", "from numba import carray, njit, prange",
+               "from tablerules.batch.native import int64s_at", ""]
         for k, v in sorted(self.consts.items()):
             out.append(f"{k} = {v!r}")
         for name, (flat, shape) in self.arrays.items():
@@ -529,7 +530,7 @@ def _slots(game: GameDef) -> dict[str, int]:
 _NAME = re.compile(r"[A-Z][A-Z0-9_]*|_[a-z]\d+|_k_[a-z_]+")
 _BUILTINS = frozenset({"range", "abs", "min", "max", "bool", "ValueError", "np", "njit", "prange",
                        "acc", "found", "v"})
-_ATTRS = frozenset({"int64", "uint64", "array", "reshape", "zeros", "empty", "shape"})
+_ATTRS = frozenset({"int64", "uint64", "array", "reshape", "zeros", "empty", "shape", "view"})
 
 
 @functools.lru_cache(maxsize=16)
@@ -550,6 +551,11 @@ def _allowed(extra: str = "") -> tuple[frozenset, frozenset]:
     return frozenset(names) | _BUILTINS, frozenset(texts)
 
 
+# what the module imports: numpy, numba's decorator, its loops and its arrays over memory it
+# does not own, and native.py's pointer from an address
+_IMPORTS = frozenset({"numpy", "njit", "prange", "carray", "int64s_at"})
+
+
 def _only_generated(src: str, extra: str = "") -> None:
     names, texts = _allowed(extra)
     for node in ast.walk(ast.parse(src)):
@@ -564,7 +570,8 @@ def _only_generated(src: str, extra: str = "") -> None:
         elif isinstance(node, ast.Attribute):
             ok = node.attr in _ATTRS
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            ok = all(a.name in ("numpy", "njit", "prange") for a in node.names)
+            ok = (getattr(node, "module", None) in (None, "numba", "tablerules.batch.native")
+                  and all(a.name in _IMPORTS for a in node.names))
         else:
             ok = not isinstance(node, (ast.Global, ast.Nonlocal, ast.JoinedStr, ast.Lambda,
                                        ast.ClassDef))

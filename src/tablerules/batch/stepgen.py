@@ -1,7 +1,7 @@
 """The hand loop as a generator: one decision at a time, for the step engine's API (steps.py).
 
 `source(loop, lay, consts)` rewrites the kernel's hand loop (`_hand` of kernel.LOOP, with
-layout.py's `_layout` written into it) as `_steps(B, io, dealer)`, a numba generator that stops
+layout.py's `_layout` written into it) as `_steps(at, n, dealer)`, a numba generator that stops
 at every decision instead of choosing: it puts the legal actions, sorted, in io[1:1 + n] and
 yields `n + (seat << 16)`; the caller puts the action taken in io[0] and resumes it. An action
 that is not among them is set to -1 there, and the same decision is yielded again (one stop a
@@ -305,16 +305,17 @@ def template(loop: str, lay: str) -> str:
 
 
 def source(loop: str, lay: str, consts: dict) -> str:
-    """`_steps(B, io, dealer)` (see _source); the same constants give the same text, so it is
+    """`_steps(at, n, dealer)` (see _source); the same constants give the same text, so it is
     made once (a quarter of a second each)."""
     return _source(loop, lay, tuple(sorted(consts.items())))
 
 
 @functools.lru_cache(maxsize=64)
 def _source(loop: str, lay: str, items: tuple) -> str:
-    """`_steps(B, io, dealer)`: the hand of `_hand` in `loop`, with `_layout` of `lay` written in,
-    one decision at a time (see the module), on the parts of one buffer B whose places
-    `_steps_places()` gives (steps.py writes the deal there and reads the rest)."""
+    """`_steps(at, n, dealer)`: the hand of `_hand` in `loop`, with `_layout` of `lay` written in,
+    one decision at a time (see the module), on the caller's buffer `io` of n int64s at address
+    `at`, and the parts of B within it whose places `_steps_places()` gives (steps.py writes the
+    deal there and reads the rest)."""
     hand = _function(loop, "_hand")
     # play-outs (a replayed start, then the agents) only where a strategy is compiled in
     consts = dict(items)
@@ -323,7 +324,7 @@ def _source(loop: str, lay: str, items: tuple) -> str:
     body = _Fold(consts).block(body)
     # `out`, `nleg` and `i` only served _choose: the stops record nothing
     inner = ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[])))
-    text = "def _steps(B, io, dealer):\n" + PLACES + textwrap.indent(inner, "    ")
+    text = "def _steps(at, n, dealer):\n" + PLACES + textwrap.indent(inner, "    ")
     for name in ("out", "nleg", "_choose", "_layout"):
         if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(ast.parse(text))):
             raise RuntimeError(f"the generator still uses {name}")
@@ -335,15 +336,16 @@ def _source(loop: str, lay: str, items: tuple) -> str:
 
 # the buffer B's parts, in order: the state, the hands, the deal (masks per seat), the stock as
 # dealt, the hand's result row, the actions being offered, the stock as it is shared out, the
-# decisions taken (their count, then seat and action of each); none needs setting (np.empty).
-# The caller's side is `io`, an array.array (cheap for Python to read and write): io[0] the
-# action taken, io[1:1 + n] the legal actions offered, then from io_head the hand's setting
-# (HEAD), from io_ids the deal as given (each seat's piece ids, then the stock's) and from io_rp
-# the decisions to take first, without stopping (a play-out's hand so far)
-_PARTS = ("S", "H", "deal", "stock", "res", "acts", "stk", "hist")
+# decisions taken (their count, then seat and action of each), the random draw's state; none
+# needs setting. B lies within `io`, the caller's one array.array (cheap for Python to read and
+# write), which the generator is given as its address and length: io[0] the action taken,
+# io[1:1 + n] the legal actions offered, then from io_head the hand's setting (HEAD), from io_b
+# B, from io_ids the deal as given (each seat's piece ids, then the stock's) and from io_rp the
+# decisions to take first, without stopping (a play-out's hand so far)
+_PARTS = ("S", "H", "deal", "stock", "res", "acts", "stk", "hist", "rng")
 _WIDTH = "NP * NARMS + 64 + OFF.shape[2] + DCH.shape[2]"  # the most actions a decision offers
 _SIZES = ("NSLOTS", "SEATS", "SEATS", "max(STOCKN, 1)", "RESW", _WIDTH, "STOCKN + 1",
-          "1 + 2 * HIST")
+          "1 + 2 * HIST", "1")
 # the setting, from io_head: every decision after the replayed ones taken by the seat's agent
 # (1) or stopped at (0); its generator's seed; how many decisions to replay; the match the hand
 # is one of (in a match or not, hands scored so far, the turn before the deal, the score per
@@ -376,32 +378,37 @@ for s in range(NSIDES):
     S[SCORE + s] = io[io_head + {n} + s]
 for s in range(SEATS):
     S[AGENTS + s] = io[io_head + {n} + NSIDES + s]
-R = np.zeros(1, dtype=np.uint64)
+R = rng.view(np.uint64)
 _seed(R, io[io_head + {seed}], 0)
 rp_ = 0
 rpn_ = io[io_head + {replay}]
 """.format(n=len(HEAD), **{k: i for i, k in enumerate(HEAD)})
 # where io's parts start; the views of B (S is B itself: its slots come first)
-_IO = (f"    io_head = 1 + {_WIDTH}\n    io_ids = io_head + {len(HEAD)} + NSIDES + SEATS\n"
+_IO = (f"    io_head = 1 + {_WIDTH}\n    io_b = io_head + {len(HEAD)} + NSIDES + SEATS\n"
+       f"    io_ids = io_b + {' + '.join(_SIZES)}\n"
        "    io_rp = io_ids + SEATS * HAND_SIZE + STOCKN\n")
+# io and B from the address and length of the caller's buffer (native.py: no reference counted)
+_MEM = ("    io = carray(int64s_at(at), (n,))\n"
+        f"    B = io[io_b:io_b + {' + '.join(_SIZES)}]\n")
 # after a stop, the views most used made again rather than kept across it (a hand runs faster
 # for it; every view made again costs compile time)
 _VIEWS = ("S = B\nH = B[NSLOTS:NSLOTS + SEATS]\n"
           f"acts = B[NSLOTS + {' + '.join(_SIZES[1:5])}:NSLOTS + {' + '.join(_SIZES[1:6])}]\n")
 _ALL_VIEWS = "    S = B\n    o_ = NSLOTS\n" + "".join(
     f"    {p} = B[o_:o_ + {z}]\n    o_ += {z}\n" for p, z in zip(_PARTS[1:], _SIZES[1:]))
-PLACES = _IO + _ALL_VIEWS
+PLACES = _IO + _MEM + _ALL_VIEWS
 # the start of each part of B, then its size, then where io's setting, deal and replay start
 _PLACES_FN = ("@njit(cache=True)\ndef _steps_places():\n" + _IO + "    o_ = 0\n"
-              f"    out_ = np.zeros({len(_PARTS) + 4}, dtype=np.int64)\n"
+              f"    out_ = np.zeros({len(_PARTS) + 5}, dtype=np.int64)\n"
               + "".join(f"    o_ += {z}\n    out_[{k + 1}] = o_\n" for k, z in enumerate(_SIZES))
               + f"    out_[{len(_PARTS) + 1}] = io_head\n    out_[{len(_PARTS) + 2}] = io_ids\n"
-              f"    out_[{len(_PARTS) + 3}] = io_rp\n    return out_\n")
+              f"    out_[{len(_PARTS) + 3}] = io_rp\n    out_[{len(_PARTS) + 4}] = io_b\n"
+              "    return out_\n")
 
 # after a hand in a match, what play_matches does: its score added (not a hand thrown in), the
 # hands scored counted; 1 when the match is over with it (a lay that won it included), 0 when
 # not, -1 when the hand stopped with an error
-_AFTER = ("@njit(cache=True)\ndef _steps_after(B):\n" + _ALL_VIEWS
+_AFTER = ("@njit(cache=True)\ndef _steps_after(at, n):\n" + PLACES
           + """    if res[0] != 0:
         return -1
     if res[1] == 0:

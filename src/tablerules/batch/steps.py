@@ -38,19 +38,19 @@ class Steps:
 
     def __init__(self, game: GameDef, module, seats: list[int] | None = None,
                  agents: tuple = ()):
-        import numpy as np
-
         self.game = game
         self.module = module
         self.agents = agents  # per seat: None (random play) or the rules agent compiled in
         self._run = module._steps
-        # each part's start in B, B's size, then where io's setting, deal and replay start
+        # each part's start in B, B's size, then where io's setting, deal and replay start and
+        # where B lies in io (io is the one buffer of a hand: stepgen.py)
         self.places = [int(x) for x in module._steps_places()]
-        self._size = self.places[len(_PARTS)]
         head, self._ids_at = self.places[len(_PARTS) + 1], self.places[len(_PARTS) + 2]
+        self._b_at = self.places[len(_PARTS) + 4]
         self._head_at = head
-        self._score_at = int(module.SCORE)
-        self._head = array("q", bytes(8 * self._ids_at))  # io before the deal: its setting
+        self._score_at = self._b_at + int(module.SCORE)
+        # io before the deal: the setting, and B (which needs no setting)
+        self._head = array("q", bytes(8 * self._ids_at))
         self._head[head + _TURN] = -1  # a hand on its own: no turn carried
         for s, k in enumerate(seats or ()):
             self._head[head + len(_HEAD) + len(game.sides) + s] = k
@@ -63,8 +63,6 @@ class Steps:
         acts = _PARTS.index("acts")  # its size: the most actions a decision offers
         width = self.places[acts + 1] - self.places[acts]
         self._legal_of = [struct.Struct(f"{n}q").unpack_from for n in range(width + 1)]
-        self._empty = np.empty
-        self._int64 = np.int64
 
     def new_hand(self, dealt, dealer: int = 0) -> "CompiledHand":
         """A hand from a deal: piece ids (or (high, low) pairs, or names) per seat, then the
@@ -80,8 +78,7 @@ class Steps:
                 raise KeyError
         except (KeyError, TypeError):
             self._refuse(dealt, dealer)
-        return CompiledHand(self, dealer, self._empty(self._size, dtype=self._int64),
-                            self._head + array("q", flat))
+        return CompiledHand(self, dealer, self._head + array("q", flat))
 
     def playout(self, state, seed: int = 0) -> list[int] | None:
         """The match score once `state` (engine/state.py's, at a decision of a hand of this
@@ -112,18 +109,18 @@ class Steps:
             io[h + _TURN] = ctx.turn_before
             for s, v in enumerate(state.start_score):
                 io[h + len(_HEAD) + s] = v
-        B = self._empty(self._size, dtype=self._int64)
-        for _ in self._run(B, io, state.ctx.dealer):  # it never stops: no decision is asked
+        at, n = io.buffer_info()
+        for _ in self._run(at, n, state.ctx.dealer):  # it never stops: no decision is asked
             raise RuntimeError("a play-out stopped at a decision")
-        over = int(self.module._steps_after(B))
+        over = int(self.module._steps_after(at, n))
         if over < 0:
             from . import _fault
 
-            raise _fault(int(B[self.places[_RES]]), "a play-out in the kernel stopped")
+            raise _fault(io[self._b_at + self.places[_RES]], "a play-out in the kernel stopped")
         if over:
             return None
         at = self._score_at
-        return B[at:at + len(g.sides)].tolist()
+        return io[at:at + len(g.sides)].tolist()
 
     def _refuse(self, dealt, dealer: int):
         """A deal that is not one: the step engine's words for what is wrong with it."""
@@ -144,16 +141,16 @@ class Steps:
 class CompiledHand:
     """One hand on the kernel, one decision at a time: see the module."""
 
-    __slots__ = ("steps", "dealer", "_B", "_io", "_next", "_legal", "_code", "_shadow",
-                 "_synced")
+    __slots__ = ("steps", "dealer", "_io", "_next", "_legal", "_code", "_shadow", "_synced")
 
-    def __init__(self, steps: Steps, dealer: int, B, io, replay=()):
+    def __init__(self, steps: Steps, dealer: int, io, replay=()):
         self.steps = steps
         self.dealer = dealer
-        self._B = B
+        # the generator reads and writes io by its address (native.py): io lives as long as
+        # the generator does (both are this object's), and nothing resizes it
         self._io = io
         self._shadow = None
-        self._next = steps._run(B, io, dealer).__next__
+        self._next = steps._run(*io.buffer_info(), dealer).__next__
         self._go()
         for a in replay:  # a clone: the same actions again, in the kernel
             io[0] = a
@@ -178,7 +175,8 @@ class CompiledHand:
 
     def _end(self) -> None:
         self._legal = ()
-        code = int(self._B[self.steps.places[_RES] + _ERR])
+        st = self.steps
+        code = self._io[st._b_at + st.places[_RES] + _ERR]
         if code == 11:
             raise CallerError("a deal names a piece twice")
         if code:
@@ -199,9 +197,9 @@ class CompiledHand:
         return [(CHANCE, t) for t in self._io[st._ids_at:].tolist()] + self._decisions()
 
     def _decisions(self) -> list[tuple[int, int]]:
-        at = self.steps.places[_HIST]
-        n = int(self._B[at])
-        flat = self._B[at + 1:at + 1 + 2 * n].tolist()
+        at = self.steps._b_at + self.steps.places[_HIST]
+        n = self._io[at]
+        flat = self._io[at + 1:at + 1 + 2 * n].tolist()
         return list(zip(flat[::2], flat[1::2]))
 
     @property
@@ -260,8 +258,8 @@ class CompiledHand:
     def clone(self) -> "CompiledHand":
         """An independent copy: the same deal and decisions, replayed in the kernel."""
         st = self.steps
-        return CompiledHand(st, self.dealer, st._empty(st._size, dtype=st._int64),
-                            array("q", self._io), [a for _, a in self._decisions()])
+        return CompiledHand(st, self.dealer, array("q", self._io),
+                            [a for _, a in self._decisions()])
 
     def returns(self) -> list[float]:
         """A single hand: 0 for every seat (as engine/state.py's)."""
@@ -271,8 +269,9 @@ class CompiledHand:
         """The hand's result once it is over (engine/state.py's keys), else None."""
         if self._legal:
             return None
-        p = self.steps.places
-        row = self._B[p[_RES]:p[_RES + 1]].tolist()
+        st = self.steps
+        p, b = st.places, st._b_at
+        row = self._io[b + p[_RES]:b + p[_RES + 1]].tolist()
         if row[_THROWN]:
             return {"thrown_in": True}
         g = self.game
@@ -331,12 +330,10 @@ def compile_steps(game, agents=None) -> Steps:
     with _compiling(source, "steps"):  # as compile_batch: one process compiles, others load
         try:
             steps = Steps(game, _load(source), builder.seat_strategy, agents)
-            steps._run(steps._empty(steps._size, dtype=steps._int64), array("q", steps._head),
-                       0)  # numba compiles (or loads) _steps
+            io = array("q", steps._head)
+            steps._run(*io.buffer_info(), 0)  # numba compiles (or loads) _steps
             if any(agents):  # and what a play-out calls after it, not in the first play-out
-                import numpy as np
-
-                steps.module._steps_after(np.zeros(steps._size, dtype=np.int64))
+                steps.module._steps_after(*io.buffer_info())
         except Exception as e:  # numba's: the generator has no compiled form here
             if type(e).__module__.split(".")[0] != "numba":
                 raise
