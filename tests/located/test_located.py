@@ -58,6 +58,10 @@ ERRORS = {
     "stock_negative.yaml": (6, 3, ["4 hands of 99", "the set has 28"], "rulesets/allfives.yaml"),
     "hand_size.yaml": (6, 14, ["4 hands of 99"], None),
     "recursion.yaml": (6, 3, ["'f1' calls itself", "f1 -> f2 -> f1"], None),
+    # a name the places read from the state would win over the ruleset's: refused where defined,
+    # and the call of it is not a second error
+    "state_name_function.yaml": (6, 3, ["function 'level' hides 'level'", "bid.rank"], None),
+    "state_name_constant.yaml": (6, 3, ["constant 'trick' hides 'trick'", "play.legal"], None),
     "bad_indent.yaml": (7, 16, ["mapping values are not allowed here",
                                 "line 7 is indented more than the line above it"], None),
     "expr_bracket.yaml": (6, 28, ["unexpected 'side'; expected an operator or 'else'"], None),

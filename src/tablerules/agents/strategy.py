@@ -34,6 +34,7 @@ KINDS = ("play", "lay", "lead", "bid", "declare", "bury") + FIXED_KINDS
 SECTION_OF = {"bid": "bid", "pass": "bid", "agree": "bid", "decline": "bid", "declare": "declare",
               "bury": "bury", "take": "bury", "leave": "bury"}
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\((.*)\)\s*$")
+A_IS = " ('a' is the action a rule's 'only' or 'choose' looks at)"
 
 
 def strategy_dir() -> Path:
@@ -519,8 +520,9 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
     voc = vocabulary(gd)
     env = voc.base.extended(where="a strategy")
     for k, v in on.items():
-        if k in env.vars or k in env.funcs:
-            err(_switch_path(data, k), f"the name '{k}' is already a name of the game", key=True)
+        if k in env.vars or k in env.funcs or k == "a":
+            err(_switch_path(data, k), f"the name '{k}' is already a name of the game"
+                + (A_IS if k == "a" else ""), key=True)
             continue
         env.vars[k] = vocab.const(BOOL, v, "whether this rule or flag is on")
     for sig, body in (data.get("functions") or {}).items():
@@ -543,8 +545,9 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
         if bad:
             continue
         name = m.group(1)
-        if name in env.vars or name in env.funcs:
-            err(p, f"function '{name}' hides a name already defined", key=True)
+        if name in env.vars or name in env.funcs or name == "a":
+            err(p, f"function '{name}' hides a name already defined"
+                   + (A_IS if name == "a" else ""), key=True)
             continue
         try:
             env.funcs[name] = define_function(name, params, str(body), env, locate=tree.locator(p))
@@ -553,8 +556,9 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
     values: dict = {}
     for name, body in (data.get("values") or {}).items():
         p = ("values", name)
-        if name in env.vars or name in env.funcs:
-            err(p, f"value '{name}' hides a name already defined", key=True)
+        if name in env.vars or name in env.funcs or name == "a":
+            err(p, f"value '{name}' hides a name already defined"
+                   + (A_IS if name == "a" else ""), key=True)
             continue
         try:
             c = compile_expression(str(body).lower() if isinstance(body, bool) else str(body), env,

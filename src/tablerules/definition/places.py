@@ -258,6 +258,13 @@ def state_names() -> set[str]:
     return out
 
 
+def read_at(name: str) -> list[str]:
+    """The keys of the places that read `name` from the game's state, in the table's order."""
+    return [k for p in PLACES
+            if any(n.name == name for n in p.names)
+            or any(name in GROUP_FUNCS.get(g, ()) for g in p.groups) for k in p.keys]
+
+
 def context_fields() -> set[str]:
     """Every context field a play-stage place reads, with the methods its groups call."""
     fields = {n.field for p in PLACES if p.stage == "play" for n in p.names}

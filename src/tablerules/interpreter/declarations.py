@@ -20,13 +20,31 @@ if TYPE_CHECKING:
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\((.*)\)\s*$")
 
 
+def hides(comp: Compiler, env: Env, p: tuple, what: str, name: str) -> bool:
+    """Whether `name` is taken, said at `p`: by the vocabulary, or by a name of the game's state.
+
+    A name of the state (`bidder`, `level`, `points`, ...) is not in `env` where the ruleset's
+    own names are defined but is in every place that reads it, where it would win over the
+    ruleset's name: so a definition may not take it, rather than fail where it is used.
+    """
+    if name in env.vars or name in env.funcs:
+        comp.error(p, f"{what} '{name}' hides a name already defined", key=True)
+        return True
+    at = places.read_at(name)
+    if at:
+        more = {1: ""}.get(len(at), f" and {len(at) - 1} more place" + ("s" if len(at) > 2 else ""))
+        comp.error(p, f"{what} '{name}' hides '{name}', which {at[0]}{more} read from the "
+                      f"game's state; choose another name", key=True)
+        return True
+    return False
+
+
 def constants(comp: Compiler, base: Env) -> dict[str, Any]:
     """Each constant's value; each is added to `base` for the constants after it."""
     out = {}
     for name, spec in (comp.get("constants", default={}) or {}).items():
         p = ("constants", name)
-        if name in base.vars or name in base.funcs:
-            comp.error(p, f"constant '{name}' hides a name already defined", key=True)
+        if hides(comp, base, p, "constant", name):
             continue
         if not isinstance(spec, dict):
             continue
@@ -43,8 +61,7 @@ def declarations(comp: Compiler, base: Env) -> tuple[Declaration, ...]:
     out = []
     for name, spec in (comp.get("declarations", default={}) or {}).items():
         p = ("declarations", name)
-        if name in base.vars or name in base.funcs:
-            comp.error(p, f"declaration '{name}' hides a name already defined", key=True)
+        if hides(comp, base, p, "declaration", name):
             continue
         if not isinstance(spec, dict):
             continue
@@ -106,8 +123,11 @@ def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile,
         if params is None:
             comp.failed.add(name)
             continue
-        if name in env.vars or name in env.funcs or name in found:
+        if name in found:
             comp.error(p, f"function '{name}' hides a name already defined", key=True)
+            continue
+        if hides(comp, env, p, "function", name):
+            comp.failed.add(name)
             continue
         if not isinstance(body, (str, int, bool)):
             comp.error(p, "a function body is an expression", kind="schema")
