@@ -465,9 +465,10 @@ class StrategyPart:
             body = StrategyGen(self.u, typed, locals_, False, self).expr(typed.root)
         except NotBatchable as e:
             raise NotBatchable(f"{e.message} (in {name}())", e.path) from None
-        fname = self.u._user[id(func)] = self.u.fresh("u")
+        fname = self.u.fresh("u")
         params = "".join(", " + locals_[b] for b in typed.params)
-        self.u.defs.append(f"def {fname}(S, H{params}):\n    return {body}\n")
+        fname = self.u._user[id(func)] = self.u.share(
+            fname, f"def {fname}(S, H{params}):\n    return {body}\n")
         return fname
 
     def arm_table(self) -> str:

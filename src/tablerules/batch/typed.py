@@ -22,6 +22,7 @@ raises NotBatchable naming the part, so a ruleset is either compiled whole or no
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from typing import Any
 
@@ -98,11 +99,25 @@ class Unit:
         self._attr_tables: dict[tuple, str] = {}
         self._const_tables: dict[tuple, str] = {}
         self._user: dict[int, str] = {}  # id(Func) -> its generated function
+        self._shared: dict[str, str] = {}  # a def's text, its own names left out -> its name
         self.keeps = 0  # kept parts: each worked out once per pass, in S[KEEP + 2k], + 2k + 1
         self.memos = 0  # slots of the functions kept while a hand is scored (`user`), from MEMO
 
     def fresh(self, prefix: str) -> str:
         return f"_{prefix}{next(self._count)}"
+
+    def share(self, fname: str, text: str) -> str:
+        """Add the def `text` of `fname`, or, when an earlier def says the same under other
+        names, use that one: a ruleset's function compiled at two places that read its names
+        alike is one function of the kernel (a function of S, H and its arguments; its callees
+        made first, and shared first, so the callers then read the same too)."""
+        key = _canon(re.sub(rf"\b{fname}\b", "_self", text))
+        got = self._shared.get(key)
+        if got is not None:
+            return got
+        self._shared[key] = fname
+        self.defs.append(text)
+        return fname
 
     def table(self, values: list, prefix: str = "t") -> str:
         key = tuple(values)
@@ -174,8 +189,17 @@ class Unit:
         kept = not (reads(typed) & SCORING_ARGS) and (not args or (
             all(str(b.type) in KEYS for b in typed.params) and loops(typed)))
         if not kept:
-            self.defs.append(f"def {fname}(S, H{params}):\n    return {body}\n")
+            fname = self._user[id(func)] = self.share(
+                fname, f"def {fname}(S, H{params}):\n    return {body}\n")
             return fname
+        # one kept copy of a function that says the same at two places: its value is the same
+        # while the hand is scored wherever it is asked for, so one entry serves both
+        key = _canon(f"kept({params}): {body}")
+        got = self._shared.get(key)
+        if got is not None:
+            self._user[id(func)] = got
+            return got
+        self._shared[key] = fname
         base = self.memos
         if not args:  # its flag and its value
             self.memos += 2
@@ -233,6 +257,14 @@ def loops(typed) -> bool:
 # function it calls does); a function reading none of them returns the same while the hand is
 # scored. The loop keeps nothing at any other time.
 SCORING_ARGS = frozenset({"side", "payer", "payee"})
+# the generated locals of a def (its parameters, a loop's mask and variable), for `share`
+_LOCAL = re.compile(r"\b_[bm]\d+\b")
+
+
+def _canon(text: str) -> str:
+    """A def's text with its locals named by their order of appearance."""
+    seen: dict[str, str] = {}
+    return _LOCAL.sub(lambda m: seen.setdefault(m.group(0), f"_v{len(seen)}"), text)
 
 
 def reads(typed) -> set:
@@ -252,6 +284,9 @@ def reads(typed) -> set:
 
 _OPS = {"+": "+", "-": "-", "*": "*", "//": "//", "%": "%", "==": "==", "!=": "!=", "<": "<",
         "<=": "<=", ">": ">", ">=": ">="}
+# a comparison of a piece's attribute with a constant, worked out for every piece at build time
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
 
 
 class Gen:
@@ -385,6 +420,8 @@ class Gen:
             obj_t = self.type_of(node.obj)
             get = obj_t.attrs[node.name].get
             return repr(sum(1 << t for t in range(self.u.domains[obj_t.name]) if get(t)))
+        if isinstance(node, n.Compare) and node.op in _COMPARE:
+            return self._compare_mask(node, b)
         if isinstance(node, n.Call) and node.func.name == "has" and \
                 self.c.funcs[id(node)].typed is None and self._bound(node.args[0], b):
             y = node.args[1]
@@ -392,6 +429,25 @@ class Gen:
             if self.is_const(y) or (isinstance(ref, Binder) and ref is not b
                                     and ref in self.locals):
                 return f"_hasm({self.expr(y)})"
+        return None
+
+    def _compare_mask(self, node: n.Compare, b) -> str | None:
+        """The mask of the pieces whose attribute compares so with a constant (`t.face == 'K'`,
+        `5 <= t.count`): the pieces the kernel never looks at for it."""
+        for attr, other, flip in ((node.left, node.right, False), (node.right, node.left, True)):
+            if not (isinstance(attr, n.Attr) and self._bound(attr.obj, b)
+                    and self.is_const(other)):
+                continue
+            obj_t = self.type_of(attr.obj)
+            if not isinstance(obj_t, ObjType) or attr.name not in obj_t.attrs \
+                    or obj_t.name not in self.u.domains:
+                return None
+            get, v, op = obj_t.attrs[attr.name].get, self.const(other), _COMPARE[node.op]
+            try:
+                return repr(sum(1 << t for t in range(self.u.domains[obj_t.name])
+                                if (op(v, get(t)) if flip else op(get(t), v))))
+            except TypeError:  # values that do not order (a symbol with None): looked at
+                return None
         return None
 
     def _bound(self, node: n.Node, b) -> bool:
@@ -570,7 +626,7 @@ class Gen:
         lines += [f"    _i{k} = {src}" for k, src in enumerate(items)]
         lines.append("    return " + (" or ".join(f"_w0 == _i{k}" for k in range(len(items)))
                                       or "False"))
-        self.u.defs.append("\n".join(lines) + "\n")
+        fname = self.u.share(fname, "\n".join(lines) + "\n")
         return f"{fname}(S, H, {x}{params})"
 
     def v_Logic(self, node: n.Logic) -> str:
@@ -613,7 +669,7 @@ class Gen:
         if whole is not None or (kind == "count" and cond is None and test is not None):
             lines.append(f"    return _popcount({m})" if whole is None
                          else f"    return ({m} & {whole}) != 0")
-            self.u.defs.append("\n".join(lines) + "\n")
+            fname = self.u.share(fname, "\n".join(lines) + "\n")
             del self.locals[b]
             return f"{fname}(S, H{params})"
         if header is None:
@@ -642,6 +698,6 @@ class Gen:
                 lines += ["    if not found:", f"        raise ValueError('{kind}() of an empty "
                                                  f"collection')"]
         lines.append("    return acc")
-        self.u.defs.append("\n".join(lines) + "\n")
+        fname = self.u.share(fname, "\n".join(lines) + "\n")
         del self.locals[b]
         return f"{fname}(S, H{params})"

@@ -1,0 +1,78 @@
+"""What the batch engine's generated source looks like, built without compiling it.
+
+The games it plays are checked against the step engine elsewhere (test_batch*.py, replays of
+every shipped ruleset); here: a function compiled at two places that read its names alike is
+one kernel function, and a test of a piece's attribute against a constant is a mask made once.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from tablerules.batch import seat_agents
+from tablerules.batch.kernel import Builder
+from tablerules.agents import make_agent
+from tablerules.game import load_game
+from tablerules.load.ruleset import builtin_names
+
+pytest.importorskip("numba")
+
+DEF = re.compile(r"^def (_[ual]\d+)\(", re.M)
+LOCAL = re.compile(r"\b_[bm]\d+\b")
+
+
+def generated(src: str) -> dict[str, str]:
+    """Each generated function of a ruleset's (`_u` its functions, `_a` aggregates, `_l` lists)
+    by its name, as its text with its own name, its locals and its memo slots left out."""
+    out = {}
+    starts = [m.start() for m in DEF.finditer(src)] + [len(src)]
+    for a, b in zip(starts, starts[1:]):
+        text = src[a:b].split("\n@njit")[0]
+        name = DEF.match(text).group(1)
+        seen: dict[str, str] = {}
+        text = re.sub(rf"\b{name}\b", "_self", text)
+        text = LOCAL.sub(lambda m: seen.setdefault(m.group(0), f"_v{len(seen)}"), text)
+        out[name] = re.sub(r"MEMO \+ \d+", "MEMO + k", text)
+    return out
+
+
+@pytest.mark.parametrize("game", builtin_names())
+@pytest.mark.parametrize("agents", ["random", "rules"])
+def test_no_two_kernel_functions_say_the_same(game, agents):
+    gd = load_game(game, typed=True).definition
+    seats = None if agents == "random" else seat_agents(gd, [make_agent("rules", random.Random(0), gd)])
+    defs = generated(Builder(gd, seats).build() if seats else Builder(gd).build())
+    assert defs  # every shipped ruleset has functions or aggregates of its own
+    by_text: dict[str, list[str]] = {}
+    for name, text in defs.items():
+        by_text.setdefault(text, []).append(name)
+    assert [names for names in by_text.values() if len(names) > 1] == []
+
+
+def test_a_piece_attribute_compared_with_a_constant_is_a_mask(tmp_path):
+    f = tmp_path / "fives.yaml"
+    f.write_text("""
+name: fives
+extends: texas42
+functions:
+  "fives_taken(s: int)": "count(t in pieces if t.count == 5 and taken_by(t) == s)"
+  "big_taken(s: int)": "count(t in pieces if 10 <= t.count and taken_by(t) == s)"
+contracts:
+  points:
+    outcome:
+      made: "points(bidder_side) >= bid.level or fives_taken(bidder) + big_taken(bidder) > 9"
+""", encoding="utf-8")
+    gd = load_game(str(f), typed=True).definition
+    count = gd.pieces.attrs["count"]
+    fives = sum(1 << t for t, c in enumerate(count) if c == 5)
+    tens = sum(1 << t for t, c in enumerate(count) if c >= 10)
+    src = Builder(gd).build()
+    loops = [t for t in generated(src).values() if t.startswith("def _self(S, H, _v0):")
+             and "acc += 1" in t]
+    masks = sorted(int(m) for t in loops for m in re.findall(r"\) & (\d+)\n", t))
+    assert masks == sorted([fives, tens])
+    # the comparison is not made again for each piece
+    assert not re.search(r"_t\d+\[_b\d+\] (==|<=|>=) (5|10)\b", src)
