@@ -2,9 +2,9 @@
 
 CARD_HELPERS is template text like kernel.HELPERS: the per-piece records (who played a piece,
 who took its trick and which trick it was, who laid it away), the stock as it is shared out
-(an exchange that takes part of it, from a place), follow tiers, counter-clockwise rings and
-the chips paid between seats at the end of a hand, each the step engine's step (engine/setup.py,
-engine/tricks.py, engine/play.py, engine/scoring.py) in its order. Every name is the module's own
+(an exchange that takes part of it, from a place), follow tiers and counter-clockwise rings,
+each the step engine's step (engine/setup.py, engine/tricks.py, engine/play.py) in its order;
+the chips paid between seats at the end of a hand are generated (kernel.Builder._pays). Every name is the module's own
 (upper-case tables of kernel.Builder) or the template's.
 """
 
@@ -108,23 +108,4 @@ def _taken(S, winner):
     for q in range(S[TRICKN]):
         S[TRICKOF + S[TRICK + q]] = S[TRICKS_PLAYED]
         S[TAKENBY + S[TRICK + q]] = winner
-
-
-@njit(cache=True, inline='always')
-def _settle(S, H, res, col):
-    """Every payment (scoring.chips.pays, each name, payer, payee) into res from col on;
-    False when one is below 0."""
-    for k in range(NPAY):
-        for p in range(SEATS):
-            S[PAYER] = p
-            for q in range(SEATS):
-                if q == p:
-                    continue
-                S[PAYEE] = q
-                v = _k_pay(S, H, k)
-                if v < 0:
-                    return False
-                res[col] = v
-                col += 1
-    return True
 '''
