@@ -7,6 +7,7 @@ one kernel function, and a test of a piece's attribute against a constant is a m
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 
@@ -37,6 +38,28 @@ def generated(src: str) -> dict[str, str]:
         text = LOCAL.sub(lambda m: seen.setdefault(m.group(0), f"_v{len(seen)}"), text)
         out[name] = re.sub(r"MEMO \+ \d+", "MEMO + k", text)
     return out
+
+
+def mask_value(text: str) -> int:
+    """The value of a mask the generator wrote as an expression of ints, `&`, `|` and `~`."""
+    ops = {ast.BitAnd: int.__and__, ast.BitOr: int.__or__}
+
+    def value(node):
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+            return ~value(node.operand)
+        if isinstance(node, ast.BinOp) and type(node.op) in ops:
+            return ops[type(node.op)](value(node.left), value(node.right))
+        raise AssertionError(f"not a mask of constants: {text}")
+    return value(ast.parse(text, mode="eval").body)
+
+
+def counted_masks(src: str) -> list[int]:
+    """The masks of the pieces each count of one parameter looks at (its first line)."""
+    return sorted(mask_value(t.split("\n")[1].split(" = ", 1)[1])
+                  for t in generated(src).values()
+                  if t.startswith("def _self(S, H, _v0):") and "acc += 1" in t)
 
 
 @pytest.mark.parametrize("game", builtin_names())
@@ -70,9 +93,37 @@ contracts:
     fives = sum(1 << t for t, c in enumerate(count) if c == 5)
     tens = sum(1 << t for t, c in enumerate(count) if c >= 10)
     src = Builder(gd).build()
-    loops = [t for t in generated(src).values() if t.startswith("def _self(S, H, _v0):")
-             and "acc += 1" in t]
-    masks = sorted(int(m) for t in loops for m in re.findall(r"\) & (\d+)\n", t))
-    assert masks == sorted([fives, tens])
+    assert counted_masks(src) == sorted([fives, tens])
     # the comparison is not made again for each piece
     assert not re.search(r"_t\d+\[_b\d+\] (==|<=|>=) (5|10)\b", src)
+
+
+def test_a_ruleset_function_of_the_piece_alone_is_a_mask_in_a_test(tmp_path):
+    f = tmp_path / "plain.yaml"
+    f.write_text("""
+name: plain
+extends: texas42
+functions:
+  "plain(t: tile)": "not t.double and t.count == 0"
+  "plain_taken(s: int)": "count(t in pieces if plain(t) and taken_by(t) == s)"
+contracts:
+  points:
+    outcome:
+      made: "points(bidder_side) >= bid.level or plain_taken(bidder) > 99"
+""", encoding="utf-8")
+    gd = load_game(str(f), typed=True).definition
+    a = gd.pieces.attrs
+    plain = sum(1 << t for t in range(len(a["count"]))
+                if not a["double"][t] and a["count"][t] == 0)
+    assert counted_masks(Builder(gd).build()) == [plain]
+
+
+def test_a_payment_of_the_payee_alone_is_worked_out_once_a_payee():
+    # Taroky's holdings are paid to the holder by each of the others: one value a payee, not
+    # one for each payer; the contract's payment and Pagat's read both and are asked for each
+    gd = load_game("taroky", typed=True).definition
+    src = Builder(gd).build()
+    settle = src[src.index("def _settle("):].split("\n@njit")[0]
+    by_payee = settle.count("    for q in range(SEATS):\n        S[PAYEE] = q\n        v = ")
+    by_pair = settle.count("            S[PAYEE] = q\n            v = ")
+    assert (by_payee, by_pair) == (len(gd.match.pays) - 2, 2)

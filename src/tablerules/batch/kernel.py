@@ -24,7 +24,7 @@ from ..definition import GameDef
 from . import layout, stepgen
 from .cards import CARD_HELPERS
 from .strategy import StrategyPart, obs_slots
-from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit
+from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit, reads
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
 # IN_MATCH: the hand is one of a match (play_matches), not on its own; CUT: a lay won the
@@ -362,19 +362,39 @@ class Builder:
         """scoring.chips.pays: `_settle`, every payment (each name, payer, payee) into res from
         col on, False when one is below 0: a loop over the payers and payees for each name, its
         hook called there directly (a dispatcher by the payment's number, called 156 times a
-        Taroky hand, took about a fifth of the hand)."""
+        Taroky hand, took about a fifth of the hand). A payment that reads no payer (a holding
+        paid to its holder by each of the others) is worked out once a payee and written for
+        every payer; one that reads no payee, once a payer; one that reads neither, once."""
         lines = ["def _settle(S, H, res, col):"]
+        pairs = "SEATS * (SEATS - 1)"
         for name, _ in self.g.match.pays:
-            fn = self.hook(("scoring", "chips", "pays", name))
+            path = ("scoring", "chips", "pays", name)
+            fn = self.hook(path)
             if fn is None:
-                raise NotBatchable("this rule has no checked tree", ("scoring", "chips", "pays",
-                                                                     name))
-            lines += ["    for p in range(SEATS):", "        S[PAYER] = p",
-                      "        for q in range(SEATS):", "            if q == p:",
-                      "                continue", "            S[PAYEE] = q",
-                      f"            v = {fn}(S, H)", "            if v < 0:",
-                      "                return False", "            res[col] = v",
-                      "            col += 1"]
+                raise NotBatchable("this rule has no checked tree", path)
+            used = reads(self.g.exprs[path].typed) & {"payer", "payee"}
+            if self.g.seat_count < 2 or used == {"payer", "payee"}:
+                lines += ["    for p in range(SEATS):", "        S[PAYER] = p",
+                          "        for q in range(SEATS):", "            if q == p:",
+                          "                continue", "            S[PAYEE] = q",
+                          f"            v = {fn}(S, H)", "            if v < 0:",
+                          "                return False", "            res[col] = v",
+                          "            col += 1"]
+                continue
+            # the pair (p, q)'s column: col + p * (SEATS - 1) + q, less one past p
+            by = "q" if "payee" in used else "p" if "payer" in used else None
+            at = "col + p * (SEATS - 1) + q - (1 if q > p else 0)"
+            if by is None:
+                lines += [f"    v = {fn}(S, H)", "    if v < 0:", "        return False",
+                          f"    for k in range(col, col + {pairs}):", "        res[k] = v"]
+            else:
+                other = "p" if by == "q" else "q"
+                lines += [f"    for {by} in range(SEATS):",
+                          f"        S[{'PAYEE' if by == 'q' else 'PAYER'}] = {by}",
+                          f"        v = {fn}(S, H)", "        if v < 0:",
+                          "            return False", f"        for {other} in range(SEATS):",
+                          f"            if {other} != {by}:", f"                res[{at}] = v"]
+            lines.append(f"    col += {pairs}")
         lines.append("    return True")
         self.dispatch.append("\n".join(lines) + "\n")
 

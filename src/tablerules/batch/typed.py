@@ -406,6 +406,17 @@ class Gen:
         return None, node
 
     def _piece_mask(self, node: n.Node, b) -> str | None:
+        size = self.u.domains.get("tile", 0)
+        if self.is_const(node) and str(self.type_of(node)) == "bool":  # an option's flag
+            return repr((1 << size) - 1) if self.const(node) else "0"
+        if isinstance(node, n.Call) and self.c.funcs[id(node)].typed is not None:
+            # a ruleset's function of the piece alone (`barred(t)`): its body's mask
+            typed = self.c.funcs[id(node)].typed
+            if len(node.args) != 1 or len(typed.params) != 1 or \
+                    not self._bound(node.args[0], b):
+                return None
+            sub = Gen(self.u, typed, {typed.params[0]: self.locals[b]})
+            return sub._piece_mask(typed.root, typed.params[0])
         if isinstance(node, n.Logic):
             left, right = self._piece_mask(node.left, b), self._piece_mask(node.right, b)
             if left is None or right is None:
@@ -413,7 +424,6 @@ class Gen:
             return f"({left} {'&' if node.op == 'and' else '|'} {right})"
         if isinstance(node, n.Unary) and node.op == "not":
             inner = self._piece_mask(node.operand, b)
-            size = self.u.domains.get("tile", 0)
             return None if inner is None else f"({(1 << size) - 1} & ~{inner})"
         if isinstance(node, n.Attr) and self._bound(node.obj, b) and \
                 str(self.type_of(node)) == "bool":
@@ -650,7 +660,7 @@ class Gen:
             test, rest, whole = None, node.cond, None
             if mask is not None and rest is not None:  # the pieces failing it never looked at
                 test, rest = self.piece_test(rest, b)
-            elif mask is not None and kind == "any":  # a test of the piece alone: one look
+            elif mask is not None and kind in ("any", "all"):  # a test of the piece alone
                 whole, left = self.piece_test(node.elem, b)
                 if left is not None:
                     whole = None
@@ -668,7 +678,8 @@ class Gen:
         acc = {"sum": "0", "count": "0", "any": "False", "all": "True"}.get(kind, "0")
         if whole is not None or (kind == "count" and cond is None and test is not None):
             lines.append(f"    return _popcount({m})" if whole is None
-                         else f"    return ({m} & {whole}) != 0")
+                         else f"    return ({m} & {whole}) != 0" if kind == "any"
+                         else f"    return ({m} & {whole}) == {m}")
             fname = self.u.share(fname, "\n".join(lines) + "\n")
             del self.locals[b]
             return f"{fname}(S, H{params})"
