@@ -115,3 +115,10 @@ def test_functions_of_no_argument_in_a_hands_scoring_agree(tmp_path):
     one of those still changes from call to call, so every payment and score agrees (1000
     hands: random bidders seldom make a bid, and a made bid is what pays the bidder)."""
     agree(tmp_path, str(FIXTURES / "moon-chips-functions.yaml"), "random", hands=1000)
+
+
+def test_tests_of_who_played_a_card_over_many_cards_agree(tmp_path):
+    """`played_by(t) == s` in a count over the pack reads the kernel's mask of the cards each
+    seat has played: for a seat passed to a function, for nobody (-1) and under `not`, every
+    payment agrees with the step engine's (tests/fixtures/taroky-played.yaml)."""
+    agree(tmp_path, str(FIXTURES / "taroky-played.yaml"), "random")

@@ -127,3 +127,13 @@ def test_a_payment_of_the_payee_alone_is_worked_out_once_a_payee():
     by_payee = settle.count("    for q in range(SEATS):\n        S[PAYEE] = q\n        v = ")
     by_pair = settle.count("            S[PAYEE] = q\n            v = ")
     assert (by_payee, by_pair) == (len(gd.match.pays) - 2, 2)
+
+
+def test_who_played_each_card_of_a_count_is_read_from_a_mask():
+    # Taroky's holdings count a seat's cards of a kind by played_by(t) == s (after the talon):
+    # the mask of the cards each seat has played, not a look at each card's player
+    gd = load_game("taroky", typed=True).definition
+    src = Builder(gd).build()
+    loops = [t for name, t in generated(src).items() if name.startswith("_a")]
+    assert loops and "_playedm(S, " in "".join(loops)
+    assert not [t for t in loops if "S[PLAYED + " in t]

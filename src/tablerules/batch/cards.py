@@ -27,6 +27,20 @@ def _ix(arr, i):
 
 
 @njit(cache=True, inline='always')
+def _playedm(S, y):
+    """The mask of the pieces seat y has played, kept beside each piece's player (-1: the
+    pieces nobody has played), for a test `played_by(t) == y` over many pieces."""
+    if y >= 0 and y < SEATS:
+        return S[PLAYEDM + y]
+    if y == -1:
+        m = (np.int64(1) << NP) - 1
+        for s in range(SEATS):
+            m &= ~S[PLAYEDM + s]
+        return m
+    return np.int64(0)
+
+
+@njit(cache=True, inline='always')
 def _records(S, H, deal, stock, stk):
     if REC_PLAYS:  # only a game that keeps them reads them
         for t in range(NP):

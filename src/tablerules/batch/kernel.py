@@ -543,7 +543,7 @@ def _slots(game: GameDef) -> dict[str, int]:
     for name, size in (("DECL", nd), ("DIDX", nd), ("PTS", ns), ("TRK", ns), ("SCORE", ns),
                        ("MCHIPS", n), ("AGENTS", n),
                        ("TRICK", n), ("TSEAT", n), ("RING", n), ("ACT", n),
-                       ("PLAYED", P), ("TAKENBY", P), ("TRICKOF", P), ("DEALTM", n),
+                       ("PLAYED", P), ("PLAYEDM", n), ("TAKENBY", P), ("TRICKOF", P), ("DEALTM", n),
                        ("LAIDM", n), ("CHIPS", n), ("STOCKM", 1)) + tuple(
                            (name, layout.arms(game)) for name in layout.PER_ARM):
         slots[name] = at
@@ -1044,6 +1044,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
         H[actor] &= ~(np.int64(1) << a)
         if REC_PLAYS:
             S[PLAYED + a] = actor
+            S[PLAYEDM + actor] |= np.int64(1) << a
         left -= 1
         k = S[TRICKN]
         S[TRICK + k] = a

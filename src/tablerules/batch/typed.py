@@ -410,13 +410,35 @@ class Gen:
         if self.is_const(node) and str(self.type_of(node)) == "bool":  # an option's flag
             return repr((1 << size) - 1) if self.const(node) else "0"
         if isinstance(node, n.Call) and self.c.funcs[id(node)].typed is not None:
-            # a ruleset's function of the piece alone (`barred(t)`): its body's mask
+            # a ruleset's function of the piece and of values known before the loop
+            # (`barred(t)`, `held(s, t)`): its body's mask, its other parameters those values
             typed = self.c.funcs[id(node)].typed
-            if len(node.args) != 1 or len(typed.params) != 1 or \
-                    not self._bound(node.args[0], b):
+            locals_, piece = {}, None
+            for param, arg in zip(typed.params, node.args):
+                if self._bound(arg, b) and piece is None:
+                    piece = locals_[param] = param
+                elif self._outer(arg, b):
+                    locals_[param] = self.expr(arg)
+                else:
+                    return None
+            if piece is None:
                 return None
-            sub = Gen(self.u, typed, {typed.params[0]: self.locals[b]})
-            return sub._piece_mask(typed.root, typed.params[0])
+            locals_[piece] = self.locals[b]
+            return Gen(self.u, typed, locals_)._piece_mask(typed.root, piece)
+        if isinstance(node, n.IfElse) and self.is_const(node.cond):  # an option's choice
+            return self._piece_mask(node.then if self.const(node.cond) else node.orelse, b)
+        if isinstance(node, n.Compare) and node.op in ("in", "not in") and \
+                self._bound(node.left, b) and b not in self.comp.deps(node.right).free:
+            mask = self.pieces(node.right)  # `t in dealt_to(s)`: the list's own mask
+            if mask is None or "_seat(" in mask:  # a seat out of range fails only if reached
+                return None
+            return mask if node.op == "in" else f"({(1 << size) - 1} & ~{mask})"
+        if isinstance(node, n.Compare) and node.op == "==":  # `played_by(t) == s`
+            for call, y in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(call, n.Call) and call.func.name == "played_by" and \
+                        self.c.funcs[id(call)].typed is None and \
+                        self._bound(call.args[0], b) and self._outer(y, b):
+                    return f"_playedm(S, {self.expr(y)})"
         if isinstance(node, n.Logic):
             left, right = self._piece_mask(node.left, b), self._piece_mask(node.right, b)
             if left is None or right is None:
@@ -434,11 +456,8 @@ class Gen:
             return self._compare_mask(node, b)
         if isinstance(node, n.Call) and node.func.name == "has" and \
                 self.c.funcs[id(node)].typed is None and self._bound(node.args[0], b):
-            y = node.args[1]
-            ref = self.c.refs.get(id(y)) if isinstance(y, n.Name) else None
-            if self.is_const(y) or (isinstance(ref, Binder) and ref is not b
-                                    and ref in self.locals):
-                return f"_hasm({self.expr(y)})"
+            if self._outer(node.args[1], b):
+                return f"_hasm({self.expr(node.args[1])})"
         return None
 
     def _compare_mask(self, node: n.Compare, b) -> str | None:
@@ -459,6 +478,13 @@ class Gen:
             except TypeError:  # values that do not order (a symbol with None): looked at
                 return None
         return None
+
+    def _outer(self, node: n.Node, b) -> bool:
+        """A constant, or a variable bound outside the aggregate over `b`: known before its
+        loop, and worked out there without a failure the loop might not have reached."""
+        ref = self.c.refs.get(id(node)) if isinstance(node, n.Name) else None
+        return self.is_const(node) or (isinstance(ref, Binder) and ref is not b
+                                       and ref in self.locals)
 
     def _bound(self, node: n.Node, b) -> bool:
         return isinstance(node, n.Name) and self.c.refs.get(id(node)) is b
