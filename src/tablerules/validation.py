@@ -7,8 +7,10 @@ agents, so a fault reported here reproduces with the `simulate` command the mess
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .agents import AgentTextError, parse as parse_agent
@@ -37,6 +39,7 @@ class FileResult:
     agents: list[str] = field(default_factory=list)  # each agent set played, as --agents takes it
     game: Game | None = None
     library: bool = False  # a library part, checked as a part
+    strategy_for: list[str] | None = None  # a strategy file: the games it was checked for
 
     @property
     def ok(self) -> bool:
@@ -45,6 +48,7 @@ class FileResult:
     def as_dict(self) -> dict[str, Any]:
         return {"file": self.ref, "ok": self.ok, "hands_played": self.hands_played,
                 "matches_played": self.matches_played, "agents": self.agents,
+                **({"strategy_for": self.strategy_for} if self.strategy_for is not None else {}),
                 "diagnostics": [d.as_dict() for d in self.diagnostics]}
 
 
@@ -90,6 +94,10 @@ def check_file(ref: str, options: dict[str, Any] | None = None, *, hands: int = 
     """Static checks (YAML, schema, names, types, options), then whole matches until `hands`
     hands are played: with `agents`, else the ruleset's default agents alternating with the
     cautious explorer; each match within `seconds` and `steps` decisions."""
+    path = strategy_file(ref)
+    if path is not None:
+        return check_strategy(ref, path, options, hands=hands, seed=seed, seconds=seconds,
+                              steps=steps)
     checked = check(ref, options)
     res = FileResult(ref, list(checked.diagnostics), dict(checked.sources), game=checked.game)
     if res.game is not None and res.game.tree is not None and res.game.tree.library:
@@ -104,6 +112,79 @@ def check_file(ref: str, options: dict[str, Any] | None = None, *, hands: int = 
         if not agents and sets[0] != list(EXPLORER):
             sets.append(list(EXPLORER))
         play_check(res, hands, seed, options or {}, sets, seconds, steps)
+    return res
+
+
+# the top-level keys of a strategy file that no ruleset has (schemas/strategy.schema.json), and
+# those of a ruleset that no strategy has: a ruleset with a stray `play:` is still a ruleset
+STRATEGY_KEYS = frozenset({"for", "flags", "values", "bid", "declare", "bury", "play"})
+RULESET_KEYS = frozenset({"extends", "library", "options", "set", "pieces", "seats", "deal",
+                          "auction", "contracts", "scoring", "declarations", "constants",
+                          "display", "bounds", "simulate"})
+
+
+def strategy_file(ref: str) -> Path | None:
+    """The path of `ref` when it is a strategy file (a mapping with a key only a strategy has,
+    such as `for:` or `play:`, and none only a ruleset has), else None: a ruleset, or a file the
+    ruleset checks report on."""
+    from .errors import TablerulesError
+    from .load.ruleset import read_tree
+    p = Path(ref)
+    try:
+        if p.suffix not in (".yaml", ".yml") or not p.is_file():
+            return None
+        data = read_tree(p).data
+    except (OSError, TablerulesError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    return p if set(data) & STRATEGY_KEYS and not set(data) & RULESET_KEYS else None
+
+
+def check_strategy(ref: str, path: Path, options: dict[str, Any] | None = None, *,
+                   hands: int = 200, seed: int = 0, seconds: float = SECONDS,
+                   steps: int = STEPS) -> FileResult:
+    """A strategy file checked for each game its `for:` names, as the rules agent compiles it
+    there (schema, names, types, which rules fit the game), then whole matches with the rules
+    agent playing it on every seat until `hands` hands are done for each game."""
+    from .agents import make_agent, strategy
+    from .errors import TablerulesError
+    from .game import add_sources
+    res = FileResult(ref, strategy_for=[])
+    try:
+        tree = strategy.read(path)
+    except TablerulesError as e:
+        res.diagnostics = list(e.diagnostics)
+        add_sources(res.diagnostics, res.sources)
+        return res
+    games = tree.data.get("for") or []
+    if not games:
+        res.diagnostics.append(Diagnostic(tree.span(("name",), key=True), (
+            "a strategy file names the games it plays in 'for:' (for: [texas42]); validate "
+            "checks it for each of them"), "check"))
+    agent = f"rules:strategy={path}"
+    for i, name in enumerate(games):
+        checked = check(str(name), options)
+        if not checked.ok or checked.game is None:
+            first = next(d for d in checked.diagnostics if d.severity == "error")
+            res.diagnostics.append(Diagnostic(tree.span(("for", i)),
+                                              f"'{name}': {first.message}", "check"))
+            continue
+        res.game = checked.game
+        try:
+            make_agent(agent, random.Random(0), checked.game.definition)
+        except TablerulesError as e:
+            res.diagnostics.extend(e.diagnostics)
+            continue
+        res.strategy_for.append(str(name))
+        if hands > 0:
+            one = FileResult(ref, game=checked.game)
+            play_check(one, hands, seed, options or {}, [[agent]], seconds, steps)
+            res.diagnostics.extend(one.diagnostics)
+            res.hands_played += one.hands_played
+            res.matches_played += one.matches_played
+            res.agents = one.agents
+    add_sources(res.diagnostics, res.sources)
     return res
 
 

@@ -149,3 +149,46 @@ def test_a_strategy_file_changed_between_games_is_read_again(tmp_path, monkeypat
     (other / "mine.yaml").write_text("name: mine\nplay: []\n", encoding="utf-8")
     monkeypatch.chdir(other)  # the same relative name, another folder: another file
     assert rules.strategy_for(gd, {"strategy": "mine.yaml"}).sections["play"] == ()
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "rulesets/strategies").glob("*.yaml")))
+def test_validate_checks_a_shipped_strategy_for_each_of_its_games(name):
+    path = f"rulesets/strategies/{name}"
+    r = cli("validate", path, "--hands", "10")
+    assert r.exit_code == 0, r.output
+    games = strategy.read(Path(path)).data["for"]
+    assert r.stdout.startswith(f"{path}: ok (strategy for {', '.join(games)}, ")
+    assert "whole matches by the rules agent on every seat)" in r.stdout
+
+
+def test_validate_locates_a_strategy_error_in_the_strategy_file(tmp_path, snapshot):
+    f = tmp_path / "mine.yaml"
+    f.write_text("name: mine\nfor: [texas42]\nplay:\n  - name: high\n"
+                 "    choose: \"a.piece.hihg\"\n", encoding="utf-8")
+    r = cli("validate", str(f), "--hands", "0")
+    assert r.exit_code == 1
+    heads = HEAD.findall(r.stderr)
+    assert heads == [(str(f), "5", "22")], r.stderr
+    assert r.stderr.replace(str(tmp_path), "TMP") == snapshot
+
+
+@pytest.mark.parametrize("body, where, words", [
+    ("name: mine\nplay: []\n", (1, 1), "names the games it plays in 'for:'"),
+    ("name: mine\nfor: [texas24]\nplay: []\n", (2, 7), "'texas24': "),
+])
+def test_validate_says_which_games_a_strategy_is_checked_for(tmp_path, body, where, words):
+    f = tmp_path / "mine.yaml"
+    f.write_text(body, encoding="utf-8")
+    r = cli("validate", str(f), "--hands", "0")
+    assert r.exit_code == 1
+    line, col = where
+    assert re.search(rf"mine.yaml:{line}:{col}: error: .*{re.escape(words)}", r.stderr), r.stderr
+
+
+def test_a_ruleset_with_a_stray_strategy_key_is_still_checked_as_a_ruleset(tmp_path):
+    f = tmp_path / "house.yaml"
+    f.write_text("name: house\ntitle: t\nextends: texas42\nplay:\n  legal: \"true\"\n",
+                 encoding="utf-8")
+    r = cli("validate", str(f), "--hands", "0")
+    assert r.exit_code == 1
+    assert re.search(r"house.yaml:4:1: error: unknown key 'play' at the top level", r.stderr)

@@ -343,7 +343,8 @@ def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path.")
 
 
 @app.command(cls=_Command)
-def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or built-in names)."),
+def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or built-in names), "
+                                                        "or strategy files."),
              option: Optional[List[str]] = OptionArg,
              hands: int = typer.Option(200, "--hands", min=0,
                                        help="Play whole matches until this many hands are done "
@@ -362,7 +363,9 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     """Check rulesets like a compiler: YAML, schema, names, types, options; then play matches.
 
     Every problem is printed as file:line:col: error: message with the source line and a caret.
-    Exit status 1 if any file has an error, 2 if the command line has one, 0 if all are clean.
+    A strategy file is checked for each game its `for:` names and played by the rules agent on
+    every seat. Exit status 1 if any file has an error, 2 if the command line has one, 0 if all
+    are clean.
     """
     from ..interpreter.options import parse_cli_options
     from ..load.ruleset import like_notes
@@ -376,9 +379,10 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     results = [check_file(f, opts, hands=hands, seed=seed, agents=names, seconds=seconds,
                           steps=steps) for f in files]
     for r in results:
-        if names and r.game is not None and not r.library:
+        if names and r.game is not None and not r.library and r.strategy_for is None:
             _check_agent_count(names, r.game)
-        if r.game is not None and r.game.tree is not None:  # a change `like:` carries: say so
+        if r.game is not None and r.game.tree is not None and r.strategy_for is None:
+            # a change `like:` carries: say so
             r.diagnostics.extend(like_notes(r.game.tree))
     if fmt == "json":
         typer.echo(json.dumps({"ok": all(r.ok for r in results),
@@ -387,7 +391,11 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
         for r in results:
             for d in r.diagnostics:
                 _err(_render(d, r.sources, option))
-            if r.ok and r.library:
+            if r.ok and r.strategy_for is not None:
+                played = (f", {r.hands_played} seeded hands played in {r.matches_played} whole "
+                          f"matches by the rules agent on every seat") if hands else ""
+                typer.echo(f"{r.ref}: ok (strategy for {', '.join(r.strategy_for)}{played})")
+            elif r.ok and r.library:
                 typer.echo(f"{r.ref}: ok (library part: {_part_summary(r.game.tree)})")
             elif r.ok:
                 played = (f", {r.hands_played} seeded hands played in {r.matches_played} whole "
