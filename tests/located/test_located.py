@@ -62,6 +62,9 @@ ERRORS = {
     # and the call of it is not a second error
     "state_name_function.yaml": (6, 3, ["function 'level' hides 'level'", "bid.rank"], None),
     "state_name_constant.yaml": (6, 3, ["constant 'trick' hides 'trick'", "play.legal"], None),
+    # a name of the expression language: refused where it is defined, not at every expression
+    "builtin_name_option.yaml": (6, 3, ["option 'max'", "a built-in function"], None),
+    "keyword_name_constant.yaml": (6, 3, ["constant 'count'", "a keyword"], None),
     "bad_indent.yaml": (7, 16, ["mapping values are not allowed here",
                                 "line 7 is indented more than the line above it"], None),
     "expr_bracket.yaml": (6, 28, ["unexpected 'side'; expected an operator or 'else'"], None),

@@ -19,7 +19,7 @@ from ..definition.game import LINE_ARMS
 from ..engine.observe import record
 from ..engine.phases import AUCTION
 from ..errors import CheckError, Diagnostic, ExprError, GameError, Span, did_you_mean
-from ..expr import Env, Func, Var, compile_expression, define_function
+from ..expr import RESERVED, Env, Func, Var, compile_expression, define_function
 from ..expr.types import BOOL, INT, SCALAR, SYM, Attr, ListType, ObjType, enum
 from ..interpreter import vocab
 from ..interpreter.declarations import declaration_type
@@ -520,6 +520,11 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
     voc = vocabulary(gd)
     env = voc.base.extended(where="a strategy")
     for k, v in on.items():
+        if k in RESERVED:  # every rule and flag is a name the expressions read
+            err(_switch_path(data, k), f"a rule or flag may not be named '{k}': it is a name "
+                "of the expression language, and each rule's and flag's name is one the "
+                "expressions read", key=True)
+            continue
         if k in env.vars or k in env.funcs or k == "a":
             err(_switch_path(data, k), f"the name '{k}' is already a name of the game"
                 + (A_IS if k == "a" else ""), key=True)
@@ -545,7 +550,7 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
         if bad:
             continue
         name = m.group(1)
-        if name in env.vars or name in env.funcs or name == "a":
+        if name in env.vars or name in env.funcs or name == "a" or name in RESERVED:
             err(p, f"function '{name}' hides a name already defined"
                    + (A_IS if name == "a" else ""), key=True)
             continue
@@ -556,7 +561,7 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
     values: dict = {}
     for name, body in (data.get("values") or {}).items():
         p = ("values", name)
-        if name in env.vars or name in env.funcs or name == "a":
+        if name in env.vars or name in env.funcs or name == "a" or name in RESERVED:
             err(p, f"value '{name}' hides a name already defined"
                    + (A_IS if name == "a" else ""), key=True)
             continue

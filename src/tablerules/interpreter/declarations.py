@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..definition import Declaration, places
 from ..errors import ExprError, did_you_mean
-from ..expr import define_function, parse
+from ..expr import KEYWORDS, RESERVED, define_function, parse
 from ..expr.nodes import Aggregate, Call, Name, Node
 from ..expr.env import Env, Func, Var
 from ..expr.types import BOOL, INT, SCALAR, SYM, ListType, Type, enum, join
@@ -21,14 +21,24 @@ SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\((.*)\)\s*$")
 
 
 def hides(comp: Compiler, env: Env, p: tuple, what: str, name: str) -> bool:
-    """Whether `name` is taken, said at `p`: by the vocabulary, or by a name of the game's state.
-
-    A name of the state (`bidder`, `level`, `points`, ...) is not in `env` where the ruleset's
-    own names are defined but is in every place that reads it, where it would win over the
-    ruleset's name: so a definition may not take it, rather than fail where it is used.
-    """
-    if name in env.vars or name in env.funcs:
+    """Whether `name` is taken, said at `p`: by the vocabulary, by the expression language, or
+    by a name of the game's state."""
+    if name not in RESERVED and (name in env.vars or name in env.funcs):
         comp.error(p, f"{what} '{name}' hides a name already defined", key=True)
+        return True
+    return taken(comp, p, what, name)
+
+
+def taken(comp: Compiler, p: tuple, what: str, name: str) -> bool:
+    """Whether `name` is one the ruleset may not define, said at `p`: a keyword or built-in
+    function (no expression could reach it, and each would fail), or a name of the game's state
+    (`bidder`, `level`, `points`, ...), which is not where the ruleset's names are defined but is
+    in every place that reads it, where it would win over the ruleset's name: refused where it
+    is defined, rather than failing where it is used."""
+    if name in RESERVED:
+        kind = "a keyword" if name in KEYWORDS else "a built-in function"
+        comp.error(p, f"{what} '{name}' has the name of {kind} of the expression language; "
+                      f"choose another name", key=True)
         return True
     at = places.read_at(name)
     if at:

@@ -9,7 +9,7 @@ from ..errors import OptionError, did_you_mean
 from ..expr.env import Env
 from ..load.ruleset import data_dir
 from ..expr.types import BOOL, INT, SCALAR, SYM, enum
-from . import vocab
+from . import declarations, vocab
 from .options import OptionDecl, apply_cli_options
 
 if TYPE_CHECKING:
@@ -25,6 +25,8 @@ def option_decls(comp: Compiler) -> dict[str, OptionDecl]:
         p = ("options", name)
         if not isinstance(o, dict):
             continue  # the schema reports it
+        if declarations.taken(comp, p, "option", name):
+            continue
         t = o.get("type")
         if t not in ("int", "bool", "symbol"):
             continue
