@@ -160,7 +160,7 @@ def check_strategy(ref: str, path: Path, options: dict[str, Any] | None = None, 
     games = tree.data.get("for") or []
     if not games:
         res.diagnostics.append(Diagnostic(tree.span(("name",), key=True), (
-            "a strategy file names the games it plays in 'for:' (for: [texas42]); validate "
+            "a strategy file names the games it plays in 'for:' (for: [GAME, ...]); validate "
             "checks it for each of them"), "check"))
     agent = f"rules:strategy={path}"
     for i, name in enumerate(games):

@@ -21,6 +21,7 @@ import functools
 import re
 
 from ..definition import GameDef
+from ..errors import RulesetFault
 from . import layout, stepgen
 from .cards import CARD_HELPERS
 from .strategy import StrategyPart, obs_slots
@@ -47,6 +48,16 @@ ERRORS = {
     11: "a deal names a piece twice",
     12: "a decision replayed is not a legal action",
 }
+
+# the ruleset part each error is about, where the step engine places it too
+_ERROR_PARTS = {2: ("bounds", "max_steps"), 10: ("scoring", "match_over")}
+
+
+def ruleset_fault(code: int, where: str) -> RulesetFault:
+    """An error code of the loop as the step engine's fault, placed at the part it is about."""
+    e = RulesetFault(f"{where}: {ERRORS.get(code, 'an unknown error')}")
+    part = _ERROR_PARTS.get(code)
+    return e.at(*part) if part else e
 
 # result columns per match, before the score per side
 MATCH_RESULT = ("error", "hands", "deals", "winners")
@@ -362,7 +373,7 @@ class Builder:
         """scoring.chips.pays: `_settle`, every payment (each name, payer, payee) into res from
         col on, False when one is below 0: a loop over the payers and payees for each name, its
         hook called there directly (a dispatcher by the payment's number, called 156 times a
-        Taroky hand, took about a fifth of the hand). A payment that reads no payer (a holding
+        hand of four seats and 13 payments, took about a fifth of the hand). A payment that reads no payer (a holding
         paid to its holder by each of the others) is worked out once a payee and written for
         every payer; one that reads no payee, once a payer; one that reads neither, once."""
         lines = ["def _settle(S, H, res, col):"]

@@ -20,7 +20,7 @@ from ..definition import GameDef
 from ..errors import CallerError, GameError
 from ..engine.phases import CHANCE, DEAL, DONE, TERMINAL
 from ..engine.state import action_text
-from .kernel import RESULT
+from .kernel import RESULT, ruleset_fault
 from .stepgen import _PARTS, HEAD as _HEAD
 
 _ERR, _THROWN, _CONTRACT, _BID, _BIDDER, _MADE, _FORCED = (RESULT.index(k) for k in (
@@ -114,9 +114,8 @@ class Steps:
             raise RuntimeError("a play-out stopped at a decision")
         over = int(self.module._steps_after(at, n))
         if over < 0:
-            from . import _fault
 
-            raise _fault(io[self._b_at + self.places[_RES]], "a play-out in the kernel stopped")
+            raise ruleset_fault(io[self._b_at + self.places[_RES]], "a play-out in the kernel stopped")
         if over:
             return None
         at = self._score_at
@@ -180,9 +179,8 @@ class CompiledHand:
         if code == 11:
             raise CallerError("a deal names a piece twice")
         if code:
-            from . import _fault
 
-            raise _fault(code, f"the compiled hand stopped after {len(self._decisions())} "
+            raise ruleset_fault(code, f"the compiled hand stopped after {len(self._decisions())} "
                          "decisions")
 
     @property
@@ -317,7 +315,7 @@ def compile_steps(game, agents=None) -> Steps:
     a time; `agents` (as compile_batch's: one for every seat or one per seat, None or "random"
     or a rules agent) play a `Steps.playout`. As `compile_batch`, NotBatchable names a part the
     kernel has no form of and BatchUnavailable says numba is missing."""
-    from . import BatchUnavailable, _compiling, _load, available, seat_agents
+    from .loader import BatchUnavailable, _compiling, _load, available, seat_agents
     from .kernel import Builder
     from .typed import NotBatchable
 
