@@ -66,7 +66,8 @@ def counted_masks(src: str) -> list[int]:
 @pytest.mark.parametrize("agents", ["random", "rules"])
 def test_no_two_kernel_functions_say_the_same(game, agents):
     gd = load_game(game, typed=True).definition
-    seats = None if agents == "random" else seat_agents(gd, [make_agent("rules", random.Random(0), gd)])
+    seats = None if agents == "random" else \
+        seat_agents(gd, [make_agent("rules", random.Random(0), gd)])
     defs = generated(Builder(gd, seats).build() if seats else Builder(gd).build())
     assert defs  # every shipped ruleset has functions or aggregates of its own
     by_text: dict[str, list[str]] = {}

@@ -151,7 +151,10 @@ def test_a_strategy_file_changed_between_games_is_read_again(tmp_path, monkeypat
     assert rules.strategy_for(gd, {"strategy": "mine.yaml"}).sections["play"] == ()
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "rulesets/strategies").glob("*.yaml")))
+SHIPPED = sorted(p.name for p in (ROOT / "rulesets/strategies").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("name", SHIPPED)
 def test_validate_checks_a_shipped_strategy_for_each_of_its_games(name):
     path = f"rulesets/strategies/{name}"
     r = cli("validate", path, "--hands", "10")

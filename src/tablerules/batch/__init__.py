@@ -192,7 +192,8 @@ class Batch:
         bad = np.nonzero(results[:, 0])[0]
         if len(bad):
             i = int(bad[0])
-            raise ruleset_fault(int(results[i, 0]), f"the batch engine stopped at hand {first + i + 1}")
+            raise ruleset_fault(int(results[i, 0]),
+                                f"the batch engine stopped at hand {first + i + 1}")
         return out
 
 

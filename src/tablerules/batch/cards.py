@@ -4,8 +4,10 @@ CARD_HELPERS is template text like kernel.HELPERS: the per-piece records (who pl
 who took its trick and which trick it was, who laid it away), the stock as it is shared out
 (an exchange that takes part of it, from a place), follow tiers and counter-clockwise rings,
 each the step engine's step (engine/setup.py, engine/tricks.py, engine/play.py) in its order;
-the chips paid between seats at the end of a hand are generated (kernel.Builder._pays). Every name is the module's own
-(upper-case tables of kernel.Builder) or the template's.
+`_playedm` reads the mask of the pieces each seat has played, which the loop keeps beside each
+piece's player; the chips paid between seats at the end of a hand are generated
+(kernel.Builder._pays). Every name is the module's own (upper-case tables of kernel.Builder) or
+the template's.
 """
 
 from __future__ import annotations

@@ -373,9 +373,10 @@ class Builder:
         """scoring.chips.pays: `_settle`, every payment (each name, payer, payee) into res from
         col on, False when one is below 0: a loop over the payers and payees for each name, its
         hook called there directly (a dispatcher by the payment's number, called 156 times a
-        hand of four seats and 13 payments, took about a fifth of the hand). A payment that reads no payer (a holding
-        paid to its holder by each of the others) is worked out once a payee and written for
-        every payer; one that reads no payee, once a payer; one that reads neither, once."""
+        hand of four seats and 13 payments, took about a fifth of the hand). A payment that
+        reads no payer (a holding paid to its holder by each of the others) is worked out once
+        a payee and written for every payer; one that reads no payee, once a payer; one that
+        reads neither, once."""
         lines = ["def _settle(S, H, res, col):"]
         pairs = "SEATS * (SEATS - 1)"
         for name, _ in self.g.match.pays:

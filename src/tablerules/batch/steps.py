@@ -114,8 +114,8 @@ class Steps:
             raise RuntimeError("a play-out stopped at a decision")
         over = int(self.module._steps_after(at, n))
         if over < 0:
-
-            raise ruleset_fault(io[self._b_at + self.places[_RES]], "a play-out in the kernel stopped")
+            raise ruleset_fault(io[self._b_at + self.places[_RES]],
+                                "a play-out in the kernel stopped")
         if over:
             return None
         at = self._score_at
@@ -179,9 +179,8 @@ class CompiledHand:
         if code == 11:
             raise CallerError("a deal names a piece twice")
         if code:
-
-            raise ruleset_fault(code, f"the compiled hand stopped after {len(self._decisions())} "
-                         "decisions")
+            raise ruleset_fault(code, f"the compiled hand stopped after "
+                                      f"{len(self._decisions())} decisions")
 
     @property
     def game(self) -> GameDef:
