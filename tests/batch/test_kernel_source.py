@@ -138,3 +138,22 @@ def test_who_played_each_card_of_a_count_is_read_from_a_mask():
     loops = [t for name, t in generated(src).items() if name.startswith("_a")]
     assert loops and "_playedm(S, " in "".join(loops)
     assert not [t for t in loops if "S[PLAYED + " in t]
+
+
+def test_a_function_of_the_piece_and_a_list_is_still_looked_at_piece_by_piece(tmp_path):
+    # a list argument is no value known before the loop: the call is made for each piece
+    f = tmp_path / "listarg.yaml"
+    f.write_text("""
+name: listarg
+extends: texas42
+functions:
+  "in_list(t: tile, h: list[tile])": "t in h and t.count == 5"
+  "fives_of(h: list[tile])": "count(t in pieces if in_list(t, h))"
+contracts:
+  points:
+    outcome:
+      made: "points(bidder_side) >= bid.level or fives_of(dealt_to(bidder)) > 9"
+""", encoding="utf-8")
+    src = Builder(load_game(str(f), typed=True).definition).build()
+    loops = [t for t in generated(src).values() if "acc += 1" in t]
+    assert len(loops) == 1 and "continue" in loops[0]

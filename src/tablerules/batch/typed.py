@@ -417,7 +417,7 @@ class Gen:
             for param, arg in zip(typed.params, node.args):
                 if self._bound(arg, b) and piece is None:
                     piece = locals_[param] = param
-                elif self._outer(arg, b):
+                elif self._outer(arg, b) and not isinstance(self.type_of(arg), ListType):
                     locals_[param] = self.expr(arg)
                 else:
                     return None
