@@ -120,5 +120,7 @@ def test_functions_of_no_argument_in_a_hands_scoring_agree(tmp_path):
 def test_tests_of_who_played_a_card_over_many_cards_agree(tmp_path):
     """`played_by(t) == s` in a count over the pack reads the kernel's mask of the cards each
     seat has played: for a seat passed to a function, for nobody (-1) and under `not`, every
-    payment agrees with the step engine's (tests/fixtures/taroky-played.yaml)."""
+    payment agrees with the step engine's (tests/fixtures/taroky-played.yaml). Its payments
+    are of each form the kernel makes: of payer and payee, of the payee alone (through a
+    function too), of the payer alone, of neither."""
     agree(tmp_path, str(FIXTURES / "taroky-played.yaml"), "random")
