@@ -125,11 +125,14 @@ RULESET_KEYS = frozenset({"extends", "library", "options", "set", "pieces", "sea
 
 def strategy_file(ref: str) -> Path | None:
     """The path of `ref` when it is a strategy file (a mapping with a key only a strategy has,
-    such as `for:` or `play:`, and none only a ruleset has), else None: a ruleset, or a file the
-    ruleset checks report on."""
+    such as `for:` or `play:`, and none only a ruleset has) or a shipped strategy's name that
+    is no game's, else None: a ruleset, or a file the ruleset checks report on."""
+    from .agents.strategy import strategy_dir
     from .errors import TablerulesError
-    from .load.ruleset import read_tree
+    from .load.ruleset import builtin_names, read_tree
     p = Path(ref)
+    if "/" not in ref and p.suffix not in (".yaml", ".yml") and ref not in builtin_names():
+        p = strategy_dir() / f"{ref}.yaml"  # a shipped strategy by its name (a game's wins)
     try:
         if p.suffix not in (".yaml", ".yml") or not p.is_file():
             return None

@@ -195,3 +195,11 @@ def test_a_ruleset_with_a_stray_strategy_key_is_still_checked_as_a_ruleset(tmp_p
     r = cli("validate", str(f), "--hands", "0")
     assert r.exit_code == 1
     assert re.search(r"house.yaml:4:1: error: unknown key 'play' at the top level", r.stderr)
+
+
+def test_validate_takes_a_shipped_strategy_by_its_name():
+    r = cli("validate", "fortytwo", "--hands", "5")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("fortytwo: ok (strategy for texas42, ")
+    r = cli("validate", "moon", "--hands", "5")  # a game of the same name is the game
+    assert r.exit_code == 0 and r.stdout.startswith("moon: ok (moon, "), r.output
