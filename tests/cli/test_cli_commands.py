@@ -119,8 +119,13 @@ def test_simulate_json_summary():
 def test_simulate_text_summary():
     r = run("simulate", "texas42", "--games", "3", "--seed", "2", "--no-progress")
     assert r.exit_code == 0
-    assert r.stdout.startswith("ruleset   texas42   seed 2\ngames     3\n")
+    assert r.stdout.startswith("ruleset   texas42   seed 2\nagents    rules on every seat\n"
+                               "games     3\n")  # the ruleset's strategy, played by the rules agent
     assert "3 games" in r.stderr and "hands/s" in r.stderr
+    r = run("simulate", "moon", "--games", "2", "--agents", "random,rules,cautious",
+            "--no-progress")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[1] == "agents    random (seat 0), rules (seat 1), cautious (seat 2)"
 
 
 def test_simulate_unknown_agent():

@@ -525,8 +525,9 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
             out.close()
     bar.close()
     elapsed = time.perf_counter() - started
-    result = {"ruleset": game.definition.canonical, "seed": seed, **summary.as_dict(),
-              "record": str(record) if record else None}
+    result = {"ruleset": game.definition.canonical, "seed": seed,
+              "agents": _seat_agents(names, game.definition.seat_count),
+              **summary.as_dict(), "record": str(record) if record else None}
     if entry is not None:
         result["shard"] = entry
     if summary.interrupted:
@@ -579,7 +580,8 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
         _fail(game.locate(e) if isinstance(e, GameError) else e)
     bar.close()
     elapsed = time.perf_counter() - started
-    result = {"ruleset": gd.canonical, "seed": seed, "engine": "batch", **summary.as_dict(),
+    result = {"ruleset": gd.canonical, "seed": seed, "engine": "batch",
+              "agents": _seat_agents(names or ["random"], gd.seat_count), **summary.as_dict(),
               "record": None, "checked": checked}
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
@@ -1450,6 +1452,7 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
             _err(render(d))
         raise typer.Exit(1)
     result = {"ruleset": merged.header["canonical"], "seed": merged.header["seed"],
+              "agents": merged.header.get("agents"),
               **merged.summary.as_dict(), "record": str(out), "shards": merged.shards}
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
@@ -1536,12 +1539,27 @@ def _render_profile(p: dict, top: int = 25) -> str:
     return "\n".join(lines)
 
 
+def _seat_agents(names: list[str], seats: int) -> list[str]:
+    """Each seat's agent, as a record's header keeps them (one for every seat, or one a seat)."""
+    from ..agents import canonical
+    return [canonical(names[s % len(names)]) for s in range(seats)]
+
+
+def _agents_line(agents: list[str]) -> str:
+    """The agents of a run as the report says them: one on every seat, or each seat's."""
+    if len(set(agents)) == 1:
+        return f"{agents[0]} on every seat"
+    return ", ".join(f"{a} (seat {s})" for s, a in enumerate(agents))
+
+
 def _render_summary(r: dict) -> str:
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
     fd = r.get("first_dealer", 0)
     sh = r.get("shard")
+    agents = r.get("agents")  # a merged run's shards name theirs in their records
     lines = [f"ruleset   {r['ruleset']}   seed {r['seed']}",
+             *([f"agents    {_agents_line(agents)}"] if agents else []),
              f"games     {r['games']}" + (f"   (shard {sh['k']}/{sh['n']}: games {sh['first']} "
                                           f"to {sh['last']} of the run)" if sh else ""),
              "dealer    " + ("first dealer drawn by lot each match (deal.first_dealer: lot)"
