@@ -124,3 +124,26 @@ def test_tests_of_who_played_a_card_over_many_cards_agree(tmp_path):
     are of each form the kernel makes: of payer and payee, of the payee alone (through a
     function too), of the payer alone, of neither."""
     agree(tmp_path, str(FIXTURES / "taroky-played.yaml"), "random")
+
+
+@pytest.mark.parametrize("name", ["allfives", "taroky"])
+def test_a_strategys_played_by_in_a_count_is_the_seats_view(tmp_path, name):
+    """A strategy's `played_by` is what the seat has seen played (a lay counts), not the
+    kernel's record of trick plays: a count over it through a function, for a seat given as a
+    constant, chooses as the Python agent does (its kernel looks at each piece); and a
+    strategy's function of the piece in a count is read with the strategy's names."""
+    kind, attr = ("lay", "a.piece.pips") if name == "allfives" else ("play", "a.piece.rank")
+    f = tmp_path / "played.yaml"
+    f.write_text(f"""name: played-probe
+functions:
+  "by_seat(t: tile, s: int)": "played_by(t) == s"
+  "was_played(t: tile)": "t in played"
+values:
+  firsts: "count(t in pieces if by_seat(t, 0))"
+  seen: "count(t in pieces if was_played(t))"
+play:
+  - name: by_what_seat_0_played
+    only: "a.kind == '{kind}'"
+    choose: "((firsts % 3) - 1) * {attr} + ((seen % 5) - 2) * rank(a.piece)"
+""", encoding="utf-8")
+    agree(tmp_path, name, f"rules:strategy={f}")

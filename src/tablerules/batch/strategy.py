@@ -287,6 +287,14 @@ class StrategyGen(Gen):
         self.part = part
         self.names = part.names
 
+    def sub(self, typed, locals_: dict) -> "StrategyGen":
+        return StrategyGen(self.u, typed, locals_, False, self.part)
+
+    def played_mask(self, y: str) -> None:
+        """A strategy's `played_by` is the seat's view (OBS_PB, a lay counted too), not the
+        loop's record: each piece is looked at."""
+        return None
+
     def _var(self, node: n.Name):
         ref = self.c.refs[id(node)]
         if isinstance(ref, Binder) or ref.is_const:

@@ -424,7 +424,7 @@ class Gen:
             if piece is None:
                 return None
             locals_[piece] = self.locals[b]
-            return Gen(self.u, typed, locals_)._piece_mask(typed.root, piece)
+            return self.sub(typed, locals_)._piece_mask(typed.root, piece)
         if isinstance(node, n.IfElse) and self.is_const(node.cond):  # an option's choice
             return self._piece_mask(node.then if self.const(node.cond) else node.orelse, b)
         if isinstance(node, n.Compare) and node.op in ("in", "not in") and \
@@ -438,7 +438,7 @@ class Gen:
                 if isinstance(call, n.Call) and call.func.name == "played_by" and \
                         self.c.funcs[id(call)].typed is None and \
                         self._bound(call.args[0], b) and self._outer(y, b):
-                    return f"_playedm(S, {self.expr(y)})"
+                    return self.played_mask(self.expr(y))
         if isinstance(node, n.Logic):
             left, right = self._piece_mask(node.left, b), self._piece_mask(node.right, b)
             if left is None or right is None:
@@ -478,6 +478,15 @@ class Gen:
             except TypeError:  # values that do not order (a symbol with None): looked at
                 return None
         return None
+
+    def sub(self, typed, locals_: dict) -> "Gen":
+        """The generator of a called function's body, with the same names as this one's."""
+        return Gen(self.u, typed, locals_)
+
+    def played_mask(self, y: str) -> str | None:
+        """The mask of the pieces seat `y` has played (the loop's, beside each piece's player),
+        for `played_by(t) == y`; None where `played_by` is not the state's."""
+        return f"_playedm(S, {y})"
 
     def _outer(self, node: n.Node, b) -> bool:
         """A constant, or a variable bound outside the aggregate over `b`: known before its
