@@ -7,7 +7,6 @@ agents, so a fault reported here reproduces with the `simulate` command the mess
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,12 +114,13 @@ def check_file(ref: str, options: dict[str, Any] | None = None, *, hands: int = 
     return res
 
 
-# the top-level keys of a strategy file that no ruleset has (schemas/strategy.schema.json), and
-# those of a ruleset that no strategy has: a ruleset with a stray `play:` is still a ruleset
-STRATEGY_KEYS = frozenset({"for", "flags", "values", "bid", "declare", "bury", "play"})
-RULESET_KEYS = frozenset({"extends", "library", "options", "set", "pieces", "seats", "deal",
-                          "auction", "contracts", "scoring", "declarations", "constants",
-                          "display", "bounds", "simulate"})
+def _own_keys() -> tuple[set, set]:
+    """The top-level keys only a strategy file has and those only a ruleset has (their schemas):
+    a ruleset with a stray `play:` is still a ruleset."""
+    from .check.schema import load_schema
+    strategy = set(load_schema("strategy")["properties"])
+    ruleset = set(load_schema("ruleset")["properties"])
+    return strategy - ruleset, ruleset - strategy
 
 
 def strategy_file(ref: str) -> Path | None:
@@ -141,7 +141,8 @@ def strategy_file(ref: str) -> Path | None:
         return None
     if not isinstance(data, dict):
         return None
-    return p if set(data) & STRATEGY_KEYS and not set(data) & RULESET_KEYS else None
+    strategy_only, ruleset_only = _own_keys()
+    return p if set(data) & strategy_only and not set(data) & ruleset_only else None
 
 
 def check_strategy(ref: str, path: Path, options: dict[str, Any] | None = None, *,
@@ -150,7 +151,7 @@ def check_strategy(ref: str, path: Path, options: dict[str, Any] | None = None, 
     """A strategy file checked for each game its `for:` names, as the rules agent compiles it
     there (schema, names, types, which rules fit the game), then whole matches with the rules
     agent playing it on every seat until `hands` hands are done for each game."""
-    from .agents import make_agent, strategy
+    from .agents import strategy
     from .errors import TablerulesError
     from .game import add_sources
     res = FileResult(ref, strategy_for=[])
@@ -174,10 +175,9 @@ def check_strategy(ref: str, path: Path, options: dict[str, Any] | None = None, 
                                               f"'{name}': {first.message}", "check"))
             continue
         res.game = checked.game
-        try:
-            make_agent(agent, random.Random(0), checked.game.definition)
-        except TablerulesError as e:
-            res.diagnostics.extend(e.diagnostics)
+        problems = agents_ready(checked.game, [agent])
+        if problems:  # the same mistake for another game of `for:` is said once
+            res.diagnostics.extend(d for d in problems if d not in res.diagnostics)
             continue
         res.strategy_for.append(str(name))
         if hands > 0:

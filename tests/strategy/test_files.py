@@ -203,3 +203,12 @@ def test_validate_takes_a_shipped_strategy_by_its_name():
     assert r.stdout.startswith("fortytwo: ok (strategy for texas42, ")
     r = cli("validate", "moon", "--hands", "5")  # a game of the same name is the game
     assert r.exit_code == 0 and r.stdout.startswith("moon: ok (moon, "), r.output
+
+
+def test_a_strategy_error_for_each_of_its_games_is_said_once(tmp_path):
+    f = tmp_path / "mine.yaml"
+    f.write_text("name: mine\nfor: [texas42, texas42-hall]\nplay:\n  - name: high\n"
+                 "    choose: \"a.piece.hihg\"\n", encoding="utf-8")
+    r = cli("validate", str(f), "--hands", "0")
+    assert r.exit_code == 1
+    assert HEAD.findall(r.stderr) == [(str(f), "5", "22")], r.stderr

@@ -519,13 +519,18 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
         on[k] = bool(v)
     voc = vocabulary(gd)
     env = voc.base.extended(where="a strategy")
+
+    def taken(name: str) -> bool:
+        """A name the strategy may not define: the game's, the language's, or the action's."""
+        return name in env.vars or name in env.funcs or name == "a" or name in RESERVED
+
     for k, v in on.items():
         if k in RESERVED:  # every rule and flag is a name the expressions read
             err(_switch_path(data, k), f"a rule or flag may not be named '{k}': it is a name "
                 "of the expression language, and each rule's and flag's name is one the "
                 "expressions read", key=True)
             continue
-        if k in env.vars or k in env.funcs or k == "a":
+        if taken(k):
             err(_switch_path(data, k), f"the name '{k}' is already a name of the game"
                 + (A_IS if k == "a" else ""), key=True)
             continue
@@ -550,7 +555,7 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
         if bad:
             continue
         name = m.group(1)
-        if name in env.vars or name in env.funcs or name == "a" or name in RESERVED:
+        if taken(name):
             err(p, f"function '{name}' hides a name already defined"
                    + (A_IS if name == "a" else ""), key=True)
             continue
@@ -561,7 +566,7 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
     values: dict = {}
     for name, body in (data.get("values") or {}).items():
         p = ("values", name)
-        if name in env.vars or name in env.funcs or name == "a" or name in RESERVED:
+        if taken(name):
             err(p, f"value '{name}' hides a name already defined"
                    + (A_IS if name == "a" else ""), key=True)
             continue

@@ -555,8 +555,8 @@ def _slots(game: GameDef) -> dict[str, int]:
     for name, size in (("DECL", nd), ("DIDX", nd), ("PTS", ns), ("TRK", ns), ("SCORE", ns),
                        ("MCHIPS", n), ("AGENTS", n),
                        ("TRICK", n), ("TSEAT", n), ("RING", n), ("ACT", n),
-                       ("PLAYED", P), ("PLAYEDM", n), ("TAKENBY", P), ("TRICKOF", P), ("DEALTM", n),
-                       ("LAIDM", n), ("CHIPS", n), ("STOCKM", 1)) + tuple(
+                       ("PLAYED", P), ("PLAYEDM", n), ("TAKENBY", P), ("TRICKOF", P),
+                       ("DEALTM", n), ("LAIDM", n), ("CHIPS", n), ("STOCKM", 1)) + tuple(
                            (name, layout.arms(game)) for name in layout.PER_ARM):
         slots[name] = at
         at += size
@@ -591,9 +591,10 @@ def _allowed(extra: str = "") -> tuple[frozenset, frozenset]:
     return frozenset(names) | _BUILTINS, frozenset(texts)
 
 
-# what the module imports: numpy, numba's decorator, its loops and its arrays over memory it
-# does not own, and native.py's pointer from an address
-_IMPORTS = frozenset({"numpy", "njit", "prange", "carray", "int64s_at"})
+# what the module imports, by the module it comes from: numpy, numba's decorator, its loops and
+# its arrays over memory it does not own, and native.py's pointer from an address
+_IMPORTS = {None: frozenset({"numpy"}), "numba": frozenset({"njit", "prange", "carray"}),
+            "tablerules.batch.native": frozenset({"int64s_at"})}
 
 
 def _only_generated(src: str, extra: str = "") -> None:
@@ -610,8 +611,9 @@ def _only_generated(src: str, extra: str = "") -> None:
         elif isinstance(node, ast.Attribute):
             ok = node.attr in _ATTRS
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            ok = (getattr(node, "module", None) in (None, "numba", "tablerules.batch.native")
-                  and all(a.name in _IMPORTS for a in node.names))
+            frm = isinstance(node, ast.ImportFrom)
+            allowed = _IMPORTS.get(node.module if frm else None, frozenset())
+            ok = (not frm or node.level == 0) and all(a.name in allowed for a in node.names)
         else:
             ok = not isinstance(node, (ast.Global, ast.Nonlocal, ast.JoinedStr, ast.Lambda,
                                        ast.ClassDef))

@@ -481,7 +481,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option, profile=profile)
     names = _agents_for(game, names)
-    from ..records.runner import DETAILS
+    from ..records.runner import DETAILS, seat_agents
     if detail not in DETAILS:
         _err(f"error: --record-detail is compact or full, got '{detail}'")
         raise typer.Exit(2)
@@ -526,7 +526,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     bar.close()
     elapsed = time.perf_counter() - started
     result = {"ruleset": game.definition.canonical, "seed": seed,
-              "agents": _seat_agents(names, game.definition.seat_count),
+              "agents": seat_agents(names, game.definition.seat_count),
               **summary.as_dict(), "record": str(record) if record else None}
     if entry is not None:
         result["shard"] = entry
@@ -556,6 +556,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     """simulate --engine batch: the matches on the batch engine, simulate's summary."""
     from ..batch import NotBatchable
     from ..records.batchrun import simulate_batch
+    from ..records.runner import seat_agents
     game = _load(ruleset, option)
     gd = game.definition
     engine = _batch_engine(game, _batch_agents(game, names))
@@ -581,7 +582,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     bar.close()
     elapsed = time.perf_counter() - started
     result = {"ruleset": gd.canonical, "seed": seed, "engine": "batch",
-              "agents": _seat_agents(names or ["random"], gd.seat_count), **summary.as_dict(),
+              "agents": seat_agents(names or ["random"], gd.seat_count), **summary.as_dict(),
               "record": None, "checked": checked}
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
@@ -1537,12 +1538,6 @@ def _render_profile(p: dict, top: int = 25) -> str:
     if len(rows) > top:
         lines.append(f"... and {len(rows) - top} more rules (--format json lists them all)")
     return "\n".join(lines)
-
-
-def _seat_agents(names: list[str], seats: int) -> list[str]:
-    """Each seat's agent, as a record's header keeps them (one for every seat, or one a seat)."""
-    from ..agents import canonical
-    return [canonical(names[s % len(names)]) for s in range(seats)]
 
 
 def _agents_line(agents: list[str]) -> str:

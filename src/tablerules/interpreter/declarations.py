@@ -42,7 +42,8 @@ def taken(comp: Compiler, p: tuple, what: str, name: str) -> bool:
         return True
     at = places.read_at(name)
     if at:
-        more = {1: ""}.get(len(at), f" and {len(at) - 1} more place" + ("s" if len(at) > 2 else ""))
+        n = len(at) - 1
+        more = f" and {n} more place{'s' if n > 1 else ''}" if n else ""
         comp.error(p, f"{what} '{name}' hides '{name}', which {at[0]}{more} read from the "
                       f"game's state; choose another name", key=True)
         return True

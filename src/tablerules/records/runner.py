@@ -231,6 +231,12 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     return st
 
 
+def seat_agents(agent_names: list[str], seats: int) -> list[str]:
+    """Each seat's agent as a record keeps it (its canonical text): `agent_names` is one for
+    every seat, or one a seat."""
+    return [canonical(agent_names[s % len(agent_names)]) for s in range(seats)]
+
+
 def header(game: Game, seed: int, games: int, agent_names: list[str],
            version: int = VERSION) -> dict:
     gd = game.definition
@@ -238,7 +244,7 @@ def header(game: Game, seed: int, games: int, agent_names: list[str],
             "source": game.ref,
             "canonical": gd.canonical, "ruleset_hash": gd.content_hash,
             "options": gd.options, "seed": seed, "games": games,
-            "agents": [canonical(agent_names[s % len(agent_names)]) for s in range(gd.seat_count)],
+            "agents": seat_agents(agent_names, gd.seat_count),
             "seats": list(gd.seat_names), "sides": [list(s) for s in gd.sides]}
 
 
