@@ -3,9 +3,9 @@
 `source(loop, lay, consts)` rewrites the kernel's hand loop (`_hand` of kernel.LOOP, with
 layout.py's `_layout` written into it) as `_steps(at, n, dealer)`, a numba generator that stops
 at every decision instead of choosing: it puts the legal actions, sorted, in io[1:1 + n] and
-yields `n + (seat << 16)`; the caller puts the action taken in io[0] and resumes it. An action
-that is not among them is set to -1 there, and the same decision is yielded again (one stop a
-decision: each stop costs compile time). A hand it cannot go on with
+yields `n + (seat << 16)`; the caller puts the action taken in io[0] and resumes it. After an
+action that is not among them the same decision is yielded again with its code's bits inverted
+(a negative code: one stop a decision, each stop costing compile time). A hand it cannot go on with
 (the kernel's error codes, ERRORS) leaves the code in its result row and ends, as an ended hand
 does with 0 there. The branches on the module's constants are taken here (_Fold), not left to
 numba. The rewrite is of the fixed template text only (the loop's own source, parsed with
@@ -49,12 +49,13 @@ def _decision(stmt: ast.Assign, playouts: bool) -> list:
     stop = f"""
 for q_ in range({n}):
     io[1 + q_] = acts[q_]
+bad_ = 0
 while True:
-    yield {n} + (S[ACTOR] << 16)
+    yield ({n} + (S[ACTOR] << 16)) ^ bad_
     {x} = io[0]
     if _in({x}, acts[:{n}]):
         break
-    io[0] = -1
+    bad_ = -1
 if HAS_RULES:
     _k_obs_seen(S, {x})
 {textwrap.dedent(_VIEWS)}"""

@@ -138,7 +138,8 @@ class Steps:
 class CompiledHand:
     """One hand on the kernel, one decision at a time: see the module."""
 
-    __slots__ = ("steps", "dealer", "_io", "_next", "_legal", "_code", "_shadow", "_synced")
+    __slots__ = ("steps", "dealer", "_io", "_next", "_legal", "_code", "_unpack", "_shadow",
+                 "_synced")
 
     def __init__(self, steps: Steps, dealer: int, io, replay=()):
         self.steps = steps
@@ -147,11 +148,12 @@ class CompiledHand:
         # the generator does (both are this object's), and nothing resizes it
         self._io = io
         self._shadow = None
+        self._unpack = steps._legal_of
         self._next = steps._run(*io.buffer_info(), dealer).__next__
-        self._go()
         for a in replay:  # a clone: the same actions again, in the kernel
-            io[0] = a
             self._go()
+            io[0] = a
+        self._go()
 
     def _go(self) -> None:
         """On to the next decision (or the hand's end)."""
@@ -163,7 +165,7 @@ class CompiledHand:
         except (ValueError, ZeroDivisionError) as e:
             raise self._stopped(e) from None
         self._code = code
-        self._legal = self.steps._legal_of[code & 0xFFFF](self._io, 8)
+        self._legal = self._unpack[code & 0xFFFF](self._io, 8)
 
     @staticmethod
     def _stopped(e: Exception) -> GameError:
@@ -228,8 +230,8 @@ class CompiledHand:
 
     def apply_action(self, action: int) -> None:
         """Apply the next decision; one not legal now is the caller's mistake (CallerError):
-        the kernel checks it, and waits at the same decision. (`_go` written out: a call
-        fewer at every decision.)"""
+        the kernel checks it, and waits at the same decision (its code negative). (`_go`
+        written out: a call fewer at every decision.)"""
         io = self._io
         try:
             io[0] = action
@@ -242,13 +244,13 @@ class CompiledHand:
         except (ValueError, ZeroDivisionError) as e:
             raise self._stopped(e) from None
         except (TypeError, OverflowError):  # not an int: not an action
-            io[0] = -1
-        if io[0] < 0:  # the kernel found it is not among the legal actions: nothing changed
+            code = -1
+        if code < 0:  # the kernel found it is not among the legal actions: nothing changed
             raise CallerError(f"{self.action_to_string(action)} is not a legal action for "
                               f"{self.player_name()} (legal: "
                               f"{', '.join(self.action_to_string(a) for a in self._legal)})")
         self._code = code
-        self._legal = self.steps._legal_of[code & 0xFFFF](io, 8)
+        self._legal = self._unpack[code & 0xFFFF](io, 8)
 
     def clone(self) -> "CompiledHand":
         """An independent copy: the same deal and decisions, replayed in the kernel."""
