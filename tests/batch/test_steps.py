@@ -139,6 +139,11 @@ def test_what_the_kernel_does_not_keep_comes_from_the_step_engine_at_the_same_po
         assert got.score == want.score and got.points == want.points
         other = next(x for x in range(len(g.pieces) + 400) if x not in want.legal_actions())
         assert got.why_not(other) == want.why_not(other)
+        assert (got.phase, got.hand_start, got.dealt_hands, got.trick, got.leader) == \
+            (want.phase, want.hand_start, want.dealt_hands, want.trick, want.leader)
+    # what would change the state other than by an action is not the compiled hand's
+    for name in ("advance", "apply_deal", "deal_random", "reset_hand"):
+        assert hasattr(want, name) and not hasattr(got, name)
 
 
 def test_a_clone_goes_on_alone(steps):

@@ -310,9 +310,11 @@ def _from_state(name: str) -> property:
 # The rest of engine/state.py's State, read from the step-engine state at the same decision:
 # each public name the hand does not answer itself is a property of the class (not a
 # __getattr__, which would slow every attribute of the hand: CPython then looks each one up
-# through it, about 0.3 us a decision).
+# through it, about 0.3 us a decision). What changes a state other than by an action is left
+# out: on the shadow it would change what the hand shows and not the hand.
+_CHANGES = {"advance", "apply_deal", "deal_random", "reset_hand"}
 for _name in sorted({n for n in dir(State) if not n.startswith("_")} | set(State.__slots__)):
-    if not _name.startswith("_") and not hasattr(CompiledHand, _name):
+    if not (_name.startswith("_") or _name in _CHANGES or hasattr(CompiledHand, _name)):
         setattr(CompiledHand, _name, _from_state(_name))
 del _name
 
