@@ -123,6 +123,17 @@ def test_a_deal_given_as_pairs_is_the_same_deal():
     pairs = [[g.pieces.ends[t] for t in h] for h in dealt]
     assert steps.new_hand(pairs, 1).legal_actions() == new_hand(g, dealt, 1).legal_actions()
     assert steps.new_hand(pairs, 1).dealt == dealt
+    mixed = [list(dealt[0])] + pairs[1:]  # ids for one seat, pairs for the others
+    assert steps.new_hand(mixed, 1).dealt == dealt
+    # a pair that is no piece is refused, never read as another piece: a negative end (which
+    # a list would read from its end), an end past the set, far past it, a third end
+    top = max(map(max, g.pieces.ends))
+    for bad in ((-1, 0), (0, -1), (-1, -1), (top + 1, 0), (top + 1, top + 1), (10 ** 6, 0),
+                (top, 0, 0)):
+        wrong = [list(h) for h in pairs]
+        wrong[2][3] = bad
+        with pytest.raises(CallerError, match="not one of this set|not a piece"):
+            steps.new_hand(wrong, 1)
 
 
 def test_what_the_kernel_does_not_keep_comes_from_the_step_engine_at_the_same_point(steps):

@@ -58,6 +58,13 @@ class Steps:
         self._lens = [game.hand_size] * game.seat_count + ([game.stock] if game.stock else [])
         self._total = sum(self._lens)
         self._get = game.pieces.by_ends.__getitem__
+        # (high, low) -> id as nested lists, a faster read than the dict's tuple key; -1 where
+        # no piece is, and on W rows and columns of padding, so that a negative end (which a
+        # list reads from its end) reads -1 too; a larger one raises IndexError
+        w = 1 + max((max(e) for e in game.pieces.ends), default=-1)
+        by_ends = game.pieces.by_ends
+        self._by_pair = [[by_ends.get((a, b), -1) for b in range(w)] + [-1] * w
+                         for a in range(w)] + [[-1] * (2 * w)] * w
         # the legal actions read out of io[1:1 + n] as a tuple in one call (tuple(io[...])
         # makes an array first): one reader per count, io's items being int64 ("q")
         acts = _PARTS.index("acts")  # its size: the most actions a decision offers
@@ -69,14 +76,25 @@ class Steps:
         stock when the game has one; at its first decision, as engine/state.py's `new_hand`."""
         if dealer.__class__ is not int or not 0 <= dealer < self._seats:
             raise CallerError(f"the dealer is a seat 0..{self._seats - 1}, got {dealer!r}")
-        get = self._get
         io = array("q", self._head)
-        try:
-            for h in dealt:
-                io.extend(map(get, h))
-            if list(map(len, dealt)) != self._lens:
+        try:  # (high, low) pairs, the common case: two list reads a piece
+            pair = self._by_pair
+            ids = [pair[a][b] for h in dealt for a, b in h]
+            if -1 in ids:
                 raise KeyError
-        except (KeyError, TypeError):
+            io.fromlist(ids)
+        except (KeyError, TypeError, ValueError, IndexError):
+            io = array("q", self._head)
+            get = self._get
+            try:
+                for h in dealt:
+                    io.extend(map(get, h))
+            except (KeyError, TypeError):
+                self._refuse(dealt, dealer)
+        try:
+            if list(map(len, dealt)) != self._lens:
+                raise TypeError
+        except TypeError:
             self._refuse(dealt, dealer)
         return CompiledHand(self, dealer, io)
 
