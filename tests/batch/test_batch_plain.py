@@ -147,3 +147,38 @@ play:
     choose: "((firsts % 3) - 1) * {attr} + ((seen % 5) - 2) * rank(a.piece)"
 """, encoding="utf-8")
     agree(tmp_path, name, f"rules:strategy={f}")
+
+
+def test_a_strategys_functions_kept_for_a_decision_agree(tmp_path):
+    """A strategy's function of numbers whose kernel code loops over pieces is kept for the
+    decision by its arguments, in eight entries found by them (batch/strategy.py): arguments
+    that share an entry (x and x + 8), of one and of two parameters, asked again in the same
+    decision and at the next decisions (the hand changed: a kept value of the last decision is
+    never read), choose as the Python agent does at every decision of 200 Moon hands."""
+    f = tmp_path / "kept.yaml"
+    f.write_text("""name: kept-probe
+functions:
+  "above(x: int)": "count(t in hand if t.high + t.low >= x) + sum(t.high for t in hand if t.low * 3 > x)"
+  "both(x: int, y: int)": "sum(t.high * x + t.low * y for t in hand if t.high >= y % 7)"
+values:
+  spread: >-
+    sum(above(x) * (x + 1) for x in range(0, 16)) + sum(above(15 - x) * x for x in range(0, 16))
+    + both(len(hand), stock_size) + both(len(hand) + 8, stock_size + 8) + both(len(hand), 8)
+bid:
+  - name: bid_by_the_spread
+    only: "a.kind == 'bid'"
+    choose: "((spread % 7) - 3) * a.bid.rank + above(a.bid.rank % 16)"
+bury:
+  - name: bury_by_the_spread
+    only: "a.kind == 'bury'"
+    choose: "((spread % 5) - 2) * a.piece.pips + above(a.piece.pips + 8) - both(a.piece.high, 1)"
+declare:
+  - name: trump_by_the_spread
+    only: "a.declares == 'trump'"
+    choose: "(spread + (5 if a.value == 'doubles' else 0)) % (3 + len(hand))"
+play:
+  - name: play_by_the_spread
+    only: "a.kind == 'play'"
+    choose: "((spread % 7) - 3) * a.piece.pips + above(a.piece.high) * (spread % 3) - both(a.piece.low, a.piece.high)"
+""", encoding="utf-8")
+    agree(tmp_path, "moon", f"rules:strategy={f}")

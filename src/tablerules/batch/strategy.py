@@ -19,12 +19,18 @@ legal actions), so a replay checks the kernel's choice is exactly the Python age
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..expr import nodes as n
 from ..expr.checker import Binder
 from ..expr.types import ListType, ObjType
-from .typed import TABLE_FUNCS, Gen, NotBatchable
+from .typed import KEYS, TABLE_FUNCS, Gen, NotBatchable, kept_by_arguments, loops
+
+# a generated def's name, a loop in generated code, a generated function called
+_DEF = re.compile(r"def (_[a-z_]*\d+)\(")
+_LOOP = re.compile(r"^\s*(for|while) ", re.M)
+_CALLED = re.compile(r"\b(_[a-z_]*\d+)\(")
 
 SECTIONS = ("bid", "declare", "bury", "play")
 SECTION_OF = {"bid": "bid", "pass": "bid", "agree": "bid", "decline": "bid",
@@ -94,6 +100,7 @@ def _k_obs_record(S, a):
 
 @njit(cache=True, inline='always')
 def _k_obs_prep(S, H, acts, n):
+    S[MEMO + STAMP_AT] += 1  # a new decision: the strategy's kept functions forget the last
     for q in range(NKEEP):
         S[KEEP + 2 * q] = 0
     S[OBS + OBS_N] = n
@@ -463,7 +470,8 @@ class StrategyPart:
         return got
 
     def user(self, func, name: str) -> str:
-        """A strategy function `_uN(S, H, params...)`, through StrategyGen."""
+        """A strategy function `_uN(S, H, params...)`, through StrategyGen; kept for the
+        decision by its arguments when its loop is worth it (below)."""
         got = self.u._user.get(id(func))
         if got is not None:
             return got
@@ -474,10 +482,48 @@ class StrategyPart:
         except NotBatchable as e:
             raise NotBatchable(f"{e.message} (in {name}())", e.path) from None
         fname = self.u.fresh("u")
-        params = "".join(", " + locals_[b] for b in typed.params)
-        fname = self.u._user[id(func)] = self.u.share(
-            fname, f"def {fname}(S, H{params}):\n    return {body}\n")
+        args = [locals_[b] for b in typed.params]
+        params = "".join(", " + a for a in args)
+        if not (args and all(str(b.type) in KEYS for b in typed.params) and loops(typed)
+                and self._loops(body)):
+            fname = self.u._user[id(func)] = self.u.share(
+                fname, f"def {fname}(S, H{params}):\n    return {body}\n")
+            return fname
+        # One of number, symbol or truth parameters whose kernel code loops over pieces or
+        # calls a function in a loop (in it or in a function it calls; `_loops`) is kept for
+        # the decision by its arguments, in MEMO_WAYS entries of the MEMO slots, an entry's
+        # flag the decision's stamp (S[MEMO + STAMP_AT], counted up by _k_obs_prep; the slots
+        # are zero from the hand's start). A strategy's function reads the seat's observation
+        # and its arguments, never the action weighed (the checker refuses `a` in a
+        # function's body), so within a decision it says the same for the same arguments: a
+        # value that is the best of seven suits' strengths, asked twice (once for the best,
+        # once for which suit has it), works each strength out once (docs/speed.md).
+        text, size = kept_by_arguments(fname, args, body, self.u.memos, "S[MEMO + STAMP_AT]")
+        self.u.memos += size
+        self.u._user[id(func)] = fname
+        self.u.defs.append(text)
         return fname
+
+    def _loops(self, body: str) -> bool:
+        """Whether generated code, `body` or a generated function it calls, has a loop worth
+        keeping the value of: over a mask's pieces (`while`), or one that calls a generated
+        function. A mask's count is one instruction, and a loop over a layout's few arms
+        reading slots costs less than looking its value up (docs/speed.md has the figures:
+        keeping such a function made a shipped strategy's kernel slower, keeping a loop over
+        the hand's pieces made another's about a tenth faster)."""
+        defs = {m.group(1): d for d in (*self.u.defs, *self.b.outlined)
+                if (m := _DEF.match(d)) is not None}
+        seen, todo = set(), [body]
+        while todo:
+            text = todo.pop()
+            loop = _LOOP.search(text)
+            if loop and (loop.group(1) == "while" or _CALLED.search(text, loop.end())):
+                return True
+            for name in _CALLED.findall(text):
+                if name not in seen and name in defs:
+                    seen.add(name)
+                    todo.append(defs[name])
+        return False
 
     def arm_table(self) -> str:
         """Each arm's name (the action space's order: line arms, then spinner arms) as the
@@ -522,6 +568,8 @@ class StrategyPart:
         # Batch.seats), not the source's: every seating of the same strategies is one kernel
         b.seat_strategy = which if which else [0] * n
         b.const("HAS_RULES", int(bool(strategies)))
+        b.const("STAMP_AT", self.u.memos)  # the decision's stamp (see `user`)
+        self.u.memos += 1
         voc_kinds = None
         fns = []
         k0 = len(self.u.defs)

@@ -209,19 +209,9 @@ class Unit:
                 f"    if S[MEMO_ON]:\n        S[MEMO + {base}] = 1\n"
                 f"        S[MEMO + {base + 1}] = v\n    return v\n")
             return fname
-        # MEMO_WAYS entries, each its flag, the arguments and the value: an entry by the
-        # arguments' mix, found when they are the same
-        width = len(args) + 2
-        self.memos += MEMO_WAYS * width
-        mix = " + ".join(f"{2 * i + 1} * {a}" for i, a in enumerate(args))
-        same = " and ".join(f"S[e + {i + 1}] == {a}" for i, a in enumerate(args))
-        store = "".join(f"        S[e + {i + 1}] = {a}\n" for i, a in enumerate(args))
-        self.defs.append(
-            f"def {fname}(S, H{params}):\n"
-            f"    e = MEMO + {base} + (({mix}) & {MEMO_WAYS - 1}) * {width}\n"
-            f"    if S[MEMO_ON] and S[e] and {same}:\n        return S[e + {width - 1}]\n"
-            f"    v = {body}\n    if S[MEMO_ON]:\n        S[e] = 1\n{store}"
-            f"        S[e + {width - 1}] = v\n    return v\n")
+        text, size = kept_by_arguments(fname, args, body, base, "1", "S[MEMO_ON]")
+        self.memos += size
+        self.defs.append(text)
         return fname
 
 
@@ -232,6 +222,27 @@ _CALLS = re.compile(r"\b_[a-z_]*\d*\(")
 # the types of a kept function's parameters (each an int in the kernel) and its entries
 KEYS = frozenset({"int", "bool", "symbol", "scalar"})
 MEMO_WAYS = 8
+
+
+def kept_by_arguments(fname: str, args: list[str], body: str, base: int, flag: str,
+                      on: str | None = None) -> tuple[str, int]:
+    """The def of a function `fname(S, H, *args)` returning `body`, kept by its arguments in
+    MEMO_WAYS entries from S[MEMO + base], each its flag, the arguments and the value: an
+    entry by the arguments' mix, found when its flag is `flag` (what a kept entry's flag is
+    set to) and the arguments are the same; `on`, when given, a test without which nothing is
+    kept or found. Its text and the slots it takes."""
+    width = len(args) + 2
+    mix = " + ".join(f"{2 * i + 1} * {a}" for i, a in enumerate(args))
+    same = " and ".join(f"S[e + {i + 1}] == {a}" for i, a in enumerate(args))
+    pad = "        " if on else "    "
+    store = "".join(f"{pad}S[e + {i + 1}] = {a}\n" for i, a in enumerate(args))
+    text = (f"def {fname}(S, H{''.join(', ' + a for a in args)}):\n"
+            f"    e = MEMO + {base} + (({mix}) & {MEMO_WAYS - 1}) * {width}\n"
+            f"    if {on + ' and ' if on else ''}S[e] == {flag} and {same}:\n"
+            f"        return S[e + {width - 1}]\n"
+            f"    v = {body}\n{'    if ' + on + ':' + chr(10) if on else ''}"
+            f"{pad}S[e] = {flag}\n{store}{pad}S[e + {width - 1}] = v\n    return v\n")
+    return text, MEMO_WAYS * width
 
 
 def _bodies(typed):
