@@ -125,6 +125,8 @@ def test_a_deal_given_as_pairs_is_the_same_deal():
     assert steps.new_hand(pairs, 1).dealt == dealt
     mixed = [list(dealt[0])] + pairs[1:]  # ids for one seat, pairs for the others
     assert steps.new_hand(mixed, 1).dealt == dealt
+    mixed = pairs[:3] + [list(dealt[3])]  # pairs first, then ids
+    assert steps.new_hand(mixed, 1).dealt == dealt
     # a pair that is no piece is refused, never read as another piece: a negative end (which
     # a list would read from its end), an end past the set, far past it, a third end
     top = max(map(max, g.pieces.ends))

@@ -76,27 +76,33 @@ class Steps:
         stock when the game has one; at its first decision, as engine/state.py's `new_hand`."""
         if dealer.__class__ is not int or not 0 <= dealer < self._seats:
             raise CallerError(f"the dealer is a seat 0..{self._seats - 1}, got {dealer!r}")
-        io = array("q", self._head)
-        try:  # (high, low) pairs, the common case: two list reads a piece
-            pair = self._by_pair
-            ids = [pair[a][b] for h in dealt for a, b in h]
-            if -1 in ids:
-                raise KeyError
-            io.fromlist(ids)
-        except (KeyError, TypeError, ValueError, IndexError):
-            io = array("q", self._head)
-            get = self._get
-            try:
-                for h in dealt:
-                    io.extend(map(get, h))
-            except (KeyError, TypeError):
-                self._refuse(dealt, dealer)
+        io = self._read(dealt)
+        if io is None:
+            self._refuse(dealt, dealer)
         try:
             if list(map(len, dealt)) != self._lens:
                 raise TypeError
         except TypeError:
             self._refuse(dealt, dealer)
         return CompiledHand(self, dealer, io)
+
+    def _read(self, dealt) -> array | None:
+        """The hand's buffer with the deal's piece ids; None when a piece is not one."""
+        io = array("q", self._head)
+        try:
+            if dealt[0][0].__class__ is tuple:  # (high, low) pairs: two list reads a piece
+                pair = self._by_pair
+                ids = [pair[a][b] for h in dealt for a, b in h]
+                if -1 not in ids:
+                    io.fromlist(ids)
+                    return io
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass  # not pairs of ends of this set: read as ids, pairs or names below
+        try:
+            io.fromlist(list(map(self._get, chain.from_iterable(dealt))))
+        except (KeyError, TypeError):
+            return None
+        return io
 
     def playout(self, state, seed: int = 0) -> list[int] | None:
         """The match score once `state` (engine/state.py's, at a decision of a hand of this
