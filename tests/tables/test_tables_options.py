@@ -7,9 +7,9 @@ most 300 members, else a seeded sample of them. Each must load with `load_game(n
 Runtime: a compile takes about 0.1-0.2 s, so 300 sampled combinations for each of the seven
 large option spaces take well over two minutes (they pass: run with TABLERULES_OPTION_SAMPLE=300).
 By default a large space is covered by a pairwise covering set (every pair of values of two
-options appears in some combination) topped up with a seeded random sample to SAMPLE (100;
-under CI none: the cover alone) combinations; spaces of at most 300 combinations are always
-compiled in full.
+options appears in some combination) alone; under TABLERULES_SOAK (tests/support.py) it is
+topped up with a seeded random sample to SAMPLE (100) combinations; spaces of at most 300
+combinations are always compiled in full.
 Compiles run in two worker processes.
 """
 
@@ -27,11 +27,13 @@ from tablerules.errors import TablerulesError
 from tablerules.game import load_game
 from tablerules.load.ruleset import builtin_names
 
+from support import SOAK
+
 FULL_LIMIT = 300
 # combinations per ruleset: a pairwise cover of every two options' values (14 to 21 of them),
-# then a seeded sample of the rest up to this many (none under CI, so the suite stays quick;
-# 100 otherwise)
-SAMPLE = int(os.environ.get("TABLERULES_OPTION_SAMPLE", "0" if os.environ.get("CI") else "100"))
+# then a seeded sample of the rest up to this many (none unless TABLERULES_SOAK, so the suite
+# stays quick; 100 then)
+SAMPLE = int(os.environ.get("TABLERULES_OPTION_SAMPLE", "100" if SOAK else "0"))
 NAMES = builtin_names()
 
 
