@@ -103,7 +103,7 @@ class Builder:
         self.outlined: list[str] = []  # generated functions compiled on their own (not inlined)
         self.sym = Symbols()
         self.unit = Unit(self.sym, {"tile": len(game.pieces), "card": len(game.pieces),
-                                    "bid": len(game.bids)},
+                                    "bid": len(game.bids), "number": len(game.number_mask)},
                          {"hand": game.hand_size, "trick": game.seat_count})
         self.consts: dict[str, int] = {}
         self.arrays: dict[str, tuple[list, tuple]] = {}  # name -> (flat values, shape)
@@ -482,7 +482,39 @@ class Builder:
 
     # -- the module --------------------------------------------------------------------------
 
+    def _tabulate(self) -> None:
+        """The tables of the tabulated terms (typed.Gen.tabulated): for each value v of the
+        outside variable and each byte c of a mask, table[v, c, bits] is the sum of the term
+        over the pieces 8c + i of the set bits i. A term that fails for some piece or value (a
+        rule's own error, which the loop raises only for the pieces it visits) gets no table:
+        its test is made false, and the loop works it out."""
+        if not self.unit.tabs:
+            return
+        try:
+            ns = _evaluator(self)
+        except ImportError:  # no numpy, so no numba: the module is never run
+            ns = None
+        P = len(self.g.pieces)
+        chunks = (P + 7) // 8
+        for name, (var, x, size, term, test) in self.unit.tabs.items():
+            per = None if ns is None else _terms(ns, var, x, size, term, P)
+            flat = []
+            for v in range(size):
+                for c in range(chunks):
+                    sums = [0] * 256
+                    for bits in range(1, 256):
+                        low = bits & -bits
+                        t = 8 * c + low.bit_length() - 1
+                        sums[bits] = sums[bits ^ low] + (per[v][t] if per and t < P else 0)
+                    flat += sums
+            self.array(name, flat, (size, chunks, 256))
+            if per is None:  # the loop, for every value
+                at = f"    if {test}:\n        return {name}["
+                self.unit.defs[:] = [d.replace(at, f"    if False:\n        return {name}[")
+                                     for d in self.unit.defs]
+
     def source(self) -> str:
+        self._tabulate()
         out = ["import numpy as np", "from numba import carray, njit, prange",
                "from tablerules.batch.native import int64s_at", ""]
         for k, v in sorted(self.consts.items()):
@@ -595,6 +627,47 @@ def _allowed(extra: str = "") -> tuple[frozenset, frozenset]:
 # its arrays over memory it does not own, and native.py's pointer from an address
 _IMPORTS = {None: frozenset({"numpy"}), "numba": frozenset({"njit", "prange", "carray"}),
             "tablerules.batch.native": frozenset({"int64s_at"})}
+
+
+def _terms(ns: dict, var: str, x: str | None, size: int, term: str, pieces: int):
+    """A tabulated term's value for each value of its outside variable (none: one) and each
+    piece, worked out as plain Python with numba's integers (a division by zero or an
+    overflow is an error, which numpy's scalars left alone would not make); None when it fails
+    for any."""
+    np = ns["np"]
+    args = var + (", " + x if x else "")
+    text = f"def _q0(S, H, {args}):\n    return {term}\n"
+    _only_generated(text, "")
+    exec(compile(text, "<tabulated term>", "exec"), ns)  # noqa: S102 generated, checked above
+    q = ns["_q0"]
+    out = []
+    try:
+        with np.errstate(all="raise"):
+            for v in range(size):
+                row = [int(q(None, None, t, v) if x else q(None, None, t)) for t in range(pieces)]
+                if any(abs(r) > 1 << 53 for r in row):
+                    return None
+                out.append(row)
+    except (ArithmeticError, ValueError, IndexError, TypeError, FloatingPointError):
+        return None
+    return out
+
+
+def _evaluator(b: "Builder") -> dict:
+    """The module's constants, tables and helpers as plain Python (numba's decorator left
+    out): where Builder._tabulate works out a tabulated term for every piece."""
+    text = "\n".join([*(f"{k} = {v!r}" for k, v in sorted(b.consts.items())),
+                      *(f"{k} = np.array({flat!r}, dtype=np.int64).reshape({shape!r})"
+                        for k, (flat, shape) in b.arrays.items()),
+                      *(f"{k} = np.array({v!r}, dtype=np.int64)" for k, v in b.unit.tables.items()),
+                      HELPERS, CARD_HELPERS, *b.templates])
+    _only_generated(text, "".join(b.templates))
+    import numpy as np  # only with the batch engine's extra, as numba
+
+    ns = {"np": np, "njit": lambda *a, **k: (a[0] if a and callable(a[0]) else (lambda f: f)),
+          "prange": range}
+    exec(compile(text, "<tabulated terms>", "exec"), ns)  # noqa: S102 generated, checked above
+    return ns
 
 
 def _only_generated(src: str, extra: str = "") -> None:

@@ -102,6 +102,11 @@ class Unit:
         self._shared: dict[str, str] = {}  # a def's text, its own names left out -> its name
         self.keeps = 0  # kept parts: each worked out once per pass, in S[KEEP + 2k], + 2k + 1
         self.memos = 0  # slots of the functions kept while a hand is scored (`user`), from MEMO
+        # tabulated terms (Gen.tabulated): table name -> (the piece's local, the outside
+        # variable's or None, its domain's size, the term's code, the test of the variable
+        # before the look-up), made by kernel.py
+        self.tabs: dict[str, tuple] = {}
+        self.tab_names: dict[tuple, str] = {}  # (domain's size, the term's canonical code) -> table
 
     def fresh(self, prefix: str) -> str:
         return f"_{prefix}{next(self._count)}"
@@ -215,6 +220,11 @@ class Unit:
         return fname
 
 
+# a term of a count or sum over a mask that reads the state (or the actions) is not tabulated
+_STATE = re.compile(r"\b(S|H|R|acts|n)\b")
+# the most values of a tabulated term's outside variable (Gen.tabulated): a table of them all is
+# TAB_DOMAIN x 8 x 256 int64s at most
+TAB_DOMAIN = 16
 # a loop over a mask whose body calls nothing visits its set bits only when at most this many
 # pieces may pass (mask_loop); a call in the body: a generated function or helper
 SPARSE = 8
@@ -546,6 +556,44 @@ class Gen:
             return f"for {var} in range(NP):\n        if not ({m} >> {var}) & 1:\n            continue"
         return f"while {m}:\n        {var} = _low({m})\n        {m} &= {m} - 1"
 
+    def tabulated(self, var: str, m: str, b, cond: str | None, elem: str):
+        """A count or a sum over a mask's pieces whose term (each piece's part: `elem`, when
+        `cond`) reads nothing of the state, only the piece and at most one variable from
+        outside of a small domain (a number: the pips, NUMBERS of them; a piece; a truth):
+        (the test that the variable is in the domain, the value as look-ups of the mask's
+        bytes in a table of each byte's sum, made at build time by Unit.tabs' evaluation,
+        kernel.py); None for any other. A strategy's `strength(x)`, a sum over the hand of
+        what each piece showing x adds, is then three or four look-ups, not a loop with a
+        branch for each piece."""
+        term = elem if cond is None else f"(({elem}) if ({cond}) else 0)"
+        if _STATE.search(term):
+            return None
+        outer = [(k, v) for k, v in self.locals.items()
+                 if k is not b and re.search(rf"\b{v}\b", term)]
+        if len(outer) > 1:
+            return None
+        size, x = 1, None
+        if outer:
+            k, x = outer[0]
+            size = {"int": "number", "scalar": "number", "tile": "tile", "card": "tile",
+                    "bool": "bool"}.get(str(k.type))
+            size = self.u.domains.get(size, 0) if size != "bool" else 2
+            if not 0 < size <= TAB_DOMAIN:
+                return None
+        # one table for the same term (its locals renamed) over the same domain
+        key = (size, re.sub(rf"\b{var}\b", "_p", term if x is None
+                            else re.sub(rf"\b{x}\b", "_v", term)))
+        idx, test = x, f"{x} >= 0 and {x} < {size}"
+        if x is None or str(outer[0][0].type) == "bool":  # every value has its row
+            idx, test = ("0" if x is None else f"(1 if {x} else 0)"), "True"
+        name = self.u.tab_names.get(key)
+        if name is None:
+            name = self.u.tab_names[key] = self.u.fresh("x")
+        self.u.tabs.setdefault(name, (var, x, size, term, test))
+        chunks = (self.u.domains.get("tile", 0) + 7) // 8
+        look = " + ".join(f"{name}[{idx}, {c}, ({m} >> {8 * c}) & 255]" for c in range(chunks))
+        return test, look or "0"
+
     def list_name(self, node: n.Name) -> str | None:
         """The name of the list of pieces a name reads (`hand`, `trick`), for its size."""
         return self.field(node)
@@ -732,6 +780,10 @@ class Gen:
         if header is None:
             header = self.mask_loop(var, mask[0], node.iter, test,
                                     " ".join(filter(None, (cond, elem))))
+        if mask is not None and kind in ("sum", "count"):
+            looked = self.tabulated(var, mask[0], b, cond, "1" if kind == "count" else elem)
+            if looked is not None:  # the loop below only for an argument outside the table
+                lines += [f"    if {looked[0]}:", f"        return {looked[1]}"]
         lines += [f"    acc = {acc}", "    found = False", f"    {header}"]
         ind = "        "
         if cond is not None:
