@@ -190,9 +190,10 @@ def test_sums_and_counts_over_a_hand_made_tables_agree(tmp_path):
     variable of a small domain is looked up in a table of each byte's sum, made at build time
     (batch/typed.py, `Gen.tabulated`): with no variable, with a number inside and outside the
     table (-1 to 9 against the pips 0 to 6: outside, the loop), with a truth, and with a term
-    that fails for a piece the mask leaves out (60 // low for 0-0: no table, the loop). Each
-    is made (the kernel's source says which) and chooses as the Python agent does at every
-    decision of 200 Moon hands."""
+    that fails for a piece the mask leaves out (60 // low for 0-0; 60 // (other(t, x) + 1)
+    for a piece not showing x, one table read by two loops, each made to loop: no table).
+    Each is made (the kernel's source says which) and chooses as the Python agent does at
+    every decision of 200 Moon hands."""
     import random
 
     from tablerules.agents import make_agent
@@ -205,9 +206,11 @@ def test_sums_and_counts_over_a_hand_made_tables_agree(tmp_path):
 functions:
   "showing(x: int)": "sum(other(t, x) + 2 for t in hand if has(t, x))"
   "split(p: bool)": "count(t in hand if (t.high > 3) == p)"
+  "risky(x: int)": "sum(60 // (other(t, x) + 1) for t in hand if has(t, x))"
+  "risky_unseen(x: int)": "sum(60 // (other(t, x) + 1) for t in unseen if has(t, x))"
 values:
   whole: "sum(t.pips * 3 + t.high for t in hand)"
-  guarded: "sum(60 // t.low for t in hand if t.low > 0)"
+  guarded: "sum(60 // t.low for t in hand if t.low > 0) + sum(risky(x) * (x + 1) + risky_unseen(x) for x in range(0, 7))"
   shown: "sum(showing(x) * (x + 2) for x in range(-1, 10))"
 bid:
   - name: bid_by_the_terms
@@ -231,5 +234,5 @@ play:
     src = Builder(gd, seat_agents(gd, [agent])).build()
     looks = re.findall(r"    if (.+):\n        return (_x\d+)\[", src)
     tests = sorted(t if t in ("True", "False") else re.sub(r"_b\d+", "x", t) for t, _ in looks)
-    assert tests == ["False", "True", "True", "x >= 0 and x < 7"], tests
+    assert tests == ["False", "False", "False", "True", "True", "x >= 0 and x < 7"], tests
     agree(tmp_path, "moon", f"rules:strategy={f}")

@@ -496,7 +496,7 @@ class Builder:
             ns = None
         P = len(self.g.pieces)
         chunks = (P + 7) // 8
-        for name, (var, x, size, term, test) in self.unit.tabs.items():
+        for name, (var, x, size, term) in self.unit.tabs.items():
             per = None if ns is None else _terms(ns, var, x, size, term, P)
             flat = []
             for v in range(size):
@@ -508,9 +508,9 @@ class Builder:
                         sums[bits] = sums[bits ^ low] + (per[v][t] if per and t < P else 0)
                     flat += sums
             self.array(name, flat, (size, chunks, 256))
-            if per is None:  # the loop, for every value
-                at = f"    if {test}:\n        return {name}["
-                self.unit.defs[:] = [d.replace(at, f"    if False:\n        return {name}[")
+            if per is None:  # the loop, for every value, wherever the table is read
+                at = re.compile(rf"    if [^\n]+:\n        return {name}\[")
+                self.unit.defs[:] = [at.sub(f"    if False:\n        return {name}[", d)
                                      for d in self.unit.defs]
 
     def source(self) -> str:
@@ -648,7 +648,7 @@ def _terms(ns: dict, var: str, x: str | None, size: int, term: str, pieces: int)
                 if any(abs(r) > 1 << 53 for r in row):
                     return None
                 out.append(row)
-    except (ArithmeticError, ValueError, IndexError, TypeError, FloatingPointError):
+    except Exception:  # noqa: BLE001 any failure: no table, the loop as before
         return None
     return out
 

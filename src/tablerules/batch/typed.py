@@ -103,8 +103,7 @@ class Unit:
         self.keeps = 0  # kept parts: each worked out once per pass, in S[KEEP + 2k], + 2k + 1
         self.memos = 0  # slots of the functions kept while a hand is scored (`user`), from MEMO
         # tabulated terms (Gen.tabulated): table name -> (the piece's local, the outside
-        # variable's or None, its domain's size, the term's code, the test of the variable
-        # before the look-up), made by kernel.py
+        # variable's or None, its domain's size, the term's code), made by kernel.py
         self.tabs: dict[str, tuple] = {}
         self.tab_names: dict[tuple, str] = {}  # (domain's size, the term's canonical code) -> table
 
@@ -559,10 +558,10 @@ class Gen:
     def tabulated(self, var: str, m: str, b, cond: str | None, elem: str):
         """A count or a sum over a mask's pieces whose term (each piece's part: `elem`, when
         `cond`) reads nothing of the state, only the piece and at most one variable from
-        outside of a small domain (a number: the pips, NUMBERS of them; a piece; a truth):
-        (the test that the variable is in the domain, the value as look-ups of the mask's
-        bytes in a table of each byte's sum, made at build time by Unit.tabs' evaluation,
-        kernel.py); None for any other. A strategy's `strength(x)`, a sum over the hand of
+        outside of at most TAB_DOMAIN values (a number: the pips, 0 to the highest end; a
+        piece of a small set; a truth): (the test that the variable is in the domain, the
+        value as look-ups of the mask's bytes in a table of each byte's sum, made at build
+        time from Unit.tabs by kernel.py's Builder._tabulate); None for any other. A strategy's `strength(x)`, a sum over the hand of
         what each piece showing x adds, is then three or four look-ups, not a loop with a
         branch for each piece."""
         term = elem if cond is None else f"(({elem}) if ({cond}) else 0)"
@@ -589,7 +588,7 @@ class Gen:
         name = self.u.tab_names.get(key)
         if name is None:
             name = self.u.tab_names[key] = self.u.fresh("x")
-        self.u.tabs.setdefault(name, (var, x, size, term, test))
+        self.u.tabs.setdefault(name, (var, x, size, term))
         chunks = (self.u.domains.get("tile", 0) + 7) // 8
         look = " + ".join(f"{name}[{idx}, {c}, ({m} >> {8 * c}) & 255]" for c in range(chunks))
         return test, look or "0"
