@@ -490,14 +490,15 @@ class Builder:
         its test is made false, and the loop works it out."""
         if not self.unit.tabs:
             return
+        extra = self._template_text()
         try:
-            ns = _evaluator(self)
+            ns = _evaluator(self, extra)
         except ImportError:  # no numpy, so no numba: the module is never run
             ns = None
         P = len(self.g.pieces)
         chunks = (P + 7) // 8
         for name, (var, x, size, term) in self.unit.tabs.items():
-            per = None if ns is None else _terms(ns, var, x, size, term, P)
+            per = None if ns is None else _terms(ns, var, x, size, term, P, extra)
             flat = []
             for v in range(size):
                 for c in range(chunks):
@@ -536,8 +537,13 @@ class Builder:
         out.append(stepgen.source(LOOP, layout.LAYOUT, self.consts))
         src = "\n".join(out) + "\n"
         src = _no_refcounts(src)
-        _only_generated(src, "".join(self.templates) + stepgen.template(LOOP, layout.LAYOUT))
+        _only_generated(src, self._template_text())
         return src
+
+    def _template_text(self) -> str:
+        """The fixed texts the module's check takes its allowed names and strings from,
+        besides the kernel's own templates: the strategy's and the generator's."""
+        return "".join(self.templates) + stepgen.template(LOOP, layout.LAYOUT)
 
 
 # The functions that allocate arrays (the drivers: the hands' buffers, a match's state) or are
@@ -629,7 +635,8 @@ _IMPORTS = {None: frozenset({"numpy"}), "numba": frozenset({"njit", "prange", "c
             "tablerules.batch.native": frozenset({"int64s_at"})}
 
 
-def _terms(ns: dict, var: str, x: str | None, size: int, term: str, pieces: int):
+def _terms(ns: dict, var: str, x: str | None, size: int, term: str, pieces: int,
+           extra: str):
     """A tabulated term's value for each value of its outside variable (none: one) and each
     piece, worked out as plain Python with numba's integers (a division by zero or an
     overflow is an error, which numpy's scalars left alone would not make); None when it fails
@@ -637,7 +644,7 @@ def _terms(ns: dict, var: str, x: str | None, size: int, term: str, pieces: int)
     np = ns["np"]
     args = var + (", " + x if x else "")
     text = f"def _q0(S, H, {args}):\n    return {term}\n"
-    _only_generated(text, "")
+    _only_generated(text, extra)
     exec(compile(text, "<tabulated term>", "exec"), ns)  # noqa: S102 generated, checked above
     q = ns["_q0"]
     out = []
@@ -653,20 +660,22 @@ def _terms(ns: dict, var: str, x: str | None, size: int, term: str, pieces: int)
     return out
 
 
-def _evaluator(b: "Builder") -> dict:
+def _evaluator(b: "Builder", extra: str) -> dict:
     """The module's constants, tables and helpers as plain Python (numba's decorator left
-    out): where Builder._tabulate works out a tabulated term for every piece."""
-    text = "\n".join([*(f"{k} = {v!r}" for k, v in sorted(b.consts.items())),
-                      *(f"{k} = np.array({flat!r}, dtype=np.int64).reshape({shape!r})"
-                        for k, (flat, shape) in b.arrays.items()),
-                      *(f"{k} = np.array({v!r}, dtype=np.int64)" for k, v in b.unit.tables.items()),
-                      HELPERS, CARD_HELPERS, *b.templates])
-    _only_generated(text, "".join(b.templates))
+    out): where Builder._tabulate works out a tabulated term for every piece. The constants
+    and tables are the ints the builder holds; the helpers' text is the fixed templates'
+    (`extra` is what the module's check allows besides generated names)."""
     import numpy as np  # only with the batch engine's extra, as numba
 
+    text = "\n".join([HELPERS, CARD_HELPERS, *b.templates])
+    _only_generated(text, extra)
     ns = {"np": np, "njit": lambda *a, **k: (a[0] if a and callable(a[0]) else (lambda f: f)),
-          "prange": range}
-    exec(compile(text, "<tabulated terms>", "exec"), ns)  # noqa: S102 generated, checked above
+          "prange": range, **b.consts}
+    for k, (flat, shape) in b.arrays.items():
+        ns[k] = np.array(flat, dtype=np.int64).reshape(shape)
+    for k, v in b.unit.tables.items():
+        ns[k] = np.array(v, dtype=np.int64)
+    exec(compile(text, "<tabulated terms>", "exec"), ns)  # noqa: S102 the templates, checked
     return ns
 
 

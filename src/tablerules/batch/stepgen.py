@@ -326,8 +326,9 @@ def _source(loop: str, lay: str, items: tuple) -> str:
     # `out`, `nleg` and `i` only served _choose: the stops record nothing
     inner = ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[])))
     text = "def _steps(at, n, dealer):\n" + PLACES + textwrap.indent(inner, "    ")
+    used = {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}
     for name in ("out", "nleg", "_choose", "_layout"):
-        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(ast.parse(text))):
+        if name in used:
             raise RuntimeError(f"the generator still uses {name}")
     out = "@njit(cache=True)\n" + text + "\n\n" + _PLACES_FN + "\n\n" + _AFTER
     if playouts:  # called, not inlined at every stop: the generator compiles faster
