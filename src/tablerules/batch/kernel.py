@@ -25,7 +25,7 @@ from ..errors import RulesetFault
 from . import layout, stepgen
 from .cards import CARD_HELPERS
 from .strategy import StrategyPart, obs_slots
-from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit, reads
+from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit, reads, tab_chunks
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
 # IN_MATCH: the hand is one of a match (play_matches), not on its own; CUT: a lay won the
@@ -103,7 +103,8 @@ class Builder:
         self.outlined: list[str] = []  # generated functions compiled on their own (not inlined)
         self.sym = Symbols()
         self.unit = Unit(self.sym, {"tile": len(game.pieces), "card": len(game.pieces),
-                                    "bid": len(game.bids), "number": len(game.number_mask)},
+                                    "bid": len(game.bids), "number": len(game.number_mask),
+                                    "bool": 2},
                          {"hand": game.hand_size, "trick": game.seat_count})
         self.consts: dict[str, int] = {}
         self.arrays: dict[str, tuple[list, tuple]] = {}  # name -> (flat values, shape)
@@ -496,7 +497,7 @@ class Builder:
         except ImportError:  # no numpy, so no numba: the module is never run
             ns = None
         P = len(self.g.pieces)
-        chunks = (P + 7) // 8
+        chunks = tab_chunks(P)
         for name, (var, x, size, term) in self.unit.tabs.items():
             per = None if ns is None else _terms(ns, var, x, size, term, P, extra)
             flat = []

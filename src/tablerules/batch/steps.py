@@ -96,7 +96,7 @@ class Steps:
                 if -1 not in ids:
                     io.fromlist(ids)
                     return io
-        except (KeyError, TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError):
             pass  # not pairs of ends of this set: read as ids, pairs or names below
         try:
             io.fromlist(list(map(self._get, chain.from_iterable(dealt))))

@@ -224,6 +224,16 @@ _STATE = re.compile(r"\b(S|H|R|acts|n)\b")
 # the most values of a tabulated term's outside variable (Gen.tabulated): a table of them all is
 # TAB_DOMAIN x 8 x 256 int64s at most
 TAB_DOMAIN = 16
+# the domain (Unit.domains) of each type of outside variable a tabulated term may read
+_TAB_KINDS = {"int": "number", "scalar": "number", "tile": "tile", "card": "card", "bool": "bool"}
+
+
+def tab_chunks(pieces: int) -> int:
+    """How many bytes of a mask of `pieces` a tabulated term's table is looked up by (its rows
+    of 256 sums each, Gen.tabulated and kernel.Builder._tabulate)."""
+    return (pieces + 7) // 8
+
+
 # a loop over a mask whose body calls nothing visits its set bits only when at most this many
 # pieces may pass (mask_loop); a call in the body: a generated function or helper
 SPARSE = 8
@@ -571,25 +581,21 @@ class Gen:
                  if k is not b and re.search(rf"\b{v}\b", term)]
         if len(outer) > 1:
             return None
-        size, x = 1, None
+        size, x, idx, test = 1, None, "0", "True"  # no variable: one row
         if outer:
-            k, x = outer[0]
-            size = {"int": "number", "scalar": "number", "tile": "tile", "card": "tile",
-                    "bool": "bool"}.get(str(k.type))
-            size = self.u.domains.get(size, 0) if size != "bool" else 2
+            kind = _TAB_KINDS.get(str(outer[0][0].type))
+            x, size = outer[0][1], self.u.domains.get(kind, 0)
             if not 0 < size <= TAB_DOMAIN:
                 return None
-        # one table for the same term (its locals renamed) over the same domain
-        key = (size, re.sub(rf"\b{var}\b", "_p", term if x is None
-                            else re.sub(rf"\b{x}\b", "_v", term)))
-        idx, test = x, f"{x} >= 0 and {x} < {size}"
-        if x is None or str(outer[0][0].type) == "bool":  # every value has its row
-            idx, test = ("0" if x is None else f"(1 if {x} else 0)"), "True"
+            idx, test = ((f"(1 if {x} else 0)", "True") if kind == "bool"  # a row for each
+                         else (x, f"{x} >= 0 and {x} < {size}"))
+        # one table for the same term (its locals named by their order) over the same domain
+        key = (size, _canon(f"{var} {x}: {term}"))
         name = self.u.tab_names.get(key)
         if name is None:
             name = self.u.tab_names[key] = self.u.fresh("x")
-        self.u.tabs.setdefault(name, (var, x, size, term))
-        chunks = (self.u.domains.get("tile", 0) + 7) // 8
+            self.u.tabs[name] = (var, x, size, term)
+        chunks = tab_chunks(self.u.domains.get("tile", 0))
         look = " + ".join(f"{name}[{idx}, {c}, ({m} >> {8 * c}) & 255]" for c in range(chunks))
         return test, look or "0"
 
