@@ -518,7 +518,7 @@ class Builder:
     def source(self) -> str:
         self._tabulate()
         out = ["import numpy as np", "from numba import carray, njit, prange",
-               "from tablerules.batch.native import int64s_at", ""]
+               "from tablerules.batch.native import int64s_at, ptr", ""]
         for k, v in sorted(self.consts.items()):
             out.append(f"{k} = {v!r}")
         for name, (flat, shape) in self.arrays.items():
@@ -530,8 +530,7 @@ class Builder:
         out.append(CARD_HELPERS)
         out += self.templates
         out += _decorated(self.unit.defs + self.dispatch)
-        for d in self.outlined:
-            out.append("@njit(cache=True)\n" + d)
+        out += [on_its_own(d) for d in self.outlined]
         out.append(LOOP)
         out.append(layout.LAYOUT)
         # the hand loop one decision at a time (stepgen.py): compiled only when steps.py runs it
@@ -633,7 +632,7 @@ def _allowed(extra: str = "") -> tuple[frozenset, frozenset]:
 # what the module imports, by the module it comes from: numpy, numba's decorator, its loops and
 # its arrays over memory it does not own, and native.py's pointer from an address
 _IMPORTS = {None: frozenset({"numpy"}), "numba": frozenset({"njit", "prange", "carray"}),
-            "tablerules.batch.native": frozenset({"int64s_at"})}
+            "tablerules.batch.native": frozenset({"int64s_at", "ptr"})}
 
 
 def _terms(ns: dict, var: str, x: str | None, size: int, term: str, pieces: int,
@@ -680,15 +679,22 @@ def _evaluator(b: "Builder", extra: str) -> dict:
     return ns
 
 
+def _known(name: str, names: frozenset) -> bool:
+    """A name of the templates or a generated one, or either's body compiled on its own
+    (on_its_own's `<name>_at`)."""
+    return any(n in names or _NAME.fullmatch(n) is not None
+               for n in (name, name[:-3] if name.endswith("_at") else name))
+
+
 def _only_generated(src: str, extra: str = "") -> None:
     names, texts = _allowed(extra)
     for node in ast.walk(ast.parse(src)):
         if isinstance(node, ast.Constant):
             ok = node.value is None or type(node.value) in (int, bool) or node.value in texts
         elif isinstance(node, ast.Name):
-            ok = node.id in names or _NAME.fullmatch(node.id) is not None
+            ok = _known(node.id, names)
         elif isinstance(node, ast.FunctionDef):
-            ok = node.name in names or _NAME.fullmatch(node.name) is not None
+            ok = _known(node.name, names)
         elif isinstance(node, ast.arg):
             ok = node.arg in names or _NAME.fullmatch(node.arg) is not None
         elif isinstance(node, ast.Attribute):
@@ -734,8 +740,30 @@ def _decorated(defs: list[str]) -> list[str]:
             w += weight.get(callee, 1)
         inline = w <= INLINE_LIMIT or (sites.get(name, 0) <= 1 and w <= OUTLINE_LIMIT)
         weight[name] = w if inline else 1
-        out.append((_INLINE if inline else "@njit(cache=True)\n") + d)
+        out.append(_INLINE + d if inline else on_its_own(d))
     return out
+
+
+# the arrays a generated function may be given, each one-dimensional: the state, the hands, the
+# run's generator, the decision's legal actions
+ARRAYS = frozenset({"S", "H", "R", "acts"})
+_HEAD = re.compile(r"def (\w+)\(([^)]*)\):\n")
+
+
+def on_its_own(d: str) -> str:
+    """The generated def `d` compiled on its own, not inlined, and given its arrays as pointers
+    (native.ptr): numba passes an array to such a function as seven values on the stack (its
+    data, shape, strides and more), so an inlined function of the same name passes `ptr` of
+    each to the body, named `<name>_at`, which indexes the pointers as it did the arrays. The
+    arrays' fields at each call took about a tenth of a hand of the shipped card game's random
+    play and of each shipped strategy's (docs/speed.md)."""
+    m = _HEAD.match(d)
+    params = [p.strip() for p in m[2].split(",")]
+    if not ARRAYS.intersection(params):
+        return "@njit(cache=True)\n" + d
+    call = ", ".join(f"ptr({p})" if p in ARRAYS else p for p in params)
+    return (f"{_INLINE}def {m[1]}({m[2]}):\n    return {m[1]}_at({call})\n\n\n"
+            f"@njit(cache=True)\ndef {m[1]}_at({m[2]}):\n" + d[m.end():])
 
 
 HELPERS = '''

@@ -1,5 +1,6 @@
 """Memory the caller owns, seen from compiled code by its address (imported by the generated
-module only, so only where numba is installed).
+module only, so only where numba is installed): `int64s_at` for the compiled steps' buffer,
+`ptr` for the arrays the rules agent's function is given at each decision (strategy.py).
 
 The compiled steps' generator (stepgen.py) takes the hand's buffer as an address and a length,
 not as an array: numba counts a reference to every array a generator is given, and drops it
@@ -37,3 +38,36 @@ def _int64s_at_plain(address: int):
 
 
 int64s_at = _int64s_at_plain if config.DISABLE_JIT else _int64s_at
+
+
+
+@intrinsic
+def _ptr(typingctx, x):
+    """A one-dimensional contiguous array's items as a pointer to them (a pointer: itself).
+    A function compiled on its own is given this in place of the array: numba passes an array
+    as seven values (its data, shape, strides, ...) on the stack, a pointer in one register.
+    The function indexes the pointer as it would the array, with no negative index counted
+    from the end and no bounds (the kernel computes every index it reads, and numba checks no
+    bounds of an array either)."""
+    if isinstance(x, types.CPointer):
+        def same(context, builder, signature, args):
+            return args[0]
+
+        return x(x), same
+    if not isinstance(x, types.Array) or x.ndim != 1 or x.layout != "C":
+        return None
+    pointer = types.CPointer(x.dtype)
+
+    def codegen(context, builder, signature, args):
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return pointer(x), codegen
+
+
+def _ptr_plain(x):
+    """The kernel run as plain Python (NUMBA_DISABLE_JIT): the array itself, which the
+    function indexes as it would the pointer."""
+    return x
+
+
+ptr = _ptr_plain if config.DISABLE_JIT else _ptr

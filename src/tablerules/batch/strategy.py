@@ -56,10 +56,18 @@ def obs_slots(game, width: int) -> dict[str, int]:
 # the fixed helpers of the rules agent: the record `_choose` keeps, the decision's view, the
 # observation's functions (strategy.py's Seen, _suit, _rank, _beats, _follows)
 TEMPLATE = '''
-# not inlined: the loop calls it at every decision, and inlined there it made the loop's code
-# (and its compile) several times longer
-@njit(cache=True)
+# The loop calls it at every decision. Its body is compiled on its own (inlined in the loop it
+# made the loop's code, and its compile, several times longer), and given the arrays as
+# pointers (native.ptr): numba passes an array to a function compiled on its own as seven
+# values on the stack, and the 28 of these four at each decision took up to an eighth of a
+# hand played by a shipped strategy (docs/speed.md).
+@njit(cache=True, inline='always')
 def _k_rules(S, H, R, acts, n):
+    return _k_rules_at(ptr(S), ptr(H), ptr(R), ptr(acts), n)
+
+
+@njit(cache=True)
+def _k_rules_at(S, H, R, acts, n):
     c = S[AGENTS + S[ACTOR]]
     if c > 0:
         a = acts[0]
