@@ -162,3 +162,29 @@ contracts:
     src = Builder(load_game(str(f), typed=True).definition).build()
     loops = [t for t in generated(src).values() if "acc += 1" in t]
     assert len(loops) == 1 and "continue" in loops[0]
+
+
+@pytest.mark.parametrize("game", ["texas42", "moon", "allfives", "taroky"])
+def test_a_function_compiled_on_its_own_is_given_pointers_not_arrays(game):
+    # numba passes an array to a function it compiles on its own as seven values on the stack:
+    # such a function takes the state, hands, generator and actions as pointers (ptr), through
+    # an inlined function of its name; only the hand loop (once a hand) and the drivers that
+    # allocate (NRT_FUNCTIONS) take arrays
+    from tablerules.batch.kernel import ARRAYS, NRT_FUNCTIONS
+
+    gd = load_game(game, typed=True).definition
+    src = Builder(gd, seat_agents(gd, [make_agent("rules", random.Random(0), gd)])).build()
+    bodies = 0
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, ast.FunctionDef):
+            dec = ast.unparse(node.decorator_list[0]) if node.decorator_list else ""
+            params = {a.arg for a in node.args.args}
+            if "njit" in dec and "inline" not in dec and node.name not in NRT_FUNCTIONS \
+                    and node.name != "_hand" and params & ARRAYS:
+                assert node.name.endswith("_at"), node.name
+                bodies += 1
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id.endswith("_at") and node.func.id != "int64s_at":
+            bare = [a.id for a in node.args if isinstance(a, ast.Name) and a.id in ARRAYS]
+            assert not bare, (node.func.id, bare)
+    assert bodies >= 1  # the rules agent's call at every decision at least

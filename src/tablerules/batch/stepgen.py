@@ -332,7 +332,9 @@ def _source(loop: str, lay: str, items: tuple) -> str:
             raise RuntimeError(f"the generator still uses {name}")
     out = "@njit(cache=True)\n" + text + "\n\n" + _PLACES_FN + "\n\n" + _AFTER
     if playouts:  # called, not inlined at every stop: the generator compiles faster
-        out += "\n\n@njit(cache=True)\ndef _k_obs_seen(S, a):\n    _k_obs_record(S, a)\n"
+        out += ("\n\n@njit(cache=True, inline='always')\ndef _k_obs_seen(S, a):\n"
+                "    _k_obs_seen_at(ptr(S), a)\n\n\n"  # the state as a pointer (kernel.on_its_own)
+                "@njit(cache=True)\ndef _k_obs_seen_at(S, a):\n    _k_obs_record(S, a)\n")
     return out
 
 
