@@ -170,7 +170,8 @@ def test_a_function_compiled_on_its_own_is_given_pointers_not_arrays(game):
     # such a function takes the state, hands, generator and actions as pointers (ptr), through
     # an inlined function of its name; only the hand loop (once a hand) and the drivers that
     # allocate (NRT_FUNCTIONS) take arrays
-    from tablerules.batch.kernel import ARRAYS, NRT_FUNCTIONS
+    from tablerules.batch.kernel import NRT_FUNCTIONS
+    from tablerules.batch.typed import ARRAYS
 
     gd = load_game(game, typed=True).definition
     src = Builder(gd, seat_agents(gd, [make_agent("rules", random.Random(0), gd)])).build()

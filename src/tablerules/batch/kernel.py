@@ -25,7 +25,8 @@ from ..errors import RulesetFault
 from . import layout, stepgen
 from .cards import CARD_HELPERS
 from .strategy import StrategyPart, obs_slots
-from .typed import SCALAR_FIELDS, NotBatchable, Symbols, Unit, reads, tab_chunks
+from .typed import (INLINE, SCALAR_FIELDS, NotBatchable, Symbols, Unit, on_its_own, reads,
+                    tab_chunks)
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
 # IN_MATCH: the hand is one of a match (play_matches), not on its own; CUT: a lay won the
@@ -710,9 +711,8 @@ def _only_generated(src: str, extra: str = "") -> None:
             raise RuntimeError(f"generated kernel source holds {ast.dump(node)[:80]}")
 
 
-# every function but the loop is inlined into it at numba's level: a call that passes the state
-# arrays costs their reference counts, which was half of a hand's time
-_INLINE = "@njit(cache=True, inline='always')\n"
+# every function but the loop is inlined into it at numba's level (typed.INLINE): a call that
+# passes the state arrays costs their reference counts, which was half of a hand's time
 # ... but numba inlines each call site anew, so a function whose calls, inlined all the way
 # down, come to more than this is compiled once and called (a chain of a ruleset's functions
 # that call each other several times, as a scoring formula does, took minutes to compile)
@@ -740,30 +740,8 @@ def _decorated(defs: list[str]) -> list[str]:
             w += weight.get(callee, 1)
         inline = w <= INLINE_LIMIT or (sites.get(name, 0) <= 1 and w <= OUTLINE_LIMIT)
         weight[name] = w if inline else 1
-        out.append(_INLINE + d if inline else on_its_own(d))
+        out.append(INLINE + d if inline else on_its_own(d))
     return out
-
-
-# the arrays a generated function may be given, each one-dimensional: the state, the hands, the
-# run's generator, the decision's legal actions
-ARRAYS = frozenset({"S", "H", "R", "acts"})
-_HEAD = re.compile(r"def (\w+)\(([^)]*)\):\n")
-
-
-def on_its_own(d: str) -> str:
-    """The generated def `d` compiled on its own, not inlined, and given its arrays as pointers
-    (native.ptr): numba passes an array to such a function as seven values on the stack (its
-    data, shape, strides and more), so an inlined function of the same name passes `ptr` of
-    each to the body, named `<name>_at`, which indexes the pointers as it did the arrays. The
-    arrays' fields at each call took about a tenth of a hand of the shipped card game's random
-    play and of each shipped strategy's (docs/speed.md)."""
-    m = _HEAD.match(d)
-    params = [p.strip() for p in m[2].split(",")]
-    if not ARRAYS.intersection(params):
-        return "@njit(cache=True)\n" + d
-    call = ", ".join(f"ptr({p})" if p in ARRAYS else p for p in params)
-    return (f"{_INLINE}def {m[1]}({m[2]}):\n    return {m[1]}_at({call})\n\n\n"
-            f"@njit(cache=True)\ndef {m[1]}_at({m[2]}):\n" + d[m.end():])
 
 
 HELPERS = '''

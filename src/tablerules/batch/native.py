@@ -40,7 +40,6 @@ def _int64s_at_plain(address: int):
 int64s_at = _int64s_at_plain if config.DISABLE_JIT else _int64s_at
 
 
-
 @intrinsic
 def _ptr(typingctx, x):
     """A one-dimensional contiguous array's items as a pointer to them (a pointer: itself).

@@ -18,6 +18,8 @@ import ast
 import functools
 import textwrap
 
+from .typed import on_its_own
+
 # the loop's arguments that `_layout` shares: the call passes them under the same names
 _SHARED = ("S", "H", "R", "c", "stock", "nstock", "leader", "acts", "step", "out", "nleg", "i")
 _PREFIX = "l_"  # the layout's own locals, renamed so none meets one of the loop's
@@ -332,9 +334,7 @@ def _source(loop: str, lay: str, items: tuple) -> str:
             raise RuntimeError(f"the generator still uses {name}")
     out = "@njit(cache=True)\n" + text + "\n\n" + _PLACES_FN + "\n\n" + _AFTER
     if playouts:  # called, not inlined at every stop: the generator compiles faster
-        out += ("\n\n@njit(cache=True, inline='always')\ndef _k_obs_seen(S, a):\n"
-                "    _k_obs_seen_at(ptr(S), a)\n\n\n"  # the state as a pointer (kernel.on_its_own)
-                "@njit(cache=True)\ndef _k_obs_seen_at(S, a):\n    _k_obs_record(S, a)\n")
+        out += "\n\n" + on_its_own("def _k_obs_seen(S, a):\n    _k_obs_record(S, a)\n")
     return out
 
 

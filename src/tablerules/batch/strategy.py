@@ -25,7 +25,7 @@ from typing import Any
 from ..expr import nodes as n
 from ..expr.checker import Binder
 from ..expr.types import ListType, ObjType
-from .typed import KEYS, TABLE_FUNCS, Gen, NotBatchable, kept_by_arguments, loops
+from .typed import KEYS, TABLE_FUNCS, Gen, NotBatchable, kept_by_arguments, loops, on_its_own
 
 # a generated def's name, a loop in generated code, a generated function called
 _DEF = re.compile(r"def (_[a-z_]*\d+)\(")
@@ -61,13 +61,7 @@ TEMPLATE = '''
 # pointers (native.ptr): numba passes an array to a function compiled on its own as seven
 # values on the stack, and the 28 of these four at each decision took up to an eighth of a
 # hand played by a shipped strategy (docs/speed.md).
-@njit(cache=True, inline='always')
-def _k_rules(S, H, R, acts, n):
-    return _k_rules_at(ptr(S), ptr(H), ptr(R), ptr(acts), n)
-
-
-@njit(cache=True)
-def _k_rules_at(S, H, R, acts, n):
+''' + on_its_own('''def _k_rules(S, H, R, acts, n):
     c = S[AGENTS + S[ACTOR]]
     if c > 0:
         a = acts[0]
@@ -77,7 +71,7 @@ def _k_rules_at(S, H, R, acts, n):
         a = acts[_rand(R, n)]
     _k_obs_record(S, a)
     return a
-
+''') + '''
 
 @njit(cache=True, inline='always')
 def _k_obs_record(S, a):

@@ -815,3 +815,29 @@ class Gen:
         fname = self.u.share(fname, "\n".join(lines) + "\n")
         del self.locals[b]
         return f"{fname}(S, H{params})"
+
+
+# every generated function but the loop is inlined into it at numba's level (kernel._decorated)
+INLINE = "@njit(cache=True, inline='always')\n"
+
+
+# the arrays a generated function may be given, each one-dimensional: the state, the hands, the
+# run's generator, the decision's legal actions
+ARRAYS = frozenset({"S", "H", "R", "acts"})
+_HEAD = re.compile(r"def (\w+)\(([^)]*)\):\n")
+
+
+def on_its_own(d: str) -> str:
+    """The generated def `d` compiled on its own, not inlined, and given its arrays as pointers
+    (native.ptr): numba passes an array to such a function as seven values on the stack (its
+    data, shape, strides and more), so an inlined function of the same name passes `ptr` of
+    each to the body, named `<name>_at`, which indexes the pointers as it did the arrays. The
+    arrays' fields at each call took about a tenth of a hand of the shipped card game's random
+    play and of each shipped strategy's (docs/speed.md)."""
+    m = _HEAD.match(d)
+    params = [p.strip() for p in m[2].split(",")]
+    if not ARRAYS.intersection(params):
+        return "@njit(cache=True)\n" + d
+    call = ", ".join(f"ptr({p})" if p in ARRAYS else p for p in params)
+    return (f"{INLINE}def {m[1]}({m[2]}):\n    return {m[1]}_at({call})\n\n\n"
+            f"@njit(cache=True)\ndef {m[1]}_at({m[2]}):\n" + d[m.end():])
