@@ -236,3 +236,56 @@ play:
     tests = sorted(t if t in ("True", "False") else re.sub(r"_b\d+", "x", t) for t, _ in looks)
     assert tests == ["False", "False", "False", "True", "True", "x >= 0 and x < 7"], tests
     agree(tmp_path, "moon", f"rules:strategy={f}")
+
+
+@pytest.mark.parametrize("name, attr, trump, guard", [
+    ("moon", "a.piece.pips", "trump", "trump != 'none'"),
+    ("texas42", "a.piece.pips", "trump", "trump != 'none'"),
+    ("taroky", "a.piece.rank", "'tarok'", "seat != dealer")])  # its trump suit is no declaration
+def test_tests_of_a_pieces_suit_are_masks_that_agree(tmp_path, name, attr, trump, guard):
+    """`suit(t) == x` of a piece in a count, and a strategy's truth of one piece made of such
+    tests and of the state's own slots (`is_trump(t)`), are masks in the kernel, worked out once
+    a decision (batch/strategy.py: `_k_obs_suitm`, and `_as_mask`), not a test a piece: with x
+    the trump (a number, a symbol, none, follow-me), the suit led (-1 before a lead, and in the
+    auction, where every piece's suit is -1 too), numbers past the suits and a symbol no suit
+    is; `!=`; under a guard of the state's slots; and a test that reads a function
+    (`len(hand)`), which stays a test a piece. Each chooses as the Python agent does at every decision of 200 hands, and the
+    kernel's source shows the masks made."""
+    import random
+
+    from tablerules.agents import make_agent
+    from tablerules.batch.kernel import Builder
+    from tablerules.batch.loader import seat_agents
+    from tablerules.game import load_game
+
+    f = tmp_path / "suits.yaml"
+    f.write_text(f"""name: suit-probe
+functions:
+  "trumps(t: tile)": "{guard} and suit(t) == {trump}"
+  "off_led(t: tile)": "not leading and suit(t) != led"
+  "of(x: scalar)": "count(t in hand if suit(t) == x)"
+values:
+  mix: >-
+    count(t in unseen if trumps(t)) * 3 + count(t in hand if suit(t) == led) * 5
+    + sum(of(x) * (x + 2) for x in range(-1, 9)) + 7 * of('hearts') + 11 * of('nothing')
+    + 13 * count(t in hand if suit(t) != {trump}) + 17 * count(t in hand if suit(t) == len(hand))
+    + 19 * count(t in trick if off_led(t))
+bid:
+  - name: bid_by_the_suits
+    only: "a.kind == 'bid'"
+    choose: "((mix % 5) - 2) * a.bid.rank"
+play:
+  - name: by_the_suits
+    only: "a.kind == 'play'"
+    choose: >-
+      ((mix % 7) - 3) * {attr} + (9 if trumps(a.piece) else 0) * ((mix % 3) - 1)
+      + (4 if off_led(a.piece) else 0) * ((mix % 5) - 2)
+""", encoding="utf-8")
+    gd = load_game(name, typed=True).definition
+    agent = make_agent(f"rules:strategy={f}", random.Random(0), gd)
+    src = Builder(gd, seat_agents(gd, [agent])).build()
+    # every suit test but the one of len(hand) is a mask; the two truths of one piece are bits
+    assert len(re.findall(r"_k_obs_suitm\(S, (?!x\))", src)) >= 6
+    assert len(re.findall(r"_k_obs_suit\(S, _b\d+\) == _popcount", src)) == 1
+    assert len(re.findall(r"\) >> _b\d+\) & 1 == 1\n", src)) == 2
+    agree(tmp_path, name, f"rules:strategy={f}")

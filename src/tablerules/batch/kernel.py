@@ -25,8 +25,8 @@ from ..errors import RulesetFault
 from . import layout, stepgen
 from .cards import CARD_HELPERS
 from .strategy import StrategyPart, obs_slots
-from .typed import (INLINE, SCALAR_FIELDS, NotBatchable, Symbols, Unit, on_its_own, reads,
-                    tab_chunks)
+from .typed import (INLINE, SCALAR_FIELDS, SYM_BASE, NotBatchable, Symbols, Unit, on_its_own,
+                    reads, tab_chunks)
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
 # IN_MATCH: the hand is one of a match (play_matches), not on its own; CUT: a lay won the
@@ -478,6 +478,23 @@ class Builder:
         self.array("NTIERS", ntiers, (nt, nsuit))
         self.array("RANK", rank, (nt, nsuit, P))
         self.array("SUIT", suit, (nt, nsuit))
+        # the pieces of each suit of each table, by the suit's value (its number, then its
+        # symbol's number): a strategy's `suit(t) == x` as one look-up (strategy.py's
+        # _k_obs_suitm); SUIT[tid, LEAD[tid, t, 0]] read as numpy reads it
+        first = [[suit[k * nsuit + lead[(k * P + t) * width] % nsuit] for t in range(P)]
+                 for k in range(nt)]
+        ints = sorted({x for row in first for x in row if x < SYM_BASE})
+        syms = [x - SYM_BASE for row in first for x in row if x >= SYM_BASE]
+        lo, nint = (ints[0], ints[-1] - ints[0] + 1) if ints else (0, 0)
+        wide = nint + (max(syms) + 1 if syms else 0)
+        masks = [[0] * wide for _ in range(nt)]
+        for k, row in enumerate(first):
+            for t, x in enumerate(row):
+                masks[k][x - lo if x < SYM_BASE else nint + x - SYM_BASE] |= 1 << t
+        self.array("SUITM", [m for row in masks for m in row], (nt, wide))
+        self.const("SUITM_LO", lo)
+        self.const("SUITM_NINT", nint)
+        self.const("SUITM_WIDE", wide)
         self.array("MUSTF", mustf)
         self.array("LEAD_ACT", lact, (nt, nsuit))
         self.trick_tabs = tabs

@@ -224,6 +224,22 @@ def _k_obs_suit(S, t):
 
 
 @njit(cache=True, inline='always')
+def _k_obs_suitm(S, x):
+    """The mask of the pieces t with _k_obs_suit(S, t) == x (SUITM, made by kernel.Builder
+    from SUIT and LEAD): a number's row, then a symbol's, no piece looked at."""
+    tid = S[OBS + OBS_TID]
+    if tid < 0:
+        return ALL_PIECES if x == -1 else 0
+    i = x - SUITM_LO
+    if i >= 0 and i < SUITM_NINT:
+        return SUITM[tid, i]
+    i = x - 1099511627776 + SUITM_NINT
+    if i >= SUITM_NINT and i < SUITM_WIDE:
+        return SUITM[tid, i]
+    return 0
+
+
+@njit(cache=True, inline='always')
 def _k_obs_rank(S, t):
     tid = S[OBS + OBS_TID]
     if tid < 0:
@@ -303,6 +319,20 @@ class StrategyGen(Gen):
         """A strategy's `played_by` is the seat's view (OBS_PB, a lay counted too), not the
         loop's record: each piece is looked at."""
         return None
+
+    def _piece_mask(self, node: n.Node, b) -> str | None:
+        if isinstance(node, n.Compare) and node.op in ("==", "!="):  # `suit(t) == trump`
+            for call, y in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(call, n.Call) and len(call.args) == 1 and \
+                        self.names.funcs.get(id(self.c.funcs[id(call)])) == "suit" and \
+                        self._bound(call.args[0], b):
+                    x = self.known(y, b)
+                    if x is None:
+                        return None
+                    m = f"_k_obs_suitm(S, {x})"  # the pieces of suit x at this decision
+                    return m if node.op == "==" else \
+                        f"({(1 << self.u.domains.get('tile', 0)) - 1} & ~{m})"
+        return super()._piece_mask(node, b)
 
     def _var(self, node: n.Name):
         ref = self.c.refs[id(node)]
@@ -448,6 +478,7 @@ class StrategyPart:
         self._values: dict[int, str] = {}
         self._vals: dict[int, Any] = {}
         self._tables: dict[str, str] = {}
+        self._bits: set[str] = set()  # the functions that read a bit of a kept mask (`user`)
         self.strategy = None
 
     # -- names a strategy reads --------------------------------------------------------------
@@ -486,6 +517,13 @@ class StrategyPart:
         fname = self.u.fresh("u")
         args = [locals_[b] for b in typed.params]
         params = "".join(", " + a for a in args)
+        mask = self._as_mask(typed, locals_)
+        if mask is not None:  # `is_trump(t)`: a bit of the decision's mask of the pieces,
+            # inlined where it is read (the kept mask's function is compiled on its own)
+            fname = self.u._user[id(func)] = self.u.share(
+                fname, f"def {fname}(S, H{params}):\n    return ({mask} >> {args[0]}) & 1 == 1\n")
+            self._bits.add(fname)
+            return fname
         if not (args and all(str(b.type) in KEYS for b in typed.params) and loops(typed)
                 and self._loops(body)):
             fname = self.u._user[id(func)] = self.u.share(
@@ -505,6 +543,18 @@ class StrategyPart:
         self.u._user[id(func)] = fname
         self.u.defs.append(text)
         return fname
+
+    def _as_mask(self, typed, locals_: dict) -> str | None:
+        """A truth of one piece whose body has a mask form (typed.Gen._piece_mask: the
+        piece's attributes, `suit(t) == trump`, guards of the state's own slots), as that mask,
+        worked out once a decision and kept (a strategy's function reads the observation and
+        its argument, which a decision does not change): each call is then a bit of it."""
+        gen = StrategyGen(self.u, typed, locals_, False, self)
+        if len(typed.params) != 1 or str(typed.params[0].type) not in ("tile", "card") or \
+                str(gen.type_of(typed.root)) != "bool":
+            return None
+        mask = gen._piece_mask(typed.root, typed.params[0])
+        return None if mask is None else self.u.kept(mask)
 
     def _loops(self, body: str) -> bool:
         """Whether generated code, `body` or a generated function it calls, has a loop worth
@@ -596,7 +646,9 @@ class StrategyPart:
         mine = self.u.defs[k0:]
         del self.u.defs[k0:]
         for d in mine:
-            (self.u.defs if d.startswith(("def _a", "def _r", "def _s")) else b.outlined).append(d)
+            one = d.startswith(("def _a", "def _r", "def _s")) or \
+                _DEF.match(d).group(1) in self._bits
+            (self.u.defs if one else b.outlined).append(d)
         kinds = voc_kinds or ("play",) * g.actions.num_actions
         sec = {k: SECTIONS.index(SECTION_OF.get(k, "play")) if k != "pass" else 3
                for k in set(kinds)}

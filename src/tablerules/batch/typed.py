@@ -238,6 +238,8 @@ def tab_chunks(pieces: int) -> int:
 # pieces may pass (mask_loop); a call in the body: a generated function or helper
 SPARSE = 8
 _CALLS = re.compile(r"\b_[a-z_]*\d*\(")
+# any call at all in generated source (what is worked out before a loop calls nothing: known)
+_CALLS_ANY = re.compile(r"\w\s*\(")
 # the types of a kept function's parameters (each an int in the kernel) and its entries
 KEYS = frozenset({"int", "bool", "symbol", "scalar"})
 MEMO_WAYS = 8
@@ -439,6 +441,9 @@ class Gen:
         size = self.u.domains.get("tile", 0)
         if self.is_const(node) and str(self.type_of(node)) == "bool":  # an option's flag
             return repr((1 << size) - 1) if self.const(node) else "0"
+        guard = self.known(node, b) if str(self.type_of(node)) == "bool" else None
+        if guard is not None:  # `trump != 'none'`: all the pieces or none, looked at once
+            return f"({(1 << size) - 1} if {guard} else 0)"
         if isinstance(node, n.Call) and self.c.funcs[id(node)].typed is not None:
             # a ruleset's function of the piece and of values known before the loop
             # (`barred(t)`, `held(s, t)`): its body's mask, its other parameters those values
@@ -489,6 +494,28 @@ class Gen:
             if self._outer(node.args[1], b):
                 return f"_hasm({self.expr(node.args[1])})"
         return None
+
+    def known(self, node: n.Node, b) -> str | None:
+        """The source of a value that does not read the piece `b` and reads nothing that can
+        fail: a constant, a variable bound outside the aggregate, one of the state's own slots
+        (`trump`), or a comparison of those with `and`, `or`, `not`. Worked out once before an
+        aggregate's loop, not once a piece. None for any other: whatever calls a function is
+        looked at a piece at a time, in order, as the step engine does."""
+        if b in self.comp.deps(node).free or not self._plain(node):
+            return None
+        src = self.expr(node)
+        return None if _CALLS_ANY.search(src) else src
+
+    def _plain(self, node: n.Node) -> bool:
+        if self.is_const(node):
+            return not isinstance(self.type_of(node), ListType)
+        if isinstance(node, n.Logic):
+            return self._plain(node.left) and self._plain(node.right)
+        if isinstance(node, n.Unary) and node.op == "not":
+            return self._plain(node.operand)
+        if isinstance(node, n.Compare) and node.op in _COMPARE:
+            return self._plain(node.left) and self._plain(node.right)
+        return isinstance(node, n.Name) and not isinstance(self.type_of(node), ListType)
 
     def _compare_mask(self, node: n.Compare, b) -> str | None:
         """The mask of the pieces whose attribute compares so with a constant (`t.face == 'K'`,
