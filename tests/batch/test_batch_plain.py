@@ -245,7 +245,8 @@ play:
 def test_tests_of_a_pieces_suit_are_masks_that_agree(tmp_path, name, attr, trump, guard):
     """`suit(t) == x` of a piece in a count, and a strategy's truth of one piece made of such
     tests and of the state's own slots (`is_trump(t)`), are masks in the kernel, worked out once
-    a decision (batch/strategy.py: `_k_obs_suitm`, and `_as_mask`), not a test a piece: with x
+    a decision (batch/strategy.py: `_k_obs_suitm`, and `_as_mask`, set before the rules), not
+    a test a piece: with x
     the trump (a number, a symbol, none, follow-me), the suit led (-1 before a lead, and in the
     auction, where every piece's suit is -1 too), numbers past the suits and a symbol no suit
     is; `!=`; under a guard of the state's slots; and a test that reads a function
@@ -285,7 +286,11 @@ play:
     agent = make_agent(f"rules:strategy={f}", random.Random(0), gd)
     src = Builder(gd, seat_agents(gd, [agent])).build()
     # every suit test but the one of len(hand) is a mask; the two truths of one piece are bits
-    assert len(re.findall(r"_k_obs_suitm\(S, (?!x\))", src)) >= 6
+    assert len(re.findall(r"_k_obs_suitm\(S, (?!x\))", src)) == 5
     assert len(re.findall(r"_k_obs_suit\(S, _b\d+\) == _popcount", src)) == 1
-    assert len(re.findall(r"\) >> _b\d+\) & 1 == 1\n", src)) == 2
+    assert len(re.findall(r"    return \(S\[KEEP \+ \d+\] >> _b\d+\) & 1 == 1\n", src)) == 2
+    # each mask set once a decision, before the rules, and read as a slot by the counts
+    set_at = re.search(r"    _k_obs_prep\(S, H, acts, n\)\n((?:    S\[KEEP \+ \d+\] = .*\n)*)"
+                       r"    sec = ", src)
+    assert set_at is not None and set_at.group(1).count("\n") == 2, src
     agree(tmp_path, name, f"rules:strategy={f}")

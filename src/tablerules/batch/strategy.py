@@ -332,6 +332,13 @@ class StrategyGen(Gen):
                     m = f"_k_obs_suitm(S, {x})"  # the pieces of suit x at this decision
                     return m if node.op == "==" else \
                         f"({(1 << self.u.domains.get('tile', 0)) - 1} & ~{m})"
+        if isinstance(node, n.Call) and len(node.args) == 1 and self._bound(node.args[0], b):
+            func = self.c.funcs[id(node)]
+            if func.typed is not None:  # `is_trump(t)`: its mask's slot, set at the decision
+                self.part.user(func, node.func.name)
+                slot = self.part._slot_of.get(id(func))
+                if slot is not None:
+                    return slot
         return super()._piece_mask(node, b)
 
     def _var(self, node: n.Name):
@@ -478,7 +485,9 @@ class StrategyPart:
         self._values: dict[int, str] = {}
         self._vals: dict[int, Any] = {}
         self._tables: dict[str, str] = {}
-        self._bits: set[str] = set()  # the functions that read a bit of a kept mask (`user`)
+        self._bits: set[str] = set()  # the functions that read a bit of a mask (`user`)
+        self._masks: list[str] = []  # the strategy's masks, set at each decision (`_as_mask`)
+        self._slot_of: dict[int, str] = {}  # a function of one piece (its id): its mask's slot
         self.strategy = None
 
     # -- names a strategy reads --------------------------------------------------------------
@@ -517,9 +526,9 @@ class StrategyPart:
         fname = self.u.fresh("u")
         args = [locals_[b] for b in typed.params]
         params = "".join(", " + a for a in args)
-        mask = self._as_mask(typed, locals_)
+        mask = self._slot_of[id(func)] = self._as_mask(typed, locals_)
         if mask is not None:  # `is_trump(t)`: a bit of the decision's mask of the pieces,
-            # inlined where it is read (the kept mask's function is compiled on its own)
+            # inlined where it is read
             fname = self.u._user[id(func)] = self.u.share(
                 fname, f"def {fname}(S, H{params}):\n    return ({mask} >> {args[0]}) & 1 == 1\n")
             self._bits.add(fname)
@@ -546,15 +555,24 @@ class StrategyPart:
 
     def _as_mask(self, typed, locals_: dict) -> str | None:
         """A truth of one piece whose body has a mask form (typed.Gen._piece_mask: the
-        piece's attributes, `suit(t) == trump`, guards of the state's own slots), as that mask,
-        worked out once a decision and kept (a strategy's function reads the observation and
-        its argument, which a decision does not change): each call is then a bit of it."""
+        piece's attributes, `suit(t) == trump`, guards of the state's own slots), as the slot
+        of that mask, which the strategy's decision function sets at every decision (`_masks`;
+        a strategy's function reads the observation and its argument, which a decision does
+        not change, and a mask's look-ups never fail, so it may be worked out before it is
+        asked for): each call is then a bit of it, and a rule's loop reads the slot as often
+        as it likes (a value kept on demand is a test of its flag at every read, which cost a
+        shipped strategy's kernel about 3% more, measured: docs/speed.md)."""
         gen = StrategyGen(self.u, typed, locals_, False, self)
         if len(typed.params) != 1 or str(typed.params[0].type) not in ("tile", "card") or \
                 str(gen.type_of(typed.root)) != "bool":
             return None
         mask = gen._piece_mask(typed.root, typed.params[0])
-        return None if mask is None else self.u.kept(mask)
+        if mask is None:
+            return None
+        slot = f"S[KEEP + {2 * self.u.keeps + 1}]"  # a kept value's slot, its flag unread
+        self.u.keeps += 1
+        self._masks.append(f"    {slot} = {mask}")
+        return slot
 
     def _loops(self, body: str) -> bool:
         """Whether generated code, `body` or a generated function it calls, has a loop worth
@@ -668,7 +686,8 @@ class StrategyPart:
 
     def _strategy(self, s) -> str:
         """The decision function `_sN(S, H, acts, n)` of one strategy."""
-        body = ["    _k_obs_prep(S, H, acts, n)", "    sec = _k_obs_section(acts, n)"]
+        self._masks = []
+        body = ["    sec = _k_obs_section(acts, n)"]
         for k, sec in enumerate(SECTIONS):
             rules = s.sections.get(sec, ())
             if not rules:
@@ -678,6 +697,7 @@ class StrategyPart:
                 fn = self._rule(sec, rule)
                 body += [f"        v = {fn}(S, H, acts, n)", "        if v >= 0:",
                          "            return v"]
+        body[:0] = ["    _k_obs_prep(S, H, acts, n)", *self._masks]
         name = self.u.fresh("s")
         self.u.defs.append(f"def {name}(S, H, acts, n):\n" + "\n".join(body)
                            + "\n    return acts[0]\n")
