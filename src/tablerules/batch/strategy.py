@@ -335,8 +335,7 @@ class StrategyGen(Gen):
         if isinstance(node, n.Call) and len(node.args) == 1 and self._bound(node.args[0], b):
             func = self.c.funcs[id(node)]
             if func.typed is not None:  # `is_trump(t)`: its mask's slot, set at the decision
-                self.part.user(func, node.func.name)
-                slot = self.part._slot_of.get(id(func))
+                slot = self.part.mask_slot(func, node.func.name)
                 if slot is not None:
                     return slot
         return super()._piece_mask(node, b)
@@ -553,6 +552,12 @@ class StrategyPart:
         self.u.defs.append(text)
         return fname
 
+    def mask_slot(self, func, name: str) -> str | None:
+        """The slot of the mask of a strategy's function of one piece (`_as_mask`), or None
+        when its body has no mask form."""
+        self.user(func, name)
+        return self._slot_of.get(id(func))
+
     def _as_mask(self, typed, locals_: dict) -> str | None:
         """A truth of one piece whose body has a mask form (typed.Gen._piece_mask: the
         piece's attributes, `suit(t) == trump`, guards of the state's own slots), as the slot
@@ -569,8 +574,7 @@ class StrategyPart:
         mask = gen._piece_mask(typed.root, typed.params[0])
         if mask is None:
             return None
-        slot = f"S[KEEP + {2 * self.u.keeps + 1}]"  # a kept value's slot, its flag unread
-        self.u.keeps += 1
+        slot = self.u.slot()
         self._masks.append(f"    {slot} = {mask}")
         return slot
 

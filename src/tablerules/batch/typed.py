@@ -143,6 +143,12 @@ class Unit:
             self.tables[name] = [self.symbols.code(get(i)) for i in range(size)]
         return name
 
+    def slot(self) -> str:
+        """A slot of S for a value its user sets where it is worked out (a kept part's value
+        slot, whose flag is never read)."""
+        self.keeps += 1
+        return f"S[KEEP + {2 * self.keeps - 1}]"
+
     def kept(self, src: str) -> str:
         """A part worked out once per pass (the first back end's hoisting, compiler.py): its
         value and a flag in S, the flag cleared by the loop before each pass."""
