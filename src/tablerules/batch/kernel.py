@@ -26,7 +26,7 @@ from . import layout, stepgen
 from .cards import CARD_HELPERS
 from .strategy import StrategyPart, obs_slots
 from .typed import (INLINE, SCALAR_FIELDS, SYM_BASE, NotBatchable, Symbols, Unit, on_its_own,
-                    reads, tab_chunks)
+                    reads, tab_chunks, tab_flag)
 
 # the slots of S after the scalar fields: the hand's state the loop keeps there
 # IN_MATCH: the hand is one of a match (play_matches), not on its own; CUT: a lay won the
@@ -506,7 +506,7 @@ class Builder:
         outside variable and each byte c of a mask, table[v, c, bits] is the sum of the term
         over the pieces 8c + i of the set bits i. A term that fails for some piece or value (a
         rule's own error, which the loop raises only for the pieces it visits) gets no table:
-        its test is made false, and the loop works it out."""
+        its flag (typed.tab_flag, in the guard of every read) is 0, and the loop works it out."""
         if not self.unit.tabs:
             return
         extra = self._template_text()
@@ -528,10 +528,9 @@ class Builder:
                         sums[bits] = sums[bits ^ low] + (per[v][t] if per and t < P else 0)
                     flat += sums
             self.array(name, flat, (size, chunks, 256))
-            if per is None:  # the loop, for every value, wherever the table is read
-                at = re.compile(rf"    if [^\n]+:\n        return {name}\[")
-                self.unit.defs[:] = [at.sub(f"    if False:\n        return {name}[", d)
-                                     for d in self.unit.defs]
+            # with no table, the loop for every value wherever the table is read (its guard
+            # reads this flag, which numba folds)
+            self.const(tab_flag(name), 0 if per is None else 1)
 
     def source(self) -> str:
         self._tabulate()

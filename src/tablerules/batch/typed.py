@@ -234,6 +234,12 @@ TAB_DOMAIN = 16
 _TAB_KINDS = {"int": "number", "scalar": "number", "tile": "tile", "card": "card", "bool": "bool"}
 
 
+def tab_flag(name: str) -> str:
+    """The constant that says whether the table `name` of a tabulated term was made (1) or its
+    term fails at build time and its loop is used instead (0): kernel.Builder._tabulate."""
+    return f"{name[1:].upper()}_ON"
+
+
 def tab_chunks(pieces: int) -> int:
     """How many bytes of a mask of `pieces` a tabulated term's table is looked up by (its rows
     of 256 sums each, Gen.tabulated and kernel.Builder._tabulate)."""
@@ -630,7 +636,9 @@ class Gen:
             self.u.tabs[name] = (var, x, size, term)
         chunks = tab_chunks(self.u.domains.get("tile", 0))
         look = " + ".join(f"{name}[{idx}, {c}, ({m} >> {8 * c}) & 255]" for c in range(chunks))
-        return test, look or "0"
+        # the table's flag (tab_flag): 0 when its term fails for some piece or value, so the
+        # loop below works it out wherever the table is read
+        return f"{tab_flag(name)} and {test}" if test != "True" else tab_flag(name), look or "0"
 
     def list_name(self, node: n.Name) -> str | None:
         """The name of the list of pieces a name reads (`hand`, `trick`), for its size."""
