@@ -249,13 +249,12 @@ play:
 def test_tests_of_a_pieces_suit_are_masks_that_agree(tmp_path, name, attr, trump, guard):
     """`suit(t) == x` of a piece in a count, and a strategy's truth of one piece made of such
     tests and of the state's own slots (`is_trump(t)`), are masks in the kernel, worked out once
-    a decision (batch/strategy.py: `_k_obs_suitm`, and `_as_mask`, set before the rules), not
-    a test a piece: with x
-    the trump (a number, a symbol, none, follow-me), the suit led (-1 before a lead, and in the
-    auction, where every piece's suit is -1 too), numbers past the suits and a symbol no suit
-    is; `!=`; under a guard of the state's slots; and a test that reads a function
-    (`len(hand)`), which stays a test a piece. Each chooses as the Python agent does at every decision of 200 hands, and the
-    kernel's source shows the masks made."""
+    a decision (batch/strategy.py: `_k_obs_suitm`, and `_as_mask`, set before the rules), not a
+    test a piece: with x the trump (a number, a symbol, none, follow-me), the suit led (-1
+    before a lead, and in the auction, where every piece's suit is -1 too), numbers past the
+    suits and a symbol no suit is; `!=`; under a guard of the state's slots; and a test that
+    reads a function (`len(hand)`), which stays a test a piece. Each chooses as the Python
+    agent does at every decision of 200 hands, and the kernel's source shows the masks made."""
     import random
 
     from tablerules.agents import make_agent

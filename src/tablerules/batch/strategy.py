@@ -230,12 +230,10 @@ def _k_obs_suitm(S, x):
     tid = S[OBS + OBS_TID]
     if tid < 0:
         return ALL_PIECES if x == -1 else 0
-    i = x - SUITM_LO
-    if i >= 0 and i < SUITM_NINT:
-        return SUITM[tid, i]
-    i = x - 1099511627776 + SUITM_NINT
-    if i >= SUITM_NINT and i < SUITM_WIDE:
-        return SUITM[tid, i]
+    if x >= SUITM_LO and x < SUITM_LO + SUITM_NINT:
+        return SUITM[tid, x - SUITM_LO]
+    if x >= 1099511627776 and x < 1099511627776 + SUITM_WIDE - SUITM_NINT:
+        return SUITM[tid, SUITM_NINT + x - 1099511627776]
     return 0
 
 
@@ -518,20 +516,22 @@ class StrategyPart:
             return got
         typed = func.typed
         locals_ = {b: self.u.fresh("b") for b in typed.params}
+        args = [locals_[b] for b in typed.params]
+        params = "".join(", " + a for a in args)
         try:
+            mask = self._slot_of[id(func)] = self._as_mask(typed, locals_)
+            if mask is not None:  # `is_trump(t)`: a bit of the decision's mask of the pieces,
+                # inlined where it is read (its body is never generated)
+                fname = self.u.fresh("u")
+                bit = f"    return ({mask} >> {args[0]}) & 1 == 1\n"
+                fname = self.u._user[id(func)] = self.u.share(
+                    fname, f"def {fname}(S, H{params}):\n{bit}")
+                self._bits.add(fname)
+                return fname
             body = StrategyGen(self.u, typed, locals_, False, self).expr(typed.root)
         except NotBatchable as e:
             raise NotBatchable(f"{e.message} (in {name}())", e.path) from None
         fname = self.u.fresh("u")
-        args = [locals_[b] for b in typed.params]
-        params = "".join(", " + a for a in args)
-        mask = self._slot_of[id(func)] = self._as_mask(typed, locals_)
-        if mask is not None:  # `is_trump(t)`: a bit of the decision's mask of the pieces,
-            # inlined where it is read
-            fname = self.u._user[id(func)] = self.u.share(
-                fname, f"def {fname}(S, H{params}):\n    return ({mask} >> {args[0]}) & 1 == 1\n")
-            self._bits.add(fname)
-            return fname
         if not (args and all(str(b.type) in KEYS for b in typed.params) and loops(typed)
                 and self._loops(body)):
             fname = self.u._user[id(func)] = self.u.share(
