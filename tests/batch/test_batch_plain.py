@@ -297,3 +297,59 @@ play:
                        r"    sec = ", src)
     assert set_at is not None and set_at.group(1).count("\n") == 2, src
     agree(tmp_path, name, f"rules:strategy={f}")
+
+
+def test_the_lowest_number_of_the_highest_value_is_one_loop_that_agrees(tmp_path):
+    """`min(x for x in R if f(x) == peak)` with the strategy value `peak` the `max(f(y) for y in
+    R)` of the same R and f (the lowest suit of the best strength) is one loop in the kernel
+    that finds both (batch/strategy.py `_arg_best`): min and max either way round, `peak` on
+    either side of the `==`, another variable's name, a list of numbers out of order and with
+    one twice, `peak` read before and after, and with another R (not the same loop: two, as
+    written). Each chooses as the Python agent does at every decision of 200 Moon hands, whose
+    ties are many (f halves a count)."""
+    import random
+
+    from tablerules.agents import make_agent
+    from tablerules.batch.kernel import Builder
+    from tablerules.batch.loader import seat_agents
+    from tablerules.game import load_game
+
+    f = tmp_path / "best.yaml"
+    f.write_text("""name: best-probe
+functions:
+  "f(x: int)": "count(t in hand if has(t, x % 7)) // 2 + (1 if x == 8 else 0)"
+  "g(x: int)": "sum(t.high for t in hand if has(t, x)) % 4"
+values:
+  peak: "max(f(y) for y in range(0, 9))"
+  lowest: "min(x for x in range(0, 9) if f(x) == peak)"
+  highest: "max(z for z in range(0, 9) if peak == f(z))"
+  least: "min(g(x) for x in [3, 1, 4, 1, 5])"
+  last: "max(x for x in [3, 1, 4, 1, 5] if g(x) == least)"
+  first: "min(x for x in [3, 1, 4, 1, 5] if g(x) == least)"
+  apart: "min(x for x in range(1, 9) if f(x) == peak)"
+  mix: "peak * 11 + lowest * 7 + highest * 5 + least * 3 + last * 2 + first + apart * 13 + peak"
+bid:
+  - name: bid_by_the_best
+    only: "a.kind == 'bid'"
+    choose: "((mix % 5) - 2) * a.bid.rank + lowest * highest"
+bury:
+  - name: bury_by_the_best
+    only: "a.kind == 'bury'"
+    choose: "((mix % 3) - 1) * a.piece.pips + (9 if has(a.piece, lowest) else 0)"
+declare:
+  - name: trump_by_the_best
+    only: "a.declares == 'trump'"
+    choose: "(mix + (5 if a.value == 'doubles' else 0)) % (3 + last)"
+play:
+  - name: play_by_the_best
+    only: "a.kind == 'play'"
+    choose: "((mix % 7) - 3) * a.piece.pips + (4 if has(a.piece, highest % 7) else 0) * (first - 2)"
+""", encoding="utf-8")
+    gd = load_game("moon", typed=True).definition
+    agent = make_agent(f"rules:strategy={f}", random.Random(0), gd)
+    src = Builder(gd, seat_agents(gd, [agent])).build()
+    # lowest, highest, last and first each one loop that keeps its best; apart two loops
+    assert src.count("        elif v == acc and ") == 4
+    assert len(re.findall(r"and _b\d+ < _b\d+:", src)) == 2
+    assert len(re.findall(r"if not \(\(_u\d+\(S, H, _b\d+\) == ", src)) == 1
+    agree(tmp_path, "moon", f"rules:strategy={f}")

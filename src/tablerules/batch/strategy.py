@@ -20,6 +20,7 @@ legal actions), so a replay checks the kernel's choice is exactly the Python age
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from typing import Any
 
 from ..expr import nodes as n
@@ -302,6 +303,37 @@ END_FORMS = {"pips": "S[AOPEN + {0}]", "double": "(HI[S[AEND + {0}]] == LO[S[AEN
              "spinner": "(S[AEND + {0}] == S[SPINNER])"}
 
 
+def _same(a: n.Node, b: n.Node, ca, cb, pairs: dict) -> bool:
+    """Whether the checked trees `a` (of `ca`) and `b` (of `cb`) say the same: the same nodes,
+    names and literals, each name denoting the same thing, a variable bound in `a` the one
+    bound at the same place in `b` (`pairs`: a's binders to b's, of the aggregates around)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, n.Name):
+        ra, rb = ca.refs.get(id(a)), cb.refs.get(id(b))
+        if isinstance(ra, Binder) or isinstance(rb, Binder):
+            return ra in pairs and pairs[ra] is rb
+        return a.name == b.name and ra is rb
+    if isinstance(a, n.Call) and ca.funcs.get(id(a)) is not cb.funcs.get(id(b)):
+        return False
+    if isinstance(a, n.Aggregate):
+        pairs = {**pairs, ca.binders[id(a)]: cb.binders[id(b)]}
+    for f in fields(a):
+        if f.name in ("offset", "length", "var") or f.name.endswith("_offset"):
+            continue
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        xs, ys = (x, y) if isinstance(x, tuple) else ((x,), (y,))
+        if len(xs) != len(ys):
+            return False
+        for p, q in zip(xs, ys):
+            if isinstance(p, n.Node) and isinstance(q, n.Node):
+                if not _same(p, q, ca, cb, pairs):
+                    return False
+            elif isinstance(p, n.Node) or isinstance(q, n.Node) or p != q:
+                return False
+    return True
+
+
 class StrategyGen(Gen):
     """Gen over a strategy's names: the observation's kernel forms (StrategyNames)."""
 
@@ -400,6 +432,64 @@ class StrategyGen(Gen):
         if node.name == "a":  # the action an `only` or `choose` is looking at
             return "S[OBS + OBS_A]"
         raise NotBatchable(f"the name '{node.name}' has no kernel form")
+
+    def v_Aggregate(self, node: n.Aggregate) -> str:
+        return self._arg_best(node) or super().v_Aggregate(node)
+
+    def _arg_best(self, node: n.Aggregate) -> str | None:
+        """`min(x for x in R if f(x) == top)` where `top` is a strategy value
+        `max(f(y) for y in R)` (the lowest x of the highest f; max and min either way round,
+        `top` on either side of the `==`): one loop over R works f out once for each x and
+        finds both, keeping `top` for the decision as its own function would, instead of a loop
+        for `top` and another asking f again for each x (docs/strategy.md "In compiled code").
+        The same answer, an empty R's failure included: the lowest (highest) x of those whose f
+        is the best, whatever R's order. None when `node` is not of that form."""
+        kind = node.func.name
+        cond, b = node.cond, self.c.binders[id(node)]
+        if kind not in ("min", "max") or node.default is not None or \
+                not isinstance(cond, n.Compare) or cond.op != "==" or \
+                not self._bound(node.elem, b) or str(b.type) != "int":
+            return None
+        for top, f in ((cond.left, cond.right), (cond.right, cond.left)):
+            ref = self.c.refs.get(id(top)) if isinstance(top, n.Name) else None
+            tree = self.part.value_tree(ref) if ref is not None and \
+                not isinstance(ref, Binder) else None
+            root = tree.root if tree is not None else None
+            if isinstance(root, n.Aggregate) and root.func.name in ("min", "max") and \
+                    root.cond is None and root.default is None and \
+                    str(tree.checked.types[id(root)]) == "int" and \
+                    _same(root.iter, node.iter, tree.checked, self.c, {}) and \
+                    _same(root.elem, f, tree.checked,  self.c,
+                          {tree.checked.binders[id(root)]: b}):
+                return self._fused(node, b, f, self.part.value(ref), root.func.name)
+        return None
+
+    def _fused(self, node: n.Aggregate, b, f: n.Node, top: str, best: str) -> str:
+        """The loop of `_arg_best`: `top`, the kept value's read (Unit.kept); `best`, whether it
+        is the min or the max of f."""
+        var = self.locals[b] = self.u.fresh("b")
+        free = [v for k, v in self.locals.items() if k is not b]
+        header, _ = self.loop(node.iter, var)  # numbers: a header, never a mask of pieces
+        self.inner += 1
+        try:
+            elem = self.expr(f)
+        finally:
+            self.inner -= 1
+            del self.locals[b]
+        better = "<" if best == "min" else ">"
+        tie = "<" if node.func.name == "min" else ">"
+        fname, arg = self.u.fresh("a"), self.u.fresh("b")
+        params = "".join(", " + v for v in free)
+        lines = [f"def {fname}(S, H{params}):", f"    {arg} = 0", "    acc = 0", "    found = False",
+                 f"    {header}", f"        v = {elem}",
+                 f"        if not found or v {better} acc:",
+                 "            acc = v", f"            {arg} = {var}", "            found = True",
+                 f"        elif v == acc and {var} {tie} {arg}:", f"            {arg} = {var}",
+                 "    if not found:",
+                 f"        raise ValueError('{node.func.name}() of an empty collection')"]
+        fname = self.u.share(fname, "\n".join(lines) + "\n" + self.u.keep(top, "_bnd(acc)")
+                             + f"    return {arg}\n")
+        return f"{fname}(S, H{params})"
 
     def v_Attr(self, node: n.Attr) -> str:
         obj_t = self.type_of(node.obj)
@@ -507,6 +597,12 @@ class StrategyPart:
             src = f"_bnd({src})"
         got = self._values[id(ref)] = self.u.kept(src)
         return got
+
+    def value_tree(self, ref):
+        """The checked tree of the strategy value `ref` names (its typed form: `root`,
+        `checked`), or None when `ref` names no strategy value."""
+        hit = self._vals.get(id(ref))
+        return None if hit is None else hit[1].typed
 
     def user(self, func, name: str) -> str:
         """A strategy function `_uN(S, H, params...)`, through StrategyGen; kept for the

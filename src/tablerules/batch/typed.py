@@ -101,6 +101,7 @@ class Unit:
         self._user: dict[int, str] = {}  # id(Func) -> its generated function
         self._shared: dict[str, str] = {}  # a def's text, its own names left out -> its name
         self.keeps = 0  # kept parts: each worked out once per pass, in S[KEEP + 2k], + 2k + 1
+        self.kept_at: dict[str, int] = {}  # a kept part's read (`kept`) -> its k
         self.memos = 0  # slots of the functions kept while a hand is scored (`user`), from MEMO
         # tabulated terms (Gen.tabulated): table name -> (the piece's local, the outside
         # variable's or None, its domain's size, the term's code), made by kernel.py
@@ -160,7 +161,15 @@ class Unit:
                          f"    S[KEEP + {2 * k}] = 1\n    S[KEEP + {2 * k + 1}] = v\n    return v\n")
         # the flag is tested where the value is read: once kept, no call (a call passes the
         # state arrays, and costs their reference counts)
-        return f"(S[KEEP + {2 * k + 1}] if S[KEEP + {2 * k}] else {name}(S, H))"
+        read = f"(S[KEEP + {2 * k + 1}] if S[KEEP + {2 * k}] else {name}(S, H))"
+        self.kept_at[read] = k
+        return read
+
+    def keep(self, read: str, v: str) -> str:
+        """The lines that keep `v` as the kept part `read` (one `kept` returned): what its own
+        function does once it has worked it out, for code that works it out on the way."""
+        k = self.kept_at[read]
+        return f"    S[KEEP + {2 * k}] = 1\n    S[KEEP + {2 * k + 1}] = {v}\n"
 
     def hook(self, typed, path: tuple, hoist: bool = False) -> str:
         """The generated function `_hN(S, H)` of one compiled hook (expr.Typed); `hoist`: a
