@@ -33,6 +33,20 @@ def agree(cache, name: str, agents: str, *options: str, hands: int = 200) -> Non
     assert j["checked"] == {"hands": hands, "agree": hands, "disagreements": []}, j["checked"]
 
 
+def kernel_source(name: str, strategy) -> str:
+    """The kernel source of ruleset `name` with every seat playing the strategy file."""
+    import random
+
+    from tablerules.agents import make_agent
+    from tablerules.batch.kernel import Builder
+    from tablerules.batch.loader import seat_agents
+    from tablerules.game import load_game
+
+    gd = load_game(name, typed=True).definition
+    agent = make_agent(f"rules:strategy={strategy}", random.Random(0), gd)
+    return Builder(gd, seat_agents(gd, [agent])).build()
+
+
 @pytest.mark.parametrize("name, agents", [("texas42", "rules"), ("texas42-hall", "rules"),
                                           ("taroky", "random"), ("allfives", "rules")])
 def test_every_hand_agrees_with_the_step_engine(tmp_path, name, agents):
@@ -194,13 +208,6 @@ def test_sums_and_counts_over_a_hand_made_tables_agree(tmp_path):
     for a piece not showing x, one table read by two loops, each made to loop: no table).
     Each is made (the kernel's source says which) and chooses as the Python agent does at
     every decision of 200 Moon hands."""
-    import random
-
-    from tablerules.agents import make_agent
-    from tablerules.batch.kernel import Builder
-    from tablerules.batch.loader import seat_agents
-    from tablerules.game import load_game
-
     f = tmp_path / "tab.yaml"
     f.write_text("""name: tabulated-probe
 functions:
@@ -229,9 +236,7 @@ play:
     only: "a.kind == 'play'"
     choose: "((shown % 7) - 3) * a.piece.pips + guarded % 3 - split(a.piece.double)"
 """, encoding="utf-8")
-    gd = load_game("moon", typed=True).definition
-    agent = make_agent(f"rules:strategy={f}", random.Random(0), gd)
-    src = Builder(gd, seat_agents(gd, [agent])).build()
+    src = kernel_source("moon", f)
     looks = re.findall(r"    if (.+):\n        return (_x\d+)\[", src)
     made = {f"_x{k}": on == "1" for k, on in re.findall(r"^X(\d+)_ON = (\d)$", src, re.M)}
     # each table's flag says whether it was made: a guard is the flag and the test of the value
@@ -255,13 +260,6 @@ def test_tests_of_a_pieces_suit_are_masks_that_agree(tmp_path, name, attr, trump
     suits and a symbol no suit is; `!=`; under a guard of the state's slots; and a test that
     reads a function (`len(hand)`), which stays a test a piece. Each chooses as the Python
     agent does at every decision of 200 hands, and the kernel's source shows the masks made."""
-    import random
-
-    from tablerules.agents import make_agent
-    from tablerules.batch.kernel import Builder
-    from tablerules.batch.loader import seat_agents
-    from tablerules.game import load_game
-
     f = tmp_path / "suits.yaml"
     f.write_text(f"""name: suit-probe
 functions:
@@ -285,9 +283,7 @@ play:
       ((mix % 7) - 3) * {attr} + (9 if trumps(a.piece) else 0) * ((mix % 3) - 1)
       + (4 if off_led(a.piece) else 0) * ((mix % 5) - 2)
 """, encoding="utf-8")
-    gd = load_game(name, typed=True).definition
-    agent = make_agent(f"rules:strategy={f}", random.Random(0), gd)
-    src = Builder(gd, seat_agents(gd, [agent])).build()
+    src = kernel_source(name, f)
     # every suit test but the one of len(hand) is a mask; the two truths of one piece are bits
     assert len(re.findall(r"_k_obs_suitm\(S, (?!x\))", src)) == 5
     assert len(re.findall(r"_k_obs_suit\(S, _b\d+\) == _popcount", src)) == 1
@@ -307,13 +303,6 @@ def test_the_lowest_number_of_the_highest_value_is_one_loop_that_agrees(tmp_path
     one twice, `peak` read before and after, and with another R (not the same loop: two, as
     written). Each chooses as the Python agent does at every decision of 200 Moon hands, whose
     ties are many (f halves a count)."""
-    import random
-
-    from tablerules.agents import make_agent
-    from tablerules.batch.kernel import Builder
-    from tablerules.batch.loader import seat_agents
-    from tablerules.game import load_game
-
     f = tmp_path / "best.yaml"
     f.write_text("""name: best-probe
 functions:
@@ -345,9 +334,7 @@ play:
     only: "a.kind == 'play'"
     choose: "((mix % 7) - 3) * a.piece.pips + (4 if has(a.piece, highest % 7) else 0) * (first - 2)"
 """, encoding="utf-8")
-    gd = load_game("moon", typed=True).definition
-    agent = make_agent(f"rules:strategy={f}", random.Random(0), gd)
-    src = Builder(gd, seat_agents(gd, [agent])).build()
+    src = kernel_source("moon", f)
     # lowest, highest, last and first each one loop that keeps its best; apart two loops
     assert src.count("        elif v == acc and ") == 4
     assert len(re.findall(r"and _b\d+ < _b\d+:", src)) == 2
