@@ -461,12 +461,12 @@ class StrategyGen(Gen):
                     _same(root.iter, node.iter, tree.checked, self.c, {}) and \
                     _same(root.elem, f, tree.checked,  self.c,
                           {tree.checked.binders[id(root)]: b}):
-                return self._fused(node, b, f, self.part.value(ref), root.func.name)
+                return self._fused(node, b, f, self.part.value_slot(ref), root.func.name)
         return None
 
-    def _fused(self, node: n.Aggregate, b, f: n.Node, top: str, best: str) -> str:
-        """The loop of `_arg_best`: `top`, the kept value's read (Unit.kept); `best`, whether it
-        is the min or the max of f."""
+    def _fused(self, node: n.Aggregate, b, f: n.Node, top: int, best: str) -> str:
+        """The loop of `_arg_best`: `top`, the kept value's slot (StrategyPart.value_slot);
+        `best`, whether it is the min or the max of f."""
         var = self.locals[b] = self.u.fresh("b")
         free = [v for k, v in self.locals.items() if k is not b]
         header, _ = self.loop(node.iter, var)  # numbers: a header, never a mask of pieces
@@ -571,6 +571,7 @@ class StrategyPart:
         self.names: StrategyNames | None = None
         self._values: dict[int, str] = {}
         self._vals: dict[int, Any] = {}
+        self._slots: dict[int, int] = {}  # a value's kept slot (`value_slot`)
         self._tables: dict[str, str] = {}
         self._bits: set[str] = set()  # the functions that read a bit of a mask (`user`)
         self._masks: list[str] = []  # the strategy's masks, set at each decision (`_as_mask`)
@@ -595,8 +596,17 @@ class StrategyPart:
             raise NotBatchable(e.message, ("values", name)) from None
         if str(gen.type_of(c.typed.root)) == "int":  # as the rules agent checks it
             src = f"_bnd({src})"
-        got = self._values[id(ref)] = self.u.kept(src)
+        got = self._values[id(ref)] = self.u.kept(src, self.value_slot(ref))
         return got
+
+    def value_slot(self, ref) -> int:
+        """The kept slot of the strategy value `ref` (Unit.keep_slot), its function made only
+        when something reads the value (`value`): a loop that sets it on the way
+        (StrategyGen._arg_best) needs only the slot."""
+        k = self._slots.get(id(ref))
+        if k is None:
+            k = self._slots[id(ref)] = self.u.keep_slot()
+        return k
 
     def value_tree(self, ref):
         """The checked tree of the strategy value `ref` names (its typed form: `root`,
@@ -749,7 +759,7 @@ class StrategyPart:
             self.names = StrategyNames(s.vocab)
             voc_kinds = s.vocab.kinds
             self._vals = {id(var): (name, c) for name, (var, c) in s.values.items()}
-            self._values = {}
+            self._values, self._slots = {}, {}
             try:
                 fns.append(self._strategy(s))
             except NotBatchable as e:

@@ -101,7 +101,6 @@ class Unit:
         self._user: dict[int, str] = {}  # id(Func) -> its generated function
         self._shared: dict[str, str] = {}  # a def's text, its own names left out -> its name
         self.keeps = 0  # kept parts: each worked out once per pass, in S[KEEP + 2k], + 2k + 1
-        self.kept_at: dict[str, int] = {}  # a kept part's read (`kept`) -> its k
         self.memos = 0  # slots of the functions kept while a hand is scored (`user`), from MEMO
         # tabulated terms (Gen.tabulated): table name -> (the piece's local, the outside
         # variable's or None, its domain's size, the term's code), made by kernel.py
@@ -150,25 +149,29 @@ class Unit:
         self.keeps += 1
         return f"S[KEEP + {2 * self.keeps - 1}]"
 
-    def kept(self, src: str) -> str:
-        """A part worked out once per pass (the first back end's hoisting, compiler.py): its
-        value and a flag in S, the flag cleared by the loop before each pass."""
-        k = self.keeps
+    def keep_slot(self) -> int:
+        """A kept part's k (its flag S[KEEP + 2k], its value S[KEEP + 2k + 1]), for `kept`."""
         self.keeps += 1
+        return self.keeps - 1
+
+    def kept(self, src: str, k: int | None = None) -> str:
+        """A part worked out once per pass (the first back end's hoisting, compiler.py): its
+        value and a flag in S, the flag cleared by the loop before each pass (`k`: a slot
+        keep_slot gave it first, else a new one)."""
+        if k is None:
+            k = self.keep_slot()
         name = self.fresh("c")
         self.defs.append(f"def {name}(S, H):\n    if S[KEEP + {2 * k}]:\n"
                          f"        return S[KEEP + {2 * k + 1}]\n    v = {src}\n"
                          f"    S[KEEP + {2 * k}] = 1\n    S[KEEP + {2 * k + 1}] = v\n    return v\n")
         # the flag is tested where the value is read: once kept, no call (a call passes the
         # state arrays, and costs their reference counts)
-        read = f"(S[KEEP + {2 * k + 1}] if S[KEEP + {2 * k}] else {name}(S, H))"
-        self.kept_at[read] = k
-        return read
+        return f"(S[KEEP + {2 * k + 1}] if S[KEEP + {2 * k}] else {name}(S, H))"
 
-    def keep(self, read: str, v: str) -> str:
-        """The lines that keep `v` as the kept part `read` (one `kept` returned): what its own
-        function does once it has worked it out, for code that works it out on the way."""
-        k = self.kept_at[read]
+    @staticmethod
+    def keep(k: int, v: str) -> str:
+        """The lines that keep `v` as the kept part `k`: what its own function does once it has
+        worked it out, for code that works it out on the way."""
         return f"    S[KEEP + {2 * k}] = 1\n    S[KEEP + {2 * k + 1}] = {v}\n"
 
     def hook(self, typed, path: tuple, hoist: bool = False) -> str:
