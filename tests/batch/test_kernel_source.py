@@ -189,3 +189,34 @@ def test_a_function_compiled_on_its_own_is_given_pointers_not_arrays(game):
             bare = [a.id for a in node.args if isinstance(a, ast.Name) and a.id in ARRAYS]
             assert not bare, (node.func.id, bare)
     assert bodies >= 1  # the rules agent's call at every decision at least
+
+
+def test_a_value_only_the_loop_of_its_best_number_reads_has_no_function_of_its_own(tmp_path):
+    # `peak` read only by `lowest`, the one loop that finds both (batch/strategy.py _arg_best):
+    # that loop sets peak's kept slot, and peak's own max loop and kept function are not made;
+    # read by a rule too, they are
+    def kernel(choose: str) -> str:
+        f = tmp_path / "peak.yaml"
+        f.write_text(f"""name: peak-probe
+functions:
+  "f(x: int)": "count(t in hand if has(t, x)) * 3 - x"
+values:
+  peak: "max(f(y) for y in range(0, 7))"
+  lowest: "min(x for x in range(0, 7) if f(x) == peak)"
+play:
+  - name: by_the_peak
+    only: "a.kind == 'play'"
+    choose: "{choose}"
+""", encoding="utf-8")
+        gd = load_game("moon", typed=True).definition
+        agent = make_agent(f"rules:strategy={f}", random.Random(0), gd)
+        return Builder(gd, seat_agents(gd, [agent])).build()
+
+    alone = kernel("a.piece.pips * lowest")
+    read = kernel("a.piece.pips * lowest + peak")
+    assert alone.count("        elif v == acc and ") == read.count("        elif v == acc and ") == 1
+    # peak's own loop (`if not found or v > acc:` but in the one loop) and its kept function
+    assert alone.count("if not found or v > acc:") == 1
+    assert read.count("if not found or v > acc:") == 2
+    kept = re.compile(r"^def _c\d+(_at)?\(S, H\):\n    if S\[KEEP \+ 0\]:", re.M)
+    assert not kept.search(alone) and kept.search(read)
