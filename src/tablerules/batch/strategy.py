@@ -459,7 +459,7 @@ class StrategyGen(Gen):
                     root.cond is None and root.default is None and \
                     str(tree.checked.types[id(root)]) == "int" and \
                     _same(root.iter, node.iter, tree.checked, self.c, {}) and \
-                    _same(root.elem, f, tree.checked,  self.c,
+                    _same(root.elem, f, tree.checked, self.c,
                           {tree.checked.binders[id(root)]: b}):
                 return self._fused(node, b, f, self.part.value_slot(ref), root.func.name)
         return None
@@ -480,8 +480,8 @@ class StrategyGen(Gen):
         tie = "<" if node.func.name == "min" else ">"
         fname, arg = self.u.fresh("a"), self.u.fresh("b")
         params = "".join(", " + v for v in free)
-        lines = [f"def {fname}(S, H{params}):", f"    {arg} = 0", "    acc = 0", "    found = False",
-                 f"    {header}", f"        v = {elem}",
+        lines = [f"def {fname}(S, H{params}):", f"    {arg} = 0", "    acc = 0",
+                 "    found = False", f"    {header}", f"        v = {elem}",
                  f"        if not found or v {better} acc:",
                  "            acc = v", f"            {arg} = {var}", "            found = True",
                  f"        elif v == acc and {var} {tie} {arg}:", f"            {arg} = {var}",
@@ -649,9 +649,12 @@ class StrategyPart:
         # flag the decision's stamp (S[MEMO + STAMP_AT], counted up by _k_obs_prep; the slots
         # are zero from the hand's start). A strategy's function reads the seat's observation
         # and its arguments, never the action weighed (the checker refuses `a` in a
-        # function's body), so within a decision it says the same for the same arguments: a
-        # value that is the best of seven suits' strengths, asked twice (once for the best,
-        # once for which suit has it), works each strength out once (docs/speed.md).
+        # function's body), so within a decision it says the same for the same arguments:
+        # asked again by another value or rule (the best of the suits' strengths, then the
+        # losses of the suits that have it), it is worked out once (docs/speed.md). The lowest
+        # suit of the best strength needs no memo: it is one loop (StrategyGen._arg_best),
+        # where the memo is only paid for, 1.5-2% of a shipped strategy's hand (docs/speed.md,
+        # stop 39).
         text, size = kept_by_arguments(fname, args, body, self.u.memos, "S[MEMO + STAMP_AT]")
         self.u.memos += size
         self.u._user[id(func)] = fname
