@@ -129,3 +129,18 @@ def plain_python(args, cache, *, cwd=None, path=(), timeout: float = 300):
                                                         os.environ.get("PYTHONPATH")])))
     return subprocess.run([sys.executable, "-W", "ignore", *args], capture_output=True,
                           text=True, env=env, timeout=timeout, cwd=cwd)
+
+
+def kernel_source(name: str, strategy) -> str:
+    """The batch kernel's source of ruleset `name` with every seat playing the strategy file
+    `strategy` (built, not compiled)."""
+    import random
+
+    from tablerules.agents import make_agent
+    from tablerules.batch.kernel import Builder
+    from tablerules.batch.loader import seat_agents
+    from tablerules.game import load_game
+
+    gd = load_game(name, typed=True).definition
+    agent = make_agent(f"rules:strategy={strategy}", random.Random(0), gd)
+    return Builder(gd, seat_agents(gd, [agent])).build()

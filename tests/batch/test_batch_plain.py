@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from support import allfives_with_arms, plain_python
+from support import allfives_with_arms, kernel_source, plain_python
 
 numba = pytest.importorskip("numba")
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -31,20 +31,6 @@ def agree(cache, name: str, agents: str, *options: str, hands: int = 200) -> Non
     j = json.loads(r.stdout)
     assert j["hands"] == hands
     assert j["checked"] == {"hands": hands, "agree": hands, "disagreements": []}, j["checked"]
-
-
-def kernel_source(name: str, strategy) -> str:
-    """The kernel source of ruleset `name` with every seat playing the strategy file."""
-    import random
-
-    from tablerules.agents import make_agent
-    from tablerules.batch.kernel import Builder
-    from tablerules.batch.loader import seat_agents
-    from tablerules.game import load_game
-
-    gd = load_game(name, typed=True).definition
-    agent = make_agent(f"rules:strategy={strategy}", random.Random(0), gd)
-    return Builder(gd, seat_agents(gd, [agent])).build()
 
 
 @pytest.mark.parametrize("name, agents", [("texas42", "rules"), ("texas42-hall", "rules"),

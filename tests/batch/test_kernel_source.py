@@ -19,6 +19,8 @@ from tablerules.agents import make_agent
 from tablerules.game import load_game
 from tablerules.load.ruleset import builtin_names
 
+from support import kernel_source
+
 pytest.importorskip("numba")
 
 # a function compiled on its own is an inlined def passing pointers to its body, `<name>_at`
@@ -208,9 +210,7 @@ play:
     only: "a.kind == 'play'"
     choose: "{choose}"
 """, encoding="utf-8")
-        gd = load_game("moon", typed=True).definition
-        agent = make_agent(f"rules:strategy={f}", random.Random(0), gd)
-        return Builder(gd, seat_agents(gd, [agent])).build()
+        return kernel_source("moon", f)
 
     alone = kernel("a.piece.pips * lowest")
     read = kernel("a.piece.pips * lowest + peak")

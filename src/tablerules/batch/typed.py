@@ -163,7 +163,7 @@ class Unit:
         name = self.fresh("c")
         self.defs.append(f"def {name}(S, H):\n    if S[KEEP + {2 * k}]:\n"
                          f"        return S[KEEP + {2 * k + 1}]\n    v = {src}\n"
-                         f"    S[KEEP + {2 * k}] = 1\n    S[KEEP + {2 * k + 1}] = v\n    return v\n")
+                         + self.keep(k, "v") + "    return v\n")
         # the flag is tested where the value is read: once kept, no call (a call passes the
         # state arrays, and costs their reference counts)
         return f"(S[KEEP + {2 * k + 1}] if S[KEEP + {2 * k}] else {name}(S, H))"
