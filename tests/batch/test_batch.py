@@ -48,6 +48,22 @@ def test_a_hand_is_the_same_however_the_run_is_cut(batch):
     assert not (other.actions == part.actions).all()
 
 
+def test_a_run_never_writes_over_hands_still_held_and_memory_used_again_starts_clean(batch):
+    """A batch uses a run's memory again once nothing holds its arrays (docs/speed.md)."""
+    first = batch.play(400, 5)
+    kept = [a.copy() for a in (first.deals, first.actions, first.legal, first.results)]
+    view = batch.play(300, 6).actions[10:20]  # of the second run only a view is held
+    seen = view.copy()
+    for n, seed in ((500, 7), (200, 8), (450, 9)):
+        batch.play(n, seed)  # dropped at once: its memory is free for the next
+    assert all((a == b).all() for a, b in
+               zip(kept, (first.deals, first.actions, first.legal, first.results)))
+    assert (view == seen).all()
+    again = batch.play(400, 5)  # in memory another run wrote: the same hands, nothing left over
+    assert all((a == b).all() for a, b in
+               zip(kept, (again.deals, again.actions, again.legal, again.results)))
+
+
 def test_a_wrong_decision_is_caught_by_the_replay(batch):
     hands = batch.play(5, 1)
     hands.actions[2, 3] = hands.actions[2, 3] + 1 if hands.legal[2, 3] > 1 else -1

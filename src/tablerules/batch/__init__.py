@@ -16,6 +16,7 @@ has no form of raises NotBatchable naming the part (the step engine plays every 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,6 +106,59 @@ class Matches:
         return np.arange(lo, hi)
 
 
+def _refs(held: list, i: int) -> int:
+    return sys.getrefcount(held[i])
+
+
+_ALONE = _refs([object()], 0)  # the count of an object only a list holds, asked the same way
+
+
+class _Memory:
+    """What a Batch's runs write into: one buffer a run, its arrays cut from it, and the buffer
+    used again by a later run once nothing outside holds it (none of the arrays of the run
+    that had it, nor views of them, is left). Memory the allocator has just had back costs a
+    page fault a page when it is written again (a tenth of a hand's time in the batch engine,
+    docs/speed.md), and a run's arrays are large enough to be given back when they are freed.
+    At most KEEP buffers are kept: a caller that holds the last run while it asks for the next
+    still finds one free."""
+
+    KEEP = 2
+
+    def __init__(self):
+        self._held: list = []
+
+    def arrays(self, *specs) -> list:
+        """Arrays of the given (shape, dtype, fill), filled, in one buffer."""
+        import numpy as np
+
+        cuts, total = [], 0
+        for shape, dtype, _ in specs:
+            size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+            cuts.append((total, size))
+            total += -(-size // 8) * 8  # every array starts on 8 bytes
+        buf = self._buffer(total)
+        out = []
+        for (shape, dtype, fill), (at, size) in zip(specs, cuts):
+            a = buf[at:at + size].view(dtype).reshape(shape)
+            a.fill(fill)
+            out.append(a)
+        return out
+
+    def _buffer(self, size: int):
+        import numpy as np
+
+        free = [i for i in range(len(self._held)) if _refs(self._held, i) <= _ALONE]
+        for i in free:
+            if self._held[i].nbytes >= size:
+                return self._held[i]
+        for i in reversed(free):  # free but too small: given back
+            del self._held[i]
+        buf = np.empty(max(size, 8), dtype=np.uint8)
+        self._held.append(buf)
+        del self._held[:-self.KEEP]  # the oldest, still held outside, is its holders' alone
+        return buf
+
+
 class Batch:
     """One game compiled for the batch engine."""
 
@@ -119,6 +173,7 @@ class Batch:
         # per seat the kernel's strategy number (0: random): the run's, so every seating of
         # the same strategies shares one kernel
         self.seats = np.array(seats or [0] * game.seat_count, dtype=np.int64)
+        self._memory = _Memory()
 
     def verify(self, hands: Hands, sample) -> list[str]:
         """`verify` with this batch's agents: a rules seat's every choice is checked too."""
@@ -149,31 +204,30 @@ class Batch:
         agent (random legal choices, or its strategy's); the dealer of hand i is seat i mod
         seats. Hand i is the same however the run is cut into calls (its deal, shuffled in the
         kernel, and its choices are seeded by the seed and i alone)."""
-        import numpy as np
-
-        g = self.game
-        hands = np.zeros((n, g.seat_count), dtype=np.int64)
-        stocks = np.zeros((n, max(g.stock, 1)), dtype=np.int64)
-        dealers = np.zeros(n, dtype=np.int64)
-        return self._run(hands, stocks, dealers, seed, first, threads, True)
+        return self._run(n, None, None, None, seed, first, threads, True)
 
     def play_deals(self, hands, stocks, dealers, seed: int, first: int = 0, *,
                    threads: int = 1) -> Hands:
         """Play the given deals (masks per seat, the stock's piece ids, the dealer); the choices
         of deal k are seeded by `seed` and `first + k`. With `threads` > 1 on numba's threads
         (the same hands)."""
-        return self._run(hands, stocks, dealers, seed, first, threads, False)
+        return self._run(len(dealers), hands, stocks, dealers, seed, first, threads, False)
 
-    def _run(self, hands, stocks, dealers, seed: int, first: int, threads: int,
+    def _run(self, n: int, hands, stocks, dealers, seed: int, first: int, threads: int,
              shuffle: bool) -> Hands:
+        """Play n hands; with `shuffle` the kernel deals them into arrays made here."""
         import numpy as np
 
         g = self.game
-        n = len(dealers)
         width = decisions_bound(g)
-        actions = np.full((n, width), -1, dtype=np.int16)
-        legal = np.zeros((n, width), dtype=np.int16)
-        results = np.zeros((n, result_width(g)), dtype=np.int64)
+        written = [((n, result_width(g)), np.int64, 0), ((n, width), np.int16, -1),
+                   ((n, width), np.int16, 0)]
+        if shuffle:
+            written += [((n, g.seat_count), np.int64, 0), ((n, max(g.stock, 1)), np.int64, 0),
+                        (n, np.int64, 0)]
+        results, actions, legal, *dealt = self._memory.arrays(*written)
+        if shuffle:
+            hands, stocks, dealers = dealt
         try:
             if threads > 1:
                 import numba
@@ -218,12 +272,10 @@ class Batch:
         ns = len(g.sides)
         done = 0
         while done < n:
-            deals = np.zeros((rows, g.seat_count), dtype=np.int64)
-            stocks = np.zeros((rows, max(g.stock, 1)), dtype=np.int64)
-            dealers = np.zeros(rows, dtype=np.int64)
-            actions = np.full((rows, width), -1, dtype=np.int16)
-            legal = np.zeros((rows, width), dtype=np.int16)
-            results = np.zeros((rows, result_width(g)), dtype=np.int64)
+            results, actions, legal, deals, stocks, dealers = self._memory.arrays(
+                ((rows, result_width(g)), np.int64, 0), ((rows, width), np.int16, -1),
+                ((rows, width), np.int16, 0), ((rows, g.seat_count), np.int64, 0),
+                ((rows, max(g.stock, 1)), np.int64, 0), (rows, np.int64, 0))
             mres = np.zeros((n - done, len(MATCH_RESULT) + ns + g.seat_count), dtype=np.int64)
             try:
                 played, used = self.module.play_matches(
