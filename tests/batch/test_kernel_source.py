@@ -220,3 +220,23 @@ play:
     assert read.count("if not found or v > acc:") == 2
     kept = re.compile(r"^def _c\d+(_at)?\(S, H\):\n    if S\[KEEP \+ 0\]:", re.M)
     assert not kept.search(alone) and kept.search(read)
+
+
+def test_the_module_check_refuses_text_no_generator_makes_in_a_table_or_in_code():
+    """Every built module passes `check_parts` before numba sees it; part by part, a table line
+    by its shape and any other part by its tree, as strictly as the whole module's walk."""
+    from tablerules.batch.kernel import HELPERS, check_parts
+
+    good = ["X_AT = 3", "_t4 = np.array([0, -1, 2], dtype=np.int64)",
+            "_x5 = np.array([1, 2, 3, 4], dtype=np.int64).reshape((2, 2))", HELPERS,
+            "def _h7(S, H):\n    return S[X_AT] + _t4[1]\n"]
+    check_parts(good, "")
+    for bad in ("X_AT = 'os'",
+                "_t4 = np.array(['rm -rf'], dtype=np.int64)",
+                "_t4 = np.array([0], dtype=np.int64); import os",
+                "hostile = np.array([0], dtype=np.int64)",
+                "def _h7(S, H):\n    return __import__('os')\n",
+                "def _h7(S, H):\n    return S.system\n",
+                HELPERS + "\nshout = 1\n"):
+        with pytest.raises(RuntimeError, match="generated kernel source holds"):
+            check_parts(good + [bad], "")  # the parts passed before are passed again, not this

@@ -533,29 +533,22 @@ class Builder:
             self.const(tab_flag(name), 0 if per is None else 1)
 
     def source(self) -> str:
+        """The module's text, checked part by part (`check_parts`) before it is returned."""
         self._tabulate()
-        out = ["import numpy as np", "from numba import carray, njit, prange",
-               "from tablerules.batch.native import int64s_at, ptr", ""]
-        for k, v in sorted(self.consts.items()):
-            out.append(f"{k} = {v!r}")
+        data = [f"{k} = {v!r}" for k, v in sorted(self.consts.items())]
         for name, (flat, shape) in self.arrays.items():
-            out.append(f"{name} = np.array({flat!r}, dtype=np.int64).reshape({shape!r})")
+            data.append(f"{name} = np.array({flat!r}, dtype=np.int64).reshape({shape!r})")
         for name, values in self.unit.tables.items():
-            out.append(f"{name} = np.array({values!r}, dtype=np.int64)")
-        out.append("")
-        out.append(HELPERS)
-        out.append(CARD_HELPERS)
-        out += self.templates
-        out += _decorated(self.unit.defs + self.dispatch)
-        out += [on_its_own(d) for d in self.outlined]
-        out.append(LOOP)
-        out.append(layout.LAYOUT)
-        # the hand loop one decision at a time (stepgen.py): compiled only when steps.py runs it
-        out.append(stepgen.source(LOOP, layout.LAYOUT, self.consts))
-        src = "\n".join(out) + "\n"
-        src = _no_refcounts(src)
-        _only_generated(src, self._template_text())
-        return src
+            data.append(f"{name} = np.array({values!r}, dtype=np.int64)")
+        code = [HELPERS, CARD_HELPERS, *self.templates,
+                *_decorated(self.unit.defs + self.dispatch),
+                *(on_its_own(d) for d in self.outlined), LOOP, layout.LAYOUT,
+                # the hand loop one decision at a time (stepgen.py): compiled only when
+                # steps.py runs it
+                stepgen.source(LOOP, layout.LAYOUT, self.consts)]
+        parts = [HEADER, "", *data, "", *map(_no_refcounts, code)]
+        check_parts(parts, self._template_text())
+        return "\n".join(parts) + "\n"
 
     def _template_text(self) -> str:
         """The fixed texts the module's check takes its allowed names and strings from,
@@ -685,7 +678,7 @@ def _evaluator(b: "Builder", extra: str) -> dict:
     import numpy as np  # only with the batch engine's extra, as numba
 
     text = "\n".join([HELPERS, CARD_HELPERS, *b.templates])
-    _only_generated(text, extra)
+    _checked(text, extra)
     ns = {"np": np, "njit": lambda *a, **k: (a[0] if a and callable(a[0]) else (lambda f: f)),
           "prange": range, **b.consts}
     for k, (flat, shape) in b.arrays.items():
@@ -701,6 +694,31 @@ def _known(name: str, names: frozenset) -> bool:
     (on_its_own's `<name>_at`)."""
     return any(n in names or _NAME.fullmatch(n) is not None
                for n in (name, name[:-3] if name.endswith("_at") else name))
+
+
+HEADER = ("import numpy as np\nfrom numba import carray, njit, prange\n"
+          "from tablerules.batch.native import int64s_at, ptr")
+# a line of the module's data: a constant, or a table of ints, under a name of the module's
+# own or a generated one; only digits, signs, commas and spaces between its brackets
+_DATA = re.compile(r"(?:[A-Z][A-Z0-9_]*|_[a-z]\d+) = (?:-?\d+|np\.array\(\[[-\d, ]*\], "
+                   r"dtype=np\.int64\)(?:\.reshape\(\([\d, ]*\)\))?)")
+
+
+def check_parts(parts: list[str], extra: str) -> None:
+    """`_only_generated` of the module made of `parts` (each whole statements), part by part:
+    a line of data by its shape (`_DATA`), any other part by its tree, a part already passed
+    with the same `extra` (the fixed templates, the same ruleset's generator built again)
+    passed again without a walk. Each node is judged alone, so the parts pass exactly when
+    the whole does; the walk of the whole took a third of a build, most of it the tables'
+    numbers (docs/speed.md)."""
+    for part in parts:
+        if _DATA.fullmatch(part) is None:
+            _checked(part, extra)
+
+
+@functools.lru_cache(maxsize=64)
+def _checked(text: str, extra: str) -> None:
+    _only_generated(text, extra)
 
 
 def _only_generated(src: str, extra: str = "") -> None:

@@ -50,9 +50,10 @@ _MODULES: dict[str, Any] = {}
 
 def _load(source: str):
     """The generated module, written once under the cache (numba keeps its machine code there).
-    `source` is only ever `kernel.Builder.build()`'s, which `kernel._only_generated` has checked:
+    `source` is only ever `kernel.Builder.build()`'s, which `kernel.check_parts` has checked:
     generated names, int literals and the fixed templates' own text, no text of a ruleset or a
-    strategy (tests/batch/test_batch.py puts hostile names in both and finds none)."""
+    strategy (tests/batch/test_batch.py puts hostile names in both and finds none;
+    tests/batch/test_kernel_source.py gives the check text no generator makes)."""
     digest = hashlib.sha256(source.encode()).hexdigest()[:20]
     with _LOCK:
         mod = _MODULES.get(digest)
