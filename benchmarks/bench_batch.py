@@ -20,7 +20,10 @@ handwritten_moon_rules.py, handwritten_allfives_rules.py: every seat, checked ac
 against the Python rules agent by their --check).
 
 The ratio that matters is `speedup = handwritten seconds / batch seconds` on one core (the
-batch engine runs one thread). The last line is one JSON object for tools.
+batch engine runs one thread), each side's best time; each repeat's own ratio (its two timings
+taken one after the other) is printed too, with their lowest, median and highest: a machine
+whose speed drifts during the run moves the best times apart, a repeat's pair less. The last
+line is one JSON object for tools.
 """
 
 from __future__ import annotations
@@ -96,13 +99,16 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
 
     best = {"handwritten": float("inf"), "batch": float("inf"), "step": float("inf")}
     out = None
+    paired = []  # each repeat's ratio: its two timings taken one after the other
     for r in range(repeat):
         dt, _ = _timed(handwritten)
         best["handwritten"] = min(best["handwritten"], dt)
         line = f"  repeat {r + 1}: handwritten {dt:.3f}s"
+        hw_dt = dt
         dt, out = _timed(batch.play_deals, masks, stocks, dealer_arr, seed)
         best["batch"] = min(best["batch"], dt)
-        line += f"  batch {dt:.3f}s"
+        paired.append(hw_dt / dt)
+        line += f"  batch {dt:.3f}s ({hw_dt / dt:.2f}x)"
         if step:
             dt, _ = _timed(harness.run_interpreter, game, deals, dealers, seed)
             best["step"] = min(best["step"], dt)
@@ -123,6 +129,10 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
         "batch_hps": round(hands / best["batch"], 1),
         "speedup": round(best["handwritten"] / best["batch"], 2),
         "speedup_is": "handwritten_seconds / batch_seconds",
+        # the same ratio repeat by repeat (the machine's state moves both timings of a repeat
+        # alike, and the best of each apart): lowest, median, highest
+        "speedup_per_repeat": [round(min(paired), 2), round(sorted(paired)[len(paired) // 2], 2),
+                               round(max(paired), 2)],
         "batch_decisions_per_hand": round(float(out.column("steps").mean()), 2),
         "step_decisions_per_hand": round(hw_work, 2) if hw_work is not None else None,
         "verified": [len(sample) - len(problems), len(sample)],
@@ -139,6 +149,8 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
     print(f"{name:8s} speedup {res['speedup']:6.2f}x  (hand-written {res['handwritten_hps']:>10,.0f}"
           f" hands/s, batch {res['batch_hps']:>12,.0f}"
           + (f", step engine {res['step_hps']:>9,.0f}" if step else "") + ")")
+    lo, mid, hi = res["speedup_per_repeat"]
+    print(f"{'':8s} repeat by repeat {lo:.2f}x-{hi:.2f}x, median {mid:.2f}x")
     return res
 
 
