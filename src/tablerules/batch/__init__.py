@@ -117,8 +117,8 @@ class _Memory:
     """What a Batch's runs write into: one buffer a run, its arrays cut from it, and the buffer
     used again by a later run once nothing outside holds it (none of the arrays of the run
     that had it, nor views of them, is left). Memory the allocator has just had back costs a
-    page fault a page when it is written again (a tenth of a hand's time in the batch engine,
-    docs/speed.md), and a run's arrays are large enough to be given back when they are freed.
+    page fault a page when it is written again (up to a tenth of a hand's time in the batch
+    engine, docs/speed.md), and a run's arrays are large enough to be given back when freed.
     At most KEEP buffers are kept: a caller that holds the last run while it asks for the next
     still finds one free."""
 
