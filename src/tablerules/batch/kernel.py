@@ -48,6 +48,7 @@ ERRORS = {
     10: "the match did not end within bounds.max_hands deals",
     11: "a deal names a piece twice",
     12: "a decision replayed is not a legal action",
+    13: "a deal names a piece that is not one of this set",
 }
 
 # the ruleset part each error is about, where the step engine places it too

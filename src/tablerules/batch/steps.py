@@ -20,7 +20,7 @@ from ..definition import GameDef
 from ..errors import CallerError, GameError
 from ..engine.phases import CHANCE, DEAL, DONE, TERMINAL
 from ..engine.state import State, action_text, new_hand
-from .kernel import RESULT, ruleset_fault
+from .kernel import ERRORS, RESULT, ruleset_fault
 from .stepgen import _PARTS, HEAD as _HEAD
 
 _ERR, _THROWN, _CONTRACT, _BID, _BIDDER, _MADE, _FORCED = (RESULT.index(k) for k in (
@@ -58,6 +58,10 @@ class Steps:
         self._lens = [game.hand_size] * game.seat_count + ([game.stock] if game.stock else [])
         self._total = sum(self._lens)
         self._get = game.pieces.by_ends.__getitem__
+        # a hand's buffer before its deal, with room for it, and the deal's ids written into
+        # it by one call (an append to the buffer would move it)
+        self._blank = self._head + array("q", bytes(8 * self._total))
+        self._put = struct.Struct(f"{self._total}q").pack_into
         # (high, low) -> id as nested lists, a faster read than the dict's tuple key; -1 where
         # no piece is, and on W rows and columns of padding, so that a negative end (which a
         # list reads from its end) reads -1 too; a larger one raises IndexError
@@ -87,20 +91,21 @@ class Steps:
         return CompiledHand(self, dealer, io)
 
     def _read(self, dealt) -> array | None:
-        """The hand's buffer with the deal's piece ids; None when a piece is not one."""
-        io = array("q", self._head)
+        """The hand's buffer with the deal's piece ids; None when a piece is not one, or the
+        deal has not as many pieces as a deal has."""
+        io = self._blank[:]
+        at = 8 * self._ids_at
         try:
             if dealt[0][0].__class__ is tuple:  # (high, low) pairs: two list reads a piece
                 pair = self._by_pair
-                ids = [pair[a][b] for h in dealt for a, b in h]
-                if -1 not in ids:
-                    io.fromlist(ids)
-                    return io
-        except (TypeError, ValueError, IndexError):
+                # a pair that is no piece reads -1, which the kernel refuses (`_end`)
+                self._put(io, at, *[pair[a][b] for h in dealt for a, b in h])
+                return io
+        except (TypeError, ValueError, IndexError, struct.error):
             pass  # not pairs of ends of this set: read as ids, pairs or names below
         try:
-            io.fromlist(list(map(self._get, chain.from_iterable(dealt))))
-        except (KeyError, TypeError):
+            self._put(io, at, *map(self._get, chain.from_iterable(dealt)))
+        except (KeyError, TypeError, struct.error):
             return None
         return io
 
@@ -200,8 +205,8 @@ class CompiledHand:
         self._legal = ()
         st = self.steps
         code = self._io[st._b_at + st.places[_RES] + _ERR]
-        if code == 11:
-            raise CallerError("a deal names a piece twice")
+        if code == 11 or code == 13:
+            raise CallerError(ERRORS[code])
         if code:
             raise ruleset_fault(code, f"the compiled hand stopped after "
                                       f"{len(self._decisions())} decisions")
