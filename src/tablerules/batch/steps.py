@@ -25,6 +25,9 @@ from .stepgen import _PARTS, HEAD as _HEAD
 
 _ERR, _THROWN, _CONTRACT, _BID, _BIDDER, _MADE, _FORCED = (RESULT.index(k) for k in (
     "error", "thrown_in", "contract", "bid", "bidder", "made", "forced"))
+# the kernel's errors of a deal that is not one (a piece named twice, a number no piece's id):
+# the caller's mistake, in the step engine's words
+_DEAL_ERRORS = (11, 13)
 
 
 # the parts of a hand's buffer, by number; the setting's places in io, from its start
@@ -62,6 +65,7 @@ class Steps:
         # it by one call (an append to the buffer would move it)
         self._blank = self._head + array("q", bytes(8 * self._total))
         self._put = struct.Struct(f"{self._total}q").pack_into
+        self._deal_at = 8 * self._ids_at  # where the deal starts in the buffer, in bytes
         # (high, low) -> id as nested lists, a faster read than the dict's tuple key; -1 where
         # no piece is, and on W rows and columns of padding, so that a negative end (which a
         # list reads from its end) reads -1 too; a larger one raises IndexError
@@ -94,7 +98,7 @@ class Steps:
         """The hand's buffer with the deal's piece ids; None when a piece is not one, or the
         deal has not as many pieces as a deal has."""
         io = self._blank[:]
-        at = 8 * self._ids_at
+        at = self._deal_at
         try:
             if dealt[0][0].__class__ is tuple:  # (high, low) pairs: two list reads a piece
                 pair = self._by_pair
@@ -205,7 +209,7 @@ class CompiledHand:
         self._legal = ()
         st = self.steps
         code = self._io[st._b_at + st.places[_RES] + _ERR]
-        if code == 11 or code == 13:
+        if code in _DEAL_ERRORS:
             raise CallerError(ERRORS[code])
         if code:
             raise ruleset_fault(code, f"the compiled hand stopped after "

@@ -146,8 +146,7 @@ class Unit:
     def slot(self) -> str:
         """A slot of S for a value its user sets where it is worked out (a kept part's value
         slot, whose flag is never read)."""
-        self.keeps += 1
-        return f"S[KEEP + {2 * self.keeps - 1}]"
+        return f"S[KEEP + {2 * self.keep_slot() + 1}]"
 
     def keep_slot(self) -> int:
         """A kept part's k (its flag S[KEEP + 2k], its value S[KEEP + 2k + 1]), for `kept`."""
