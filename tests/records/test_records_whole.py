@@ -119,6 +119,7 @@ def test_a_changed_game_seed_is_rejected(tmp):
     ("sides", [[0, 1], [2, 3]], "sides"),
     ("source", "nonsense", "nonsense"),
     ("source", "texas42-hall", "different|ruleset"),
+    ("source", "", "source is \"\"; it must be at least 1 character long"),  # not: no source
     ("ruleset", "moon", "ruleset"),
 ])
 def test_a_changed_header_is_rejected(tmp, key, value, reason):

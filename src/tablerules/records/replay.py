@@ -177,6 +177,13 @@ def check_line(obj: dict, version: int, span: Span) -> None:
     if err.validator == "required":
         missing = [k for k in err.validator_value if k not in err.instance]
         raise RecordError(f"{what} has no {quote(missing[0])}", span)
+    n = err.validator_value
+    sizes = {"minLength": f"at least {n} character{'s' * (n != 1)} long",
+             "minItems": f"a list of at least {n} item{'s' * (n != 1)}",
+             "maxItems": f"a list of at most {n} item{'s' * (n != 1)}"}
+    if err.validator in sizes:
+        raise RecordError(f"{what} is {quote(err.instance, 60)}; it must be "
+                          f"{sizes[err.validator]}", span)
     expected = {"type": "of type", "const": "equal to", "enum": "one of",
                 "pattern": "matching", "minimum": "at least"}.get(err.validator, err.validator)
     raise RecordError(f"{what} is {quote(err.instance, 60)}; it must be {expected} "
