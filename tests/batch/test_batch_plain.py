@@ -233,6 +233,55 @@ play:
     agree(tmp_path, "moon", f"rules:strategy={f}")
 
 
+def test_functions_of_a_piece_made_tables_agree(tmp_path):
+    """A strategy's function of a piece and at most one value of a small domain, whose body
+    reads nothing of the state and tests or calls something, is a look-up in a table made at
+    build time from its body (batch/typed.py, `Unit.tabulated_function`): of a piece and a
+    number (asked inside and outside the pips 0 to 6: outside, the body), of a piece and a
+    truth, of a piece alone; one whose body fails for some piece and number (60 // x at x = 0)
+    gets no table (its flag 0: the body, which the rules never ask at 0); one that reads the
+    hand, and one of look-ups and arithmetic only, are left as they were. Each chooses as the
+    Python agent does at every decision of 200 Moon hands."""
+    f = tmp_path / "fn.yaml"
+    f.write_text("""name: function-table-probe
+functions:
+  "lv(t: tile, x: int)": "2 * t.high if t.double else other(t, x)"
+  "odd(t: tile, p: bool)": "(t.high if p else t.low) % 2 == 1"
+  "alone(t: tile)": "t.high * 3 if t.double else t.low + 1"
+  "fails(t: tile, x: int)": "60 // (other(t, x) + 1) if has(t, x) else 60 // x"
+  "mine(t: tile)": "count(u in hand if u.high == t.high) if t.double else 0"
+  "plain(t: tile)": "t.pips * 2 + 1"
+values:
+  some: "sum(lv(t, 4) + (3 if odd(t, false) else 0) for t in hand)"
+bid:
+  - name: bid_by_the_tables
+    only: "a.kind == 'bid'"
+    choose: "((some % 5) - 2) * a.bid.rank"
+bury:
+  - name: bury_by_the_tables
+    only: "a.kind == 'bury'"
+    choose: "lv(a.piece, 2) * 3 - alone(a.piece) + mine(a.piece)"
+play:
+  - name: play_by_the_tables
+    only: "a.kind == 'play'"
+    choose: >-
+      (lv(a.piece, 3) * 7 + lv(a.piece, 9) + lv(a.piece, -1) + (5 if odd(a.piece, true) else 0)
+       + alone(a.piece) + sum(fails(a.piece, x) for x in range(1, 7)) - mine(a.piece)
+       + plain(a.piece) + some) % 11
+""", encoding="utf-8")
+    src = kernel_source("moon", f)
+    made = {f"_y{k}": on == "1" for k, on in re.findall(r"^Y(\d+)_ON = (\d)$", src, re.M)}
+    looks = re.findall(r"    if Y\d+_ON and (.+):\n        return (_y\d+)(\[.*)$", src, re.M)
+    # each table's guard (the piece in the set, the value in the domain) and read
+    got = sorted((made[y], re.sub(r"_b\d+", "v", g), re.sub(r"_b\d+", "v", r))
+                 for g, y, r in looks)
+    assert got == [(False, "v >= 0 and v < 22 and v >= 0 and v < 7", "[v, v]"),
+                   (True, "v >= 0 and v < 22", "[(1 if v else 0), v] != 0"),
+                   (True, "v >= 0 and v < 22", "[0, v]"),
+                   (True, "v >= 0 and v < 22 and v >= 0 and v < 7", "[v, v]")], got
+    agree(tmp_path, "moon", f"rules:strategy={f}")
+
+
 @pytest.mark.parametrize("name, attr, trump, guard", [
     ("moon", "a.piece.pips", "trump", "trump != 'none'"),
     ("texas42", "a.piece.pips", "trump", "trump != 'none'"),

@@ -193,7 +193,6 @@ class Builder:
         self.const("LEAD_BASE", acts.lead_base)
         self.const("BURY_BASE", acts.bury_base)
         # seats
-        self.array("LOWBIT", _lowbit())
         self.array("SIDE_OF", g.side_of)
         step = g.seat_step
         self.array("NEXT", [(s + step) % n for s in range(n)])
@@ -508,7 +507,7 @@ class Builder:
         over the pieces 8c + i of the set bits i. A term that fails for some piece or value (a
         rule's own error, which the loop raises only for the pieces it visits) gets no table:
         its flag (typed.tab_flag, in the guard of every read) is 0, and the loop works it out."""
-        if not self.unit.tabs:
+        if not self.unit.tabs and not self.unit.fn_tabs:
             return
         extra = self._template_text()
         try:
@@ -531,6 +530,14 @@ class Builder:
             self.array(name, flat, (size, chunks, 256))
             # with no table, the loop for every value wherever the table is read (its guard
             # reads this flag, which numba folds)
+            self.const(tab_flag(name), 0 if per is None else 1)
+        # the tabulated functions (typed.Unit.tabulated_function): table[x, piece] is the
+        # function's value; with no table (its body fails for some piece or value) the flag is
+        # 0 and the body works every value out
+        for name, (var, x, size, count, body) in self.unit.fn_tabs.items():
+            per = None if ns is None else _terms(ns, var, x, size, body, count, extra)
+            self.array(name, [v for row in per for v in row] if per else [0] * (size * count),
+                       (size, count))
             self.const(tab_flag(name), 0 if per is None else 1)
 
     def source(self) -> str:
@@ -579,15 +586,6 @@ def _no_refcounts(src: str) -> str:
             return m[0]
         return f"@njit(cache=True{m['rest']}, _nrt=False)\ndef {m['name']}("
     return _DECORATED.sub(sub, src)
-
-
-def _lowbit() -> list[int]:
-    """_low's table: the bit number of each 64-bit power of two, by the top six bits of its
-    product with a de Bruijn sequence."""
-    out = [0] * 64
-    for b in range(64):
-        out[((1 << b) * 0x022FDD63CC95386D & (1 << 64) - 1) >> 58] = b
-    return out
 
 
 def _slots(game: GameDef) -> dict[str, int]:
@@ -641,9 +639,9 @@ def _allowed(extra: str = "") -> tuple[frozenset, frozenset]:
 
 
 # what the module imports, by the module it comes from: numpy, numba's decorator, its loops and
-# its arrays over memory it does not own, and native.py's pointer from an address
+# its arrays over memory it does not own, and native.py's pointer from an address and lowest bit
 _IMPORTS = {None: frozenset({"numpy"}), "numba": frozenset({"njit", "prange", "carray"}),
-            "tablerules.batch.native": frozenset({"int64s_at", "ptr"})}
+            "tablerules.batch.native": frozenset({"int64s_at", "lowest", "ptr"})}
 
 
 def _terms(ns: dict, var: str, x: str | None, size: int, term: str, pieces: int,
@@ -680,8 +678,10 @@ def _evaluator(b: "Builder", extra: str) -> dict:
 
     text = "\n".join([HELPERS, CARD_HELPERS, *b.templates])
     _checked(text, extra)
+    from .native import _lowest_plain
+
     ns = {"np": np, "njit": lambda *a, **k: (a[0] if a and callable(a[0]) else (lambda f: f)),
-          "prange": range, **b.consts}
+          "prange": range, "lowest": _lowest_plain, **b.consts}
     for k, (flat, shape) in b.arrays.items():
         ns[k] = np.array(flat, dtype=np.int64).reshape(shape)
     for k, v in b.unit.tables.items():
@@ -698,7 +698,7 @@ def _known(name: str, names: frozenset) -> bool:
 
 
 HEADER = ("import numpy as np\nfrom numba import carray, njit, prange\n"
-          "from tablerules.batch.native import int64s_at, ptr")
+          "from tablerules.batch.native import int64s_at, lowest, ptr")
 # a line of the module's data: a constant, or a table of ints, under a name of the module's
 # own or a generated one; only digits, signs, commas and spaces between its brackets
 _DATA = re.compile(r"(?:[A-Z][A-Z0-9_]*|_[a-z]\d+) = (?:-?\d+|np\.array\(\[[-\d, ]*\], "
@@ -853,8 +853,8 @@ def _dealt(H):
 
 @njit(cache=True, inline='always')
 def _low(m):
-    """The number of m's lowest set bit (m > 0): a de Bruijn multiply and a table."""
-    return LOWBIT[(np.uint64(m & -m) * np.uint64(0x022FDD63CC95386D)) >> np.uint64(58)]
+    """The number of m's lowest set bit (m not 0): native.lowest, one instruction."""
+    return lowest(m)
 
 
 @njit(cache=True, inline='always')

@@ -1,6 +1,7 @@
 """Memory the caller owns, seen from compiled code by its address (imported by the generated
 module only, so only where numba is installed): `int64s_at` for the compiled steps' buffer,
-`ptr` for the arrays the rules agent's function is given at each decision (strategy.py).
+`ptr` for the arrays the rules agent's function is given at each decision (strategy.py); and
+`lowest`, the number of a mask's lowest set bit in one instruction (the kernel's `_low`).
 
 The compiled steps' generator (stepgen.py) takes the hand's buffer as an address and a length,
 not as an array: numba counts a reference to every array a generator is given, and drops it
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 
+from llvmlite import ir
 from numba import config, types
 from numba.extending import intrinsic
 
@@ -70,3 +72,29 @@ def _ptr_plain(x):
 
 
 ptr = _ptr_plain if config.DISABLE_JIT else _ptr
+
+
+@intrinsic
+def _lowest(typingctx, m):
+    """The number of the lowest set bit of an int m that is not 0: LLVM's count of trailing
+    zeros, one instruction (`tzcnt`) where a de Bruijn multiply and a table look-up took three
+    and a load. The kernel asks it only of a mask it has tested (`while m:`), and its answer
+    for 0 is undefined."""
+    if not isinstance(m, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        x = context.cast(builder, args[0], signature.args[0], types.int64)
+        return builder.cttz(x, ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(m), codegen
+
+
+def _lowest_plain(m) -> int:
+    """The same for the kernel run as plain Python (NUMBA_DISABLE_JIT, and the tabulated
+    terms worked out by kernel._evaluator), where m may be one of numpy's ints."""
+    m = int(m)
+    return (m & -m).bit_length() - 1
+
+
+lowest = _lowest_plain if config.DISABLE_JIT else _lowest

@@ -641,7 +641,8 @@ class StrategyPart:
         if not (args and all(str(b.type) in KEYS for b in typed.params) and loops(typed)
                 and self._loops(body)):
             fname = self.u._user[id(func)] = self.u.share(
-                fname, f"def {fname}(S, H{params}):\n    return {body}\n")
+                fname, f"def {fname}(S, H{params}):\n"
+                       f"{self.u.tabulated_function(typed, locals_, body)}    return {body}\n")
             return fname
         # One of number, symbol or truth parameters whose kernel code loops over pieces or
         # calls a function in a loop (in it or in a function it calls; `_loops`) is kept for

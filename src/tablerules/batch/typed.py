@@ -106,9 +106,57 @@ class Unit:
         # variable's or None, its domain's size, the term's code), made by kernel.py
         self.tabs: dict[str, tuple] = {}
         self.tab_names: dict[tuple, str] = {}  # (domain's size, the term's canonical code) -> table
+        # tabulated functions (`tabulated_function`): table name -> (the piece's parameter, the
+        # other's or None, its domain's size, the pieces' count, the body's code)
+        self.fn_tabs: dict[str, tuple] = {}
 
     def fresh(self, prefix: str) -> str:
         return f"_{prefix}{next(self._count)}"
+
+    def tabulated_function(self, typed, locals_: dict, body: str) -> str:
+        """The first lines of a function's def that read its value from a table, when the
+        function is one of a piece and at most one other parameter of at most TAB_DOMAIN
+        values (a number: the pips, 0 to the highest end; a truth; a piece of a small set),
+        its value an int or a truth, and its body reads nothing of the state (the piece's
+        attributes, the other parameter, constants) and tests or calls something (a body of
+        look-ups and arithmetic alone is left as it is): `lay_value(t, pips)`, a double's two
+        halves or the other end, is then one look-up, not a test of the piece and of each of
+        its ends. The table (table[x, piece]) is made at build time from the body itself by
+        kernel.py's Builder._tabulate; its flag is 0 when the body fails for some piece or
+        value, and then the body works it out as before. "" for any other function."""
+        params = list(typed.params)
+        pieces = [b for b in params if str(b.type) in ("tile", "card")]
+        if not 1 <= len(params) <= 2 or len(pieces) != 1 or _STATE.search(body) or \
+                str(typed.checked.types[id(typed.root)]) not in ("int", "bool"):
+            return ""
+        if " if " not in body and not _A_CALL.search(body):
+            return ""  # look-ups and arithmetic already: no cheaper than the table's, guarded
+        piece = pieces[0]
+        count = self.domains.get(str(piece.type), 0)
+        if count <= 0:
+            return ""
+        p = locals_[piece]
+        size, x, idx, test = 1, None, "0", ""
+        for b in params:
+            if b is piece:
+                continue
+            kind = _TAB_KINDS.get(str(b.type))
+            size = self.domains.get(kind, 0) if kind != "bool" else 2
+            if kind is None or not 0 < size <= TAB_DOMAIN:
+                return ""
+            x = locals_[b]
+            idx, test = ((f"(1 if {x} else 0)", "") if kind == "bool"
+                         else (x, f" and {x} >= 0 and {x} < {size}"))
+        # one table for the same body (its locals named by their order) over the same domain
+        key = ("fn", size, count, _canon(f"{p} {x}: {body}"))
+        name = self.tab_names.get(key)
+        if name is None:
+            name = self.tab_names[key] = self.fresh("y")
+            self.fn_tabs[name] = (p, x, size, count, body)
+        read = f"{name}[{idx}, {p}]" + (" != 0" if str(typed.checked.types[id(typed.root)])
+                                          == "bool" else "")
+        return (f"    if {tab_flag(name)} and {p} >= 0 and {p} < {count}{test}:\n"
+                f"        return {read}\n")
 
     def share(self, fname: str, text: str) -> str:
         """Add the def `text` of `fname`, or, when an earlier def says the same under other
@@ -211,7 +259,8 @@ class Unit:
             all(str(b.type) in KEYS for b in typed.params) and loops(typed)))
         if not kept:
             fname = self._user[id(func)] = self.share(
-                fname, f"def {fname}(S, H{params}):\n    return {body}\n")
+                fname, f"def {fname}(S, H{params}):\n"
+                       f"{self.tabulated_function(typed, locals_, body)}    return {body}\n")
             return fname
         # one kept copy of a function that says the same at two places: its value is the same
         # while the hand is scored wherever it is asked for, so one entry serves both
@@ -261,6 +310,8 @@ def tab_chunks(pieces: int) -> int:
 # pieces may pass (mask_loop); a call in the body: a generated function or helper
 SPARSE = 8
 _CALLS = re.compile(r"\b_[a-z_]*\d*\(")
+# a call in generated code, which writes none with a space before its bracket (`not (`, `or (`)
+_A_CALL = re.compile(r"[A-Za-z_]\w*\(")
 # any call at all in generated source (what is worked out before a loop calls nothing: known)
 _CALLS_ANY = re.compile(r"\w\s*\(")
 # the types of a kept function's parameters (each an int in the kernel) and its entries
