@@ -19,7 +19,8 @@ from ..agents import AGENT_HELP
 
 AGENTS_HELP = ("One agent for every seat, or one per seat separated by commas, each NAME or "
                "NAME:PARAM=VALUE[:PARAM=VALUE...] (e.g. cautious:pass_rate=0.5); default: the "
-               "ruleset's simulate.agents, else random. Agents: "
+               "ruleset's simulate.agents, else rules when it names a strategy "
+               "(simulate.strategy), else random. Agents: "
                + "; ".join(f"{k} ({v})" for k, v in AGENT_HELP.items())
                + ". See `tablerules agents` for their parameters.")
 from ..errors import GameError, TablerulesError, render
