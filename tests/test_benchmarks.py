@@ -67,7 +67,7 @@ def test_self_check(script, says):
 
 
 @pytest.mark.parametrize("script", ["handwritten42_rules.py", "handwritten_moon_rules.py",
-                                    "handwritten_allfives_rules.py"])
+                                    "handwritten_allfives_rules.py", "handwritten_taroky_rules.py"])
 def test_a_hand_written_rules_player_makes_the_rules_agents_choices(script):
     """The strategies written out by hand (bench_batch.py --agents rules times the batch engine
     against them): 300 hands, every action and result, against the step engine's rules agent."""
