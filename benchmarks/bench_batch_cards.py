@@ -120,8 +120,8 @@ def main(argv=None) -> int:
         m = min(n_step, 500)
         if a.agents == "rules":  # the strategy draws nothing: the same deal, the same game
             mine = [hw.hand_result(x) for x in hw_rules.play_hands(deals[:m], step_dealers[:m])]
-            _, agents = hw_rules._step_engine()
-            theirs = [hw_rules._step_hand(game, agents, d, dl)
+            agents = harness.rules_agents(game)
+            theirs = [harness.rules_hand(game, agents, d, dl)
                       for d, dl in zip(deals[:m], step_dealers[:m])]
         else:  # the same random.Random(seed) stream, the same order of legal actions
             mine = [hw.hand_result(x) for x in hw.play_hands(deals[:m], step_dealers[:m],

@@ -34,10 +34,8 @@ the rules agent (same deals).
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -232,38 +230,24 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
 
 
 def _step_engine():
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                    "src"))
-    import random
+    """The step engine's allfives and the rules agent on every seat (harness.py)."""
+    import harness  # puts <repo>/src on sys.path
 
-    from tablerules.agents import make_agent
     from tablerules.game import load_game
     game = load_game("allfives")
-    gd = game.definition
-    return game, [make_agent("rules", random.Random(0), gd) for _ in range(gd.seat_count)]
-
-
-def _step_hand(game, agents, deal, dealer, log=None):
-    st = game.new_hand(deal, dealer, record=log is not None)
-    g = game.definition
-    while not st.is_terminal():
-        seat, legal = st.current_player(), st.legal_actions()
-        a = legal[0] if len(legal) == 1 else agents[seat].act(seat, legal, st.observer(seat))
-        if log is not None:
-            log.append(g.action_to_string(a))
-        st.apply_action(a)
-    return st.hand_result()
+    return game, harness.rules_agents(game)
 
 
 def check(n: int, seed: int) -> int:
     from deals import make_deals
     game, agents = _step_engine()
+    import harness
     deals = make_deals(n, seed)
     bad = 0
     for i, deal in enumerate(deals):
         mine, theirs = [], []
         r = play_hand(deal, i % 4, mine)
-        s = _step_hand(game, agents, deal, i % 4, theirs)
+        s = harness.rules_hand(game, agents, deal, i % 4, theirs)
         if mine != theirs or [list(r.points), list(r.award)] != [s["points"], s["scored"]]:
             bad += 1
             if bad <= 3:
@@ -282,25 +266,10 @@ def check(n: int, seed: int) -> int:
 
 def timed(n: int, seed: int, repeat: int) -> int:
     from deals import make_deals
-    game, agents = _step_engine()
-    deals = make_deals(n, seed)
-    dealers = [i % 4 for i in range(n)]
-    step_n = max(1, n // 20)
-    best_h = best_s = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        for d, dl in zip(deals, dealers):
-            play_hand(d, dl)
-        best_h = min(best_h, time.perf_counter() - t0)
-        gc.collect()
-        t0 = time.perf_counter()
-        for d, dl in zip(deals[:step_n], dealers[:step_n]):
-            _step_hand(game, agents, d, dl)
-        best_s = min(best_s, time.perf_counter() - t0)
-    hh, sh = n / best_h, step_n / best_s
-    print(f"hand-written allfives rules player {hh:,.0f} hands/s; step engine with the rules "
-          f"agent {sh:,.0f} ({step_n} hands): {hh / sh:.1f}x")
+    game, _ = _step_engine()
+    import harness
+    harness.time_rules_player("allfives", play_hand, game, make_deals(n, seed),
+                              [i % 4 for i in range(n)], repeat)
     return 0
 
 

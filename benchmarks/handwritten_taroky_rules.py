@@ -65,10 +65,8 @@ the step engine with the rules agent (N // 20 of the same deals).
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -477,39 +475,25 @@ def play_hands(deals, dealers) -> list:
 
 
 def _step_engine():
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                    "src"))
-    import random
+    """The step engine's taroky and the rules agent on every seat (harness.py)."""
+    import harness  # puts <repo>/src on sys.path
 
-    from tablerules.agents import make_agent
     from tablerules.game import load_game
     game = load_game("taroky")
-    gd = game.definition
-    return game, [make_agent("rules", random.Random(0), gd) for _ in range(gd.seat_count)]
-
-
-def _step_hand(game, agents, deal, dealer, log=None):
-    st = game.new_hand(deal, dealer)
-    g = game.definition
-    while not st.is_terminal():
-        seat, legal = st.current_player(), st.legal_actions()
-        a = legal[0] if len(legal) == 1 else agents[seat].act(seat, legal, st.observer(seat))
-        if log is not None:
-            log.append(g.action_to_string(a))
-        st.apply_action(a)
-    return st.hand_result()
+    return game, harness.rules_agents(game)
 
 
 def check(n: int, seed: int) -> int:
     """n deals (make_deals(n, seed), dealer i % 4) both ways: every action's name and the
     hand_result(); exit status 1 on any difference."""
     game, agents = _step_engine()
+    import harness
     deals = make_deals(n, seed)
     bad = 0
     for i, deal in enumerate(deals):
         mine, theirs = [], []
         r = play_hand(deal, i % 4, mine)
-        s = _step_hand(game, agents, deal, i % 4, theirs)
+        s = harness.rules_hand(game, agents, deal, i % 4, theirs)
         if mine != theirs or hand_result(r) != s:
             bad += 1
             if bad <= 3:
@@ -531,26 +515,11 @@ def check(n: int, seed: int) -> int:
 
 def timed(n: int, seed: int, repeat: int) -> int:
     """This player on n deals and the step engine with the rules agent on the first n // 20,
-    best of `repeat` each."""
-    game, agents = _step_engine()
-    deals = make_deals(n, seed)
-    dealers = [i % 4 for i in range(n)]
-    step_n = max(1, n // 20)
-    best_h = best_s = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        for d, dl in zip(deals, dealers):
-            play_hand(d, dl)
-        best_h = min(best_h, time.perf_counter() - t0)
-        gc.collect()
-        t0 = time.perf_counter()
-        for d, dl in zip(deals[:step_n], dealers[:step_n]):
-            _step_hand(game, agents, d, dl)
-        best_s = min(best_s, time.perf_counter() - t0)
-    hh, sh = n / best_h, step_n / best_s
-    print(f"hand-written taroky rules player {hh:,.0f} hands/s; step engine with the rules "
-          f"agent {sh:,.0f} ({step_n} hands): {hh / sh:.1f}x")
+    best of `repeat` each (harness.time_rules_player)."""
+    game, _ = _step_engine()
+    import harness
+    harness.time_rules_player("taroky", play_hand, game, make_deals(n, seed),
+                              [i % 4 for i in range(n)], repeat)
     return 0
 
 

@@ -36,18 +36,56 @@ def run_interpreter(game, deals, dealers, seed):
             state.apply_action(choice(acts))
 
 
+def rules_agents(game, seed: int = 0) -> list:
+    """The Python rules agent for every seat of `game` (its ruleset's strategy)."""
+    from tablerules.agents import make_agent
+    gd = game.definition
+    return [make_agent("rules", random.Random(seed), gd) for _ in range(gd.seat_count)]
+
+
+def rules_hand(game, agents, deal, dealer, log=None) -> dict:
+    """One hand on the step engine with `agents` (rules_agents), each reading its sight; a
+    decision of one legal action is taken, no agent asked. If `log` is a list, every action is
+    appended by its name. The hand's result (State.hand_result())."""
+    st = game.new_hand(deal, dealer)
+    name = game.definition.action_to_string
+    while not st.is_terminal():
+        seat, legal = st.current_player(), st.legal_actions()
+        a = legal[0] if len(legal) == 1 else agents[seat].act(seat, legal, st.observer(seat))
+        if log is not None:
+            log.append(name(a))
+        st.apply_action(a)
+    return st.hand_result()
+
+
 def run_rules_agent(game, deals, dealers, seed):
     """The step engine with the Python rules agent on every seat, each reading its sight (the
     strategy draws no random number: `seed` only seeds the agents' unused generators)."""
-    from tablerules.agents import make_agent
-    gd = game.definition
-    agents = [make_agent("rules", random.Random(seed), gd) for _ in range(gd.seat_count)]
+    agents = rules_agents(game, seed)
     for deal, dealer in zip(deals, dealers):
-        st = game.new_hand(deal, dealer)
-        while not st.is_terminal():
-            seat, legal = st.current_player(), st.legal_actions()
-            st.apply_action(legal[0] if len(legal) == 1 else
-                            agents[seat].act(seat, legal, st.observer(seat)))
+        rules_hand(game, agents, deal, dealer)
+
+
+def time_rules_player(label: str, play_hand, game, deals, dealers, repeat: int) -> None:
+    """A hand-written rules player's `play_hand(deal, dealer)` on every deal and the step engine
+    with the rules agent on the first twentieth, best of `repeat` each, printed in one line."""
+    agents = rules_agents(game)
+    step_n = max(1, len(deals) // 20)
+    best_h = best_s = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        t0 = time.perf_counter()
+        for d, dl in zip(deals, dealers):
+            play_hand(d, dl)
+        best_h = min(best_h, time.perf_counter() - t0)
+        gc.collect()
+        t0 = time.perf_counter()
+        for d, dl in zip(deals[:step_n], dealers[:step_n]):
+            rules_hand(game, agents, d, dl)
+        best_s = min(best_s, time.perf_counter() - t0)
+    hh, sh = len(deals) / best_h, step_n / best_s
+    print(f"hand-written {label} rules player {hh:,.0f} hands/s; step engine with the rules "
+          f"agent {sh:,.0f} ({step_n} hands): {hh / sh:.1f}x")
 
 
 def interpreter_work(game, deals, dealers, seed):
