@@ -116,7 +116,7 @@ class Unit:
     def tabulated_function(self, typed, locals_: dict, body: str) -> str:
         """The first lines of a function's def that read its value from a table, when the
         function is one of a piece and at most one other parameter of at most TAB_DOMAIN
-        values (a number: the pips, 0 to the highest end; a truth; a piece of a small set),
+        values (a number: the pips, 0 to the highest end; a truth),
         its value an int or a truth, and its body reads nothing of the state (the piece's
         attributes, the other parameter, constants) and tests or calls something (a body of
         look-ups and arithmetic alone is left as it is): `lay_value(t, pips)`, a double's two
