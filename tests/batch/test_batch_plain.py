@@ -282,6 +282,34 @@ play:
     agree(tmp_path, "moon", f"rules:strategy={f}")
 
 
+def test_a_rulesets_function_of_a_piece_made_a_table_agrees(tmp_path):
+    """The same for a ruleset's own function (batch/typed.py, `Unit.user`): All Fives with its
+    first leader turned by `worth(t, x)`, a piece's worth laid on x, summed over the pieces
+    dealt: the kernel reads it from a table (made, its flag 1), and every one of 200 hands of
+    random play agrees with the step engine."""
+    from tablerules.batch.kernel import Builder
+    from tablerules.batch.loader import seat_agents
+    from tablerules.game import load_game
+
+    text = (Path(__file__).resolve().parents[2] / "rulesets" / "allfives.yaml").read_text(
+        encoding="utf-8")
+    old = "      leader: >-\n        next(dealer) if first_play == 'rotate'"
+    assert text.count(old) == 1 and text.count("functions:\n") == 1
+    text = text.replace(old, "      leader: >-\n        next(next(dealer)) if "
+                             "sum(worth(t, 3) for t in dealt) % 3 == 0 else next(dealer) "
+                             "if first_play == 'rotate'")
+    text = text.replace("functions:\n", 'functions:\n  "worth(t: tile, x: int)": '
+                                         '"2 * t.high if t.double else other(t, x)"\n')
+    f = tmp_path / "worth.yaml"
+    f.write_text(text, encoding="utf-8")
+    gd = load_game(str(f), typed=True).definition
+    src = Builder(gd, seat_agents(gd, None)).build()
+    assert re.findall(r"^Y\d+_ON = (\d)$", src, re.M) == ["1"], src[:300]
+    assert re.search(r"    if Y\d+_ON and _b\d+ >= 0 and _b\d+ < 28 and _b\d+ >= 0 and "
+                     r"_b\d+ < 7:\n        return _y\d+\[_b\d+, _b\d+\]", src)
+    agree(tmp_path, str(f), "random")
+
+
 @pytest.mark.parametrize("name, attr, trump, guard", [
     ("moon", "a.piece.pips", "trump", "trump != 'none'"),
     ("texas42", "a.piece.pips", "trump", "trump != 'none'"),
