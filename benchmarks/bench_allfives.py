@@ -37,12 +37,13 @@ def main(argv=None) -> int:
     global play_hand
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--plain" in argv:  # time the plain baseline instead (the "plain" figure)
-        argv.remove("--plain")
         play_hand = handwritten_allfives.play_hand
     return harness.main(game_name="allfives", play_hand=play_hand, work=work, default_options=[],
                         option_help="ruleset option name=value (default: none, i.e. 4 players, "
                                     "partners, 7 each; the hand-written engine only plays that)",
-                        same_games=True, argv=argv)
+                        same_games=True, argv=argv,
+                        flags={"--plain": "time the plain hand-written engine "
+                                          "(handwritten_allfives.py), not the optimised one"})
 
 
 if __name__ == "__main__":

@@ -216,12 +216,14 @@ def timed(fn, *args):
 
 def main(*, game_name: str, play_hand: Callable, work: Callable, default_options: list[str],
          option_help: str, same_games: bool, argv=None, make_deals: Callable = make_deals,
-         seats: int = 4) -> int:
+         seats: int = 4, flags: dict[str, str] | None = None) -> int:
     """Parse the common flags, time both engines, print the report and a JSON summary line.
 
     `work(deals, dealers, seed)` returns the hand-written engine's mean decisions per hand and
     its per-hand (points, marks); with `same_games`, the two engines offer the same actions in
-    the same order, so the same seed must give the same results hand for hand.
+    the same order, so the same seed must give the same results hand for hand. `flags`: a
+    script's own on/off flags (name -> help), which it reads from argv itself; listed here so
+    that --help shows them.
     """
     ap = argparse.ArgumentParser(description=f"{game_name}: hand-written vs interpreter, "
                                              "hands/second")
@@ -232,6 +234,8 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     ap.add_argument("--option", action="append", default=list(default_options), help=option_help)
     ap.add_argument("--no-compiled", action="store_true",
                     help="do not time the compiled steps (the step engine's API on the kernel)")
+    for flag, text in (flags or {}).items():
+        ap.add_argument(flag, action="store_true", help=text)
     a = ap.parse_args(argv)
 
     n = a.hands
