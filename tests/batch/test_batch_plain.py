@@ -282,6 +282,29 @@ play:
     agree(tmp_path, "moon", f"rules:strategy={f}")
 
 
+def test_functions_of_a_card_made_tables_agree(tmp_path):
+    """The same for a pack of cards (Taroky's 54): a function of a card and a truth, and one of
+    a card alone, each a table (flag 1), and 200 hands choosing as the Python agent does."""
+    f = tmp_path / "cards.yaml"
+    f.write_text("""name: card-table-probe
+functions:
+  "heavy(t: tile, p: bool)": "t.count * 3 if t.trump == p else t.rank + 1"
+  "alone(t: tile)": "t.count * 10 if t.trul else t.rank"
+play:
+  - name: play_by_the_tables
+    only: "a.kind == 'play'"
+    choose: >-
+      (heavy(a.piece, true) * 7 + alone(a.piece) + (2 if heavy(a.piece, false) > 4 else 0)) % 13
+""", encoding="utf-8")
+    src = kernel_source("taroky", f)
+    assert sorted(re.findall(r"^Y\d+_ON = (\d)$", src, re.M)) == ["1", "1"]
+    looks = re.findall(r"    if Y\d+_ON and (.+):\n        return _y\d+(\[.*)$", src, re.M)
+    assert sorted((re.sub(r"_b\d+", "v", g), re.sub(r"_b\d+", "v", r)) for g, r in looks) == [
+        ("v >= 0 and v < 54", "[(1 if v else 0), v]"),
+        ("v >= 0 and v < 54", "[0, v]")], looks
+    agree(tmp_path, "taroky", f"rules:strategy={f}")
+
+
 def test_a_rulesets_function_of_a_piece_made_a_table_agrees(tmp_path):
     """The same for a ruleset's own function (batch/typed.py, `Unit.user`): All Fives with its
     first leader turned by `worth(t, x)`, a piece's worth laid on x, summed over the pieces
