@@ -61,6 +61,9 @@ def _scored(x: int) -> int:
     return x if x % 5 == 0 else 0
 
 
+NONE = -(1 << 20)  # no piece: base + NONE is below 0, so best_next stays 0
+
+
 def _next_table(x: int) -> dict:
     """For an end showing x: per set of the unseen pieces that show x (the mask
     `unseen & NUM[x]`, every subset of NUM[x]), per residue r of the count left there mod 5,
@@ -74,7 +77,6 @@ def _next_table(x: int) -> dict:
     return out
 
 
-NONE = -(1 << 20)  # no piece: base + NONE is below 0, so best_next stays 0
 NEXT_BY = [_next_table(x) for x in range(7)]
 
 
