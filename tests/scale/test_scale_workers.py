@@ -94,3 +94,4 @@ def test_the_workers_benchmark_runs():
     assert r.returncode == 0, r.stderr
     last = json.loads(r.stdout.splitlines()[-1])
     assert last["workers"] == 2 and last["target"] == 1.6 and last["ratio"] > 0
+    assert last["pool_start_s"] > 0 and last["ratio_without_start"] > 0
