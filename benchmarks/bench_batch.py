@@ -131,8 +131,7 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
         "speedup_is": "handwritten_seconds / batch_seconds",
         # the same ratio repeat by repeat (the machine's state moves both timings of a repeat
         # alike, and the best of each apart): lowest, median, highest
-        "speedup_per_repeat": [round(min(paired), 2), round(sorted(paired)[len(paired) // 2], 2),
-                               round(max(paired), 2)],
+        "speedup_per_repeat": harness.spread(paired),
         "batch_decisions_per_hand": round(float(out.column("steps").mean()), 2),
         "step_decisions_per_hand": round(hw_work, 2) if hw_work is not None else None,
         "verified": [len(sample) - len(problems), len(sample)],

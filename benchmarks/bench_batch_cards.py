@@ -132,9 +132,7 @@ def main(argv=None) -> int:
         same = [sum(x == y for x, y in zip(mine, theirs)), m]
         res["handwritten_hps"] = round(a.hands / best_h, 1)
         res["speedup"] = round(best_h / best_b, 2)
-        res["speedup_per_repeat"] = [round(min(paired), 2),
-                                     round(sorted(paired)[len(paired) // 2], 2),
-                                     round(max(paired), 2)]
+        res["speedup_per_repeat"] = harness.spread(paired)
         res["handwritten_over_step"] = round((a.hands / best_h) / (n_step / best_s), 1)
         res["handwritten_same_as_step"] = same
     else:

@@ -33,7 +33,6 @@ the rules agent (same deals).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
@@ -231,60 +230,19 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
 # the check against the step engine's rules agent, and the timing
 
 
-def _step_engine():
-    """The step engine's allfives and the rules agent on every seat (harness.py)."""
-    import harness  # puts <repo>/src on sys.path
-
-    from tablerules.game import load_game
-    game = load_game("allfives")
-    return game, harness.rules_agents(game)
-
-
-def check(n: int, seed: int) -> int:
-    from deals import make_deals
-    game, agents = _step_engine()
-    import harness
-    deals = make_deals(n, seed)
-    bad = 0
-    for i, deal in enumerate(deals):
-        mine, theirs = [], []
-        r = play_hand(deal, i % 4, mine)
-        s = harness.rules_hand(game, agents, deal, i % 4, theirs)
-        if mine != theirs or [list(r.points), list(r.award)] != [s["points"], s["scored"]]:
-            bad += 1
-            if bad <= 3:
-                k = next((j for j, (x, y) in enumerate(zip(mine, theirs)) if x != y),
-                         min(len(mine), len(theirs)))
-                print(f"hand {i}: action {k}: mine {mine[k:k + 3]}, the rules agent's "
-                      f"{theirs[k:k + 3]}; points and award {r.points} {r.award}, the step "
-                      f"engine's {s['points']} {s['scored']}")
-    if bad:
-        print(f"rules check FAILED: {bad} of {n} hands differ from the rules agent's")
-        return 1
-    print(f"rules check OK: {n} hands, every action, the points and the award as the step "
-          f"engine's rules agent plays them")
-    return 0
-
-
-def timed(n: int, seed: int, repeat: int) -> int:
-    from deals import make_deals
-    game, _ = _step_engine()
-    import harness
-    harness.time_rules_player("allfives", play_hand, game, make_deals(n, seed),
-                              [i % 4 for i in range(n)], repeat)
-    return 0
+def _result(r, s) -> tuple:
+    """The points and the award, this player's and the step engine's hand_result()'s."""
+    return [list(r.points), list(r.award)], [s["points"], s["scored"]]
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", type=int, metavar="N", help="compare N hands with the rules agent")
-    ap.add_argument("--hands", type=int, default=5000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
-    a = ap.parse_args(argv)
-    if a.check:
-        return check(a.check, a.seed)
-    return timed(a.hands, a.seed, a.repeat)
+    """--check N: every action's name, the points and the award of N deals against the step
+    engine's rules agent; --hands N: timed beside it (harness.rules_player_main)."""
+    from deals import make_deals
+    import harness
+
+    return harness.rules_player_main(argv, __doc__, "allfives", play_hand, make_deals, _result,
+                                     "the points and the award")
 
 
 if __name__ == "__main__":

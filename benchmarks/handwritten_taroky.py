@@ -277,12 +277,7 @@ def play_hand(deal, dealer: int, rng) -> HandResult:
     bit = BIT
     count = COUNT
 
-    # the povinnost: whoever was dealt the II, else the player after the dealer
-    turn = nxt[dealer]
-    for s in (0, 1, 2, 3):
-        if hands[s] >> II & 1:
-            turn = s
-            break
+    turn = povinnost(hands, dealer)
 
     # the auction: the three others (the first prever has it), then the povinnost
     bidder = -1
@@ -364,12 +359,7 @@ def play_hand(deal, dealer: int, rng) -> HandResult:
         s = nxt[s]
 
     # the sides and the holdings, on the hands at the first lead (every card is played)
-    partner = -1
-    if not prever:
-        for s in (0, 1, 2, 3):
-            if hands[s] >> called & 1:
-                partner = s
-                break
+    partner = -1 if prever else holder(hands, called)
     held = [hands[0], hands[1], hands[2], hands[3]]
 
     # twelve tricks
@@ -427,6 +417,30 @@ def play_hand(deal, dealer: int, rng) -> HandResult:
         leader = winner
     home = home and leader == pagat
 
+    return settle(prever, second, bidder, partner, called, points, laid, left, held, doubling,
+                  pagat, home)
+
+
+def povinnost(hands: list, dealer: int) -> int:
+    """The povinnost: whoever was dealt the II, else the player after the dealer."""
+    for s in (0, 1, 2, 3):
+        if hands[s] >> II & 1:
+            return s
+    return NEXT[dealer]
+
+
+def holder(hands: list, card: int) -> int:
+    """The seat whose hand holds `card`, -1 when none does (laid away, or in the talon)."""
+    for s in (0, 1, 2, 3):
+        if hands[s] >> card & 1:
+            return s
+    return -1
+
+
+def settle(prever, second, bidder, partner, called, points, laid, left, held, doubling, pagat,
+           home) -> HandResult:
+    """The hand's count and chips once its twelve tricks are played (`held`: each seat's hand
+    at the first lead, for the holdings; `home`: the I took the last trick for its holder)."""
     # the count: the side of the contract against the rest (106 in all)
     ours = points[bidder] + laid[bidder]
     side = BIT[bidder]
@@ -438,27 +452,27 @@ def play_hand(deal, dealer: int, rng) -> HandResult:
     if prever and second and not made:
         owed *= 2
     owed *= doubling
-
-    # the game's chips: each loser pays one winner (two and two), else every winner
-    pairs, signs = GAME_PAYS[side][made]
-    paid = [(x, y, owed, GAME) for x, y in pairs]
-    scored = (signs[0] * owed, signs[1] * owed, signs[2] * owed, signs[3] * owed)
-
+    # the game's chips: each loser pays one winner (two and two), else every winner; the
+    # payments and each seat's chips made once for each side, result and stake
+    key = (side << 1 | made) << 12 | owed
+    game = _GAME_PAID.get(key)
+    if game is None:
+        pairs, signs = GAME_PAYS[side][made]
+        game = _GAME_PAID[key] = (tuple([(x, y, owed, GAME) for x, y in pairs]),
+                                  tuple([sign * owed for sign in signs]))
+    paid, scored = game
     # the holdings, each paid by the other three: the holders of each kind by seat
-    kings = trul = honery = 0
     ykinds = [0, 0, 0, 0, 0, 0, 0]
     for y in (0, 1, 2, 3):
         h = held[y]
         ykinds[TAROKY_HOLDING[POPCOUNT(h & TAROKY)]] |= BIT[y]
-        if h & TRUL == TRUL:
-            trul |= BIT[y]
-        if h & KINGS == KINGS:
-            kings |= BIT[y]
-        if POPCOUNT(h & FIVES) >= 4:
-            honery |= BIT[y]
-    ykinds[TRUL_K] = trul
-    ykinds[KINGS_K] = kings
-    ykinds[HONERY] = honery
+        if POPCOUNT(h & FIVES) >= 3:  # else neither the Trul, the Kings nor honery
+            if h & TRUL == TRUL:
+                ykinds[TRUL_K] |= BIT[y]
+            if h & KINGS == KINGS:
+                ykinds[KINGS_K] |= BIT[y]
+            if POPCOUNT(h & FIVES) >= 4:
+                ykinds[HONERY] |= BIT[y]
     for k in (1, 2, 3, 4, 5, 6):
         if ykinds[k]:
             paid += HOLDING_PAYS[k][ykinds[k]]
@@ -466,7 +480,10 @@ def play_hand(deal, dealer: int, rng) -> HandResult:
     if pagat >= 0:
         paid += PAGAT_PAYS[home][pagat]
     return HandResult(1 if prever else 0, bidder, partner, called, made, tuple(points),
-                      tuple(laid), left, scored, tuple(paid), owed, doubling, pagat)
+                      tuple(laid), left, scored, paid, owed, doubling, pagat)
+
+
+_GAME_PAID: dict = {}
 
 
 def play_hands(deals, dealers, rng: random.Random) -> list[HandResult]:

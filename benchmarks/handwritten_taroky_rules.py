@@ -64,17 +64,15 @@ the step engine with the rules agent (N // 20 of the same deals).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from handwritten_taroky import (  # noqa: E402
-    BID_GAME, BID_PREVER, BIT, BURY, CALL, CONTRA, COUNT, FIVES, GAME, GAME_PAYS, HALF_FIRST,
-    HOLDING_PAYS, HONERY, II, KINGS, KINGS_K, NC, NEXT, ONE_POINT_TAROKY, PAGAT, PAGAT_PAYS,
-    RECONTRA, SCORE, SUIT_OF, SUITS_NO_KINGS, TAROKY, TAROKY_HOLDING, TRUL, TRUL_K, XIX,
-    HandResult, I, action_str, hand_result, make_deals)
+    BID_GAME, BID_PREVER, BIT, BURY, CALL, CONTRA, COUNT, HALF_FIRST, I, NC, NEXT,
+    ONE_POINT_TAROKY, PAGAT, RECONTRA, SCORE, SUITS_NO_KINGS, SUIT_OF, TAROKY, TRUL, XIX,
+    HandResult, action_str, hand_result, holder, make_deals, povinnost, settle)
 
 # ---------------------------------------------------------------------------------------------
 # the cards as the strategy reads them, and its keys
@@ -192,6 +190,18 @@ def _lay_away(h: int) -> int:
     return 63 - ((a if a > b else b) & 63)
 
 
+def _lay_away_all(h: int, k: int, say) -> tuple[int, int]:
+    """The bidder lays k cards away, one decision each: the hand left and their count."""
+    lost = 0
+    for _ in range(k):
+        p = _lay_away(h)
+        h ^= BIT[p]
+        lost += COUNT[p]
+        if say:
+            say(action_str(BURY + p))
+    return h, lost
+
+
 # ---------------------------------------------------------------------------------------------
 # one hand
 
@@ -209,12 +219,7 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
              sum(map(card, deal[3]))]
     talon = deal[4]
 
-    # the povinnost: whoever was dealt the II, else the player after the dealer
-    turn = nxt[dealer]
-    for s in (0, 1, 2, 3):
-        if hands[s] >> II & 1:
-            turn = s
-            break
+    turn = povinnost(hands, dealer)
 
     # the auction: prever_when_strong for the three others (the first prever has it; a later
     # seat may only pass), then the povinnost (pass after a prever, else the forced game)
@@ -246,16 +251,8 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
             say(action_str(BID_GAME))
             say(action_str(a))
         # the talon: four to the povinnost, one each to the next two that are not the dealer
-        h |= bit[talon[0]] | bit[talon[1]] | bit[talon[2]] | bit[talon[3]]
-        lost = 0
-        for _ in (0, 1, 2, 3):
-            p = _lay_away(h)
-            h ^= bit[p]
-            lost += count[p]
-            if say:
-                say(action_str(BURY + p))
-        hands[bidder] = h
-        laid[bidder] = lost
+        hands[bidder], laid[bidder] = _lay_away_all(
+            h | bit[talon[0]] | bit[talon[1]] | bit[talon[2]] | bit[talon[3]], 4, say)
         s = bidder
         for t in (talon[4], talon[5]):
             s = nxt[s]
@@ -274,17 +271,9 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
         if say:
             say("pass")  # the povinnost, after a prever
             say(action_str(HALF_FIRST))
-        h = hands[bidder] | bit[talon[0]] | bit[talon[1]] | bit[talon[2]]
         left = count[talon[3]] + count[talon[4]] + count[talon[5]]
-        lost = 0
-        for _ in (0, 1, 2):
-            p = _lay_away(h)
-            h ^= bit[p]
-            lost += count[p]
-            if say:
-                say(action_str(BURY + p))
-        hands[bidder] = h
-        laid[bidder] = lost
+        hands[bidder], laid[bidder] = _lay_away_all(
+            hands[bidder] | bit[talon[0]] | bit[talon[1]] | bit[talon[2]], 3, say)
 
     # Pagat to the back (pagat_when_long), each seat from the bidder; then contra and re-contra
     # (contra_when_strong); else silent, no
@@ -314,15 +303,10 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
         s = nxt[s]
 
     # the sides and the holdings, on the hands at the first lead (every card is played)
-    partner = -1
-    if not prever:
-        for s in (0, 1, 2, 3):
-            if hands[s] >> called & 1:
-                partner = s
-                break
-        if partner >= 0 and partner != bidder:
-            mate[partner] = bidder  # it knows from its own hand
-            reveal = partner
+    partner = -1 if prever else holder(hands, called)
+    if partner >= 0 and partner != bidder:
+        mate[partner] = bidder  # it knows from its own hand
+        reveal = partner
     held = (hands[0], hands[1], hands[2], hands[3])
 
     # twelve tricks
@@ -419,51 +403,8 @@ def play_hand(deal, dealer: int, log=None) -> HandResult:
         points[winner] += pts
         leader = winner
     home = home and leader == pagat
-    return _count(prever, second, bidder, partner, called, points, laid, left, held, doubling,
+    return settle(prever, second, bidder, partner, called, points, laid, left, held, doubling,
                   pagat, home)
-
-
-def _count(prever, second, bidder, partner, called, points, laid, left, held, doubling, pagat,
-           home) -> HandResult:
-    """The count and the chips, as handwritten_taroky's play_hand settles them."""
-    ours = points[bidder] + laid[bidder]
-    side = BIT[bidder]
-    if partner >= 0 and partner != bidder:
-        ours += points[partner] + laid[partner]
-        side |= BIT[partner]
-    made = ours > 53
-    owed = ((63 - (106 - ours if made else ours)) * (6 if prever else 2) + 5) // 10
-    if prever and second and not made:
-        owed *= 2
-    owed *= doubling
-    key = (side << 1 | made) << 12 | owed
-    game = _GAME_PAID.get(key)
-    if game is None:  # the game's payments and each seat's chips, made once for each
-        pairs, signs = GAME_PAYS[side][made]
-        game = _GAME_PAID[key] = (tuple([(x, y, owed, GAME) for x, y in pairs]),
-                                  tuple([sign * owed for sign in signs]))
-    paid, scored = game
-    ykinds = [0, 0, 0, 0, 0, 0, 0]  # the holders of each holding, by seat (0: none held)
-    for y in (0, 1, 2, 3):
-        h = held[y]
-        ykinds[TAROKY_HOLDING[(h >> 32).bit_count()]] |= BIT[y]
-        if (h & FIVES).bit_count() >= 3:  # else neither the Trul, the Kings nor honery
-            if h & TRUL == TRUL:
-                ykinds[TRUL_K] |= BIT[y]
-            if h & KINGS == KINGS:
-                ykinds[KINGS_K] |= BIT[y]
-            if (h & FIVES).bit_count() >= 4:
-                ykinds[HONERY] |= BIT[y]
-    for k in (1, 2, 3, 4, 5, 6):
-        if ykinds[k]:
-            paid += HOLDING_PAYS[k][ykinds[k]]
-    if pagat >= 0:
-        paid += PAGAT_PAYS[home][pagat]
-    return HandResult(1 if prever else 0, bidder, partner, called, made, tuple(points),
-                      tuple(laid), left, scored, paid, owed, doubling, pagat)
-
-
-_GAME_PAID: dict = {}
 
 
 def play_hands(deals, dealers) -> list:
@@ -474,65 +415,13 @@ def play_hands(deals, dealers) -> list:
 # the check against the step engine's rules agent, and the timing
 
 
-def _step_engine():
-    """The step engine's taroky and the rules agent on every seat (harness.py)."""
-    import harness  # puts <repo>/src on sys.path
-
-    from tablerules.game import load_game
-    game = load_game("taroky")
-    return game, harness.rules_agents(game)
-
-
-def check(n: int, seed: int) -> int:
-    """n deals (make_deals(n, seed), dealer i % 4) both ways: every action's name and the
-    hand_result(); exit status 1 on any difference."""
-    game, agents = _step_engine()
-    import harness
-    deals = make_deals(n, seed)
-    bad = 0
-    for i, deal in enumerate(deals):
-        mine, theirs = [], []
-        r = play_hand(deal, i % 4, mine)
-        s = harness.rules_hand(game, agents, deal, i % 4, theirs)
-        if mine != theirs or hand_result(r) != s:
-            bad += 1
-            if bad <= 3:
-                k = next((j for j, (x, y) in enumerate(zip(mine, theirs)) if x != y),
-                         min(len(mine), len(theirs)))
-                if k < max(len(mine), len(theirs)):
-                    print(f"hand {i} (dealer {i % 4}): action {k}: mine {mine[k:k + 3]}, the "
-                          f"rules agent's {theirs[k:k + 3]}")
-                else:
-                    print(f"hand {i} (dealer {i % 4}): the same actions; result mine "
-                          f"{hand_result(r)}, the step engine's {s}")
-    if bad:
-        print(f"rules check FAILED: {bad} of {n} hands differ from the rules agent's")
-        return 1
-    print(f"rules check OK: {n} hands, every action and the result as the step engine's rules "
-          f"agent plays them")
-    return 0
-
-
-def timed(n: int, seed: int, repeat: int) -> int:
-    """This player on n deals and the step engine with the rules agent on the first n // 20,
-    best of `repeat` each (harness.time_rules_player)."""
-    game, _ = _step_engine()
-    import harness
-    harness.time_rules_player("taroky", play_hand, game, make_deals(n, seed),
-                              [i % 4 for i in range(n)], repeat)
-    return 0
-
-
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", type=int, metavar="N", help="compare N hands with the rules agent")
-    ap.add_argument("--hands", type=int, default=5000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
-    a = ap.parse_args(argv)
-    if a.check:
-        return check(a.check, a.seed)
-    return timed(a.hands, a.seed, a.repeat)
+    """--check N: every action's name and the hand_result() of N deals against the step
+    engine's rules agent; --hands N: timed beside it (harness.rules_player_main)."""
+    import harness
+
+    return harness.rules_player_main(argv, __doc__, "taroky", play_hand, make_deals,
+                                     lambda r, s: (hand_result(r), s), "the result")
 
 
 if __name__ == "__main__":

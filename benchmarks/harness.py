@@ -36,6 +36,13 @@ def run_interpreter(game, deals, dealers, seed):
             state.apply_action(choice(acts))
 
 
+def spread(ratios: list) -> list:
+    """Each repeat's own ratio, as the batch benchmarks report them: lowest, median (the upper
+    one for an even count), highest, rounded to two places."""
+    return [round(min(ratios), 2), round(sorted(ratios)[len(ratios) // 2], 2),
+            round(max(ratios), 2)]
+
+
 def rules_agents(game, seed: int = 0) -> list:
     """The Python rules agent for every seat of `game` (its ruleset's strategy)."""
     from tablerules.agents import make_agent
@@ -64,6 +71,53 @@ def run_rules_agent(game, deals, dealers, seed):
     agents = rules_agents(game, seed)
     for deal, dealer in zip(deals, dealers):
         rules_hand(game, agents, deal, dealer)
+
+
+def check_rules_player(play_hand, game, deals, dealers, results: Callable, says: str) -> int:
+    """A hand-written rules player's `play_hand(deal, dealer, log)` against the step engine
+    with the rules agent on every seat, deal by deal: every action's name, and the result
+    (`results(mine, the step engine's hand_result())`: the two as the player compares them).
+    Prints the first three differences and one line; exit status 1 on any difference."""
+    agents = rules_agents(game)
+    bad = 0
+    for i, (deal, dealer) in enumerate(zip(deals, dealers)):
+        mine, theirs = [], []
+        ours, its = results(play_hand(deal, dealer, mine),
+                            rules_hand(game, agents, deal, dealer, theirs))
+        if mine != theirs or ours != its:
+            bad += 1
+            if bad <= 3:
+                k = next((j for j, (x, y) in enumerate(zip(mine, theirs)) if x != y),
+                         min(len(mine), len(theirs)))
+                print(f"hand {i} (dealer {dealer}): action {k}: mine {mine[k:k + 3]}, the rules "
+                      f"agent's {theirs[k:k + 3]}; {says} mine {ours}, the step engine's {its}")
+    if bad:
+        print(f"rules check FAILED: {bad} of {len(deals)} hands differ from the rules agent's")
+        return 1
+    print(f"rules check OK: {len(deals)} hands, every action and {says} as the step engine's "
+          f"rules agent plays them")
+    return 0
+
+
+def rules_player_main(argv, doc: str, name: str, play_hand, make_deals, results: Callable,
+                      says: str) -> int:
+    """A hand-written rules player's command line: `--check N` (check_rules_player) or
+    `--hands N` (time_rules_player), on `make_deals(N, --seed)`, the dealer rotating."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--check", type=int, metavar="N", help="compare N hands with the rules agent")
+    ap.add_argument("--hands", type=int, default=5000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args(argv)
+    from tablerules.game import load_game
+
+    game = load_game(name)
+    n = a.check or a.hands
+    deals, dealers = make_deals(n, a.seed), [i % game.definition.seat_count for i in range(n)]
+    if a.check:
+        return check_rules_player(play_hand, game, deals, dealers, results, says)
+    time_rules_player(name, play_hand, game, deals, dealers, a.repeat)
+    return 0
 
 
 def time_rules_player(label: str, play_hand, game, deals, dealers, repeat: int) -> None:

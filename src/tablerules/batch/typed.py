@@ -113,50 +113,54 @@ class Unit:
     def fresh(self, prefix: str) -> str:
         return f"_{prefix}{next(self._count)}"
 
+    def row(self, b, x: str) -> tuple[int, str, str] | None:
+        """A table's rows for the outside variable `x` (binder `b`) of a tabulated term or
+        function: (how many, the row `x` reads, the test that `x` is among them: "" for a
+        truth, which always is); None when its type has no domain of at most TAB_DOMAIN."""
+        kind = _TAB_KINDS.get(str(b.type))
+        size = self.domains.get(kind, 0)
+        if not 0 < size <= TAB_DOMAIN:
+            return None
+        if kind == "bool":  # a row for each
+            return size, f"(1 if {x} else 0)", ""
+        return size, x, f"{x} >= 0 and {x} < {size}"
+
     def tabulated_function(self, typed, locals_: dict, body: str) -> str:
         """The first lines of a function's def that read its value from a table, when the
         function is one of a piece and at most one other parameter of at most TAB_DOMAIN
-        values (a number: the pips, 0 to the highest end; a truth),
-        its value an int or a truth, and its body reads nothing of the state (the piece's
-        attributes, the other parameter, constants) and tests or calls something (a body of
-        look-ups and arithmetic alone is left as it is): `lay_value(t, pips)`, a double's two
-        halves or the other end, is then one look-up, not a test of the piece and of each of
-        its ends. The table (table[x, piece]) is made at build time from the body itself by
-        kernel.py's Builder._tabulate; its flag is 0 when the body fails for some piece or
-        value, and then the body works it out as before. "" for any other function."""
+        values (a number: the pips, 0 to the highest end; a truth; `row`), its value an int
+        or a truth, and its body reads nothing of the state (the piece's attributes, the other
+        parameter, constants) and tests something or calls a helper or a generated function
+        (a body of look-ups and arithmetic alone is left as it is): `lay_value(t, pips)`, a
+        double's two halves or the other end, is then one look-up, not a test of the piece
+        and of each of its ends. The table (table[x, piece]) is made at build time from the
+        body itself by kernel.py's Builder._tabulate; its flag is 0 when the body fails for
+        some piece or value, and then the body works it out as before. "" for any other."""
         params = list(typed.params)
         pieces = [b for b in params if str(b.type) in ("tile", "card")]
-        if not 1 <= len(params) <= 2 or len(pieces) != 1 or _STATE.search(body) or \
-                str(typed.checked.types[id(typed.root)]) not in ("int", "bool"):
-            return ""
-        if " if " not in body and not _A_CALL.search(body):
-            return ""  # look-ups and arithmetic already: no cheaper than the table's, guarded
+        value = str(typed.checked.types[id(typed.root)])
+        if not 1 <= len(params) <= 2 or len(pieces) != 1 or value not in ("int", "bool") or \
+                _STATE.search(body) or (" if " not in body and not _CALLS.search(body)):
+            return ""  # (look-ups and arithmetic alone: no dearer than the table's, guarded)
         piece = pieces[0]
         count = self.domains.get(str(piece.type), 0)
-        if count <= 0:
-            return ""
         p = locals_[piece]
-        size, x, idx, test = 1, None, "0", ""
+        size, x, idx, test = 1, None, "0", ""  # no other parameter: one row
         for b in params:
-            if b is piece:
-                continue
-            kind = _TAB_KINDS.get(str(b.type))
-            size = self.domains.get(kind, 0) if kind != "bool" else 2
-            if kind is None or not 0 < size <= TAB_DOMAIN:
-                return ""
-            x = locals_[b]
-            idx, test = ((f"(1 if {x} else 0)", "") if kind == "bool"
-                         else (x, f" and {x} >= 0 and {x} < {size}"))
+            if b is not piece:
+                got = self.row(b, locals_[b])
+                if got is None:
+                    return ""
+                (size, idx, test), x = got, locals_[b]
         # one table for the same body (its locals named by their order) over the same domain
         key = ("fn", size, count, _canon(f"{p} {x}: {body}"))
         name = self.tab_names.get(key)
         if name is None:
             name = self.tab_names[key] = self.fresh("y")
             self.fn_tabs[name] = (p, x, size, count, body)
-        read = f"{name}[{idx}, {p}]" + (" != 0" if str(typed.checked.types[id(typed.root)])
-                                          == "bool" else "")
-        return (f"    if {tab_flag(name)} and {p} >= 0 and {p} < {count}{test}:\n"
-                f"        return {read}\n")
+        return (f"    if {tab_flag(name)} and {p} >= 0 and {p} < {count}"
+                f"{' and ' + test if test else ''}:\n"
+                f"        return {name}[{idx}, {p}]{' != 0' if value == 'bool' else ''}\n")
 
     def share(self, fname: str, text: str) -> str:
         """Add the def `text` of `fname`, or, when an earlier def says the same under other
@@ -310,8 +314,6 @@ def tab_chunks(pieces: int) -> int:
 # pieces may pass (mask_loop); a call in the body: a generated function or helper
 SPARSE = 8
 _CALLS = re.compile(r"\b_[a-z_]*\d*\(")
-# a call in generated code, which writes none with a space before its bracket (`not (`, `or (`)
-_A_CALL = re.compile(r"[A-Za-z_]\w*\(")
 # any call at all in generated source (what is worked out before a loop calls nothing: known)
 _CALLS_ANY = re.compile(r"\w\s*\(")
 # the types of a kept function's parameters (each an int in the kernel) and its entries
@@ -682,14 +684,12 @@ class Gen:
                  if k is not b and re.search(rf"\b{v}\b", term)]
         if len(outer) > 1:
             return None
-        size, x, idx, test = 1, None, "0", "True"  # no variable: one row
+        size, x, idx, test = 1, None, "0", ""  # no variable: one row
         if outer:
-            kind = _TAB_KINDS.get(str(outer[0][0].type))
-            x, size = outer[0][1], self.u.domains.get(kind, 0)
-            if not 0 < size <= TAB_DOMAIN:
+            got = self.u.row(outer[0][0], outer[0][1])
+            if got is None:
                 return None
-            idx, test = ((f"(1 if {x} else 0)", "True") if kind == "bool"  # a row for each
-                         else (x, f"{x} >= 0 and {x} < {size}"))
+            (size, idx, test), x = got, outer[0][1]
         # one table for the same term (its locals named by their order) over the same domain
         key = (size, _canon(f"{var} {x}: {term}"))
         name = self.u.tab_names.get(key)
@@ -700,7 +700,7 @@ class Gen:
         look = " + ".join(f"{name}[{idx}, {c}, ({m} >> {8 * c}) & 255]" for c in range(chunks))
         # the table's flag (tab_flag): 0 when its term fails for some piece or value, so the
         # loop below works it out wherever the table is read
-        return f"{tab_flag(name)} and {test}" if test != "True" else tab_flag(name), look or "0"
+        return f"{tab_flag(name)} and {test}" if test else tab_flag(name), look or "0"
 
     def list_name(self, node: n.Name) -> str | None:
         """The name of the list of pieces a name reads (`hand`, `trick`), for its size."""

@@ -152,6 +152,12 @@ def _validator(name: str):
     return _Validator({"$ref": f"#/$defs/{name}", "$defs": defs}) if name in defs else None
 
 
+# a schema's bound on a length or a count, as a record's error says it
+_SIZES = {"minLength": "at least {n} character{s} long",
+          "minItems": "a list of at least {n} item{s}",
+          "maxItems": "a list of at most {n} item{s}"}
+
+
 def check_line(obj: dict, version: int, span: Span) -> None:
     """The line against the schema of its kind in record format `version`."""
     t = obj["type"]
@@ -177,13 +183,11 @@ def check_line(obj: dict, version: int, span: Span) -> None:
     if err.validator == "required":
         missing = [k for k in err.validator_value if k not in err.instance]
         raise RecordError(f"{what} has no {quote(missing[0])}", span)
-    n = err.validator_value
-    sizes = {"minLength": f"at least {n} character{'s' * (n != 1)} long",
-             "minItems": f"a list of at least {n} item{'s' * (n != 1)}",
-             "maxItems": f"a list of at most {n} item{'s' * (n != 1)}"}
-    if err.validator in sizes:
+    size = _SIZES.get(err.validator)
+    if size is not None:  # a string's length or a list's: how many, in words
+        n = err.validator_value
         raise RecordError(f"{what} is {quote(err.instance, 60)}; it must be "
-                          f"{sizes[err.validator]}", span)
+                          f"{size.format(n=n, s='s' * (n != 1))}", span)
     expected = {"type": "of type", "const": "equal to", "enum": "one of",
                 "pattern": "matching", "minimum": "at least"}.get(err.validator, err.validator)
     raise RecordError(f"{what} is {quote(err.instance, 60)}; it must be {expected} "
