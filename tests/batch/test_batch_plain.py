@@ -426,3 +426,36 @@ play:
     assert len(re.findall(r"and _b\d+ < _b\d+:", src)) == 2
     assert len(re.findall(r"if not \(\(_u\d+\(S, H, _b\d+\) == ", src)) == 1
     agree(tmp_path, "moon", f"rules:strategy={f}")
+
+
+CARD_PROBE = """name: card-probe
+play:
+  - name: by_card
+    only: "a.kind == 'play' and card(a.piece.suit, a.piece.face) == a.piece"
+    choose: >-
+      (card(a.piece.suit, a.piece.face).rank * 7
+       + (played_by(card('tarok', 'I')) + 2) * (3 if not a.piece.trump and card(a.piece.suit, 'K') in hand else 1)) % 11
+"""
+
+
+def test_card_names_every_card_of_the_pack_as_the_step_engine_does(tmp_path):
+    """`card(suit, face)` is one look-up in the kernel (CARD_AT, made from the pack): a strategy
+    that names each card it may play by its own suit and face, and the King of its suit, plays
+    200 Taroky hands choosing as the Python agent does; a table one card off changes choices."""
+    f = tmp_path / "cards.yaml"
+    f.write_text(CARD_PROBE, encoding="utf-8")
+    assert "CARD_AT = np.array(" in kernel_source("taroky", f)
+    agree(tmp_path, "taroky", f"rules:strategy={f}")
+
+
+def test_a_card_no_pack_has_stops_the_batch_engine_with_its_reason(tmp_path):
+    """A face no suit card has (`card(suit, 'XXI')` of a suit card) is an error of the strategy in both
+    engines: the batch engine stops, says why and where to look, with no traceback."""
+    f = tmp_path / "nocard.yaml"
+    f.write_text(CARD_PROBE.replace("card(a.piece.suit, 'K')", "card(a.piece.suit, 'XXI')"),
+                 encoding="utf-8")
+    r = plain_python(["-m", "tablerules", "batch", "taroky", "--agents", f"rules:strategy={f}",
+                      "-n", "20", "--no-progress"], tmp_path)
+    assert r.returncode != 0
+    assert "there is no such card in this pack" in r.stderr, r.stderr[-2000:]
+    assert "Traceback" not in r.stderr

@@ -15,8 +15,13 @@ from __future__ import annotations
 CARD_HELPERS = '''
 @njit(cache=True, inline='always')
 def _card(a, b):
-    for t in range(NP):
-        if CARD_SUIT[t] == a and CARD_FACE[t] == b:
+    """The card of suit a and face b (symbols): CARD_AT[a's number, b's], made by the builder
+    from CARD_SUIT and CARD_FACE (-1: no such card)."""
+    i = a - CARD_SYM
+    j = b - CARD_SYM
+    if i >= 0 and i < CARD_AT.shape[0] and j >= 0 and j < CARD_AT.shape[1]:
+        t = CARD_AT[i, j]
+        if t >= 0:
             return t
     raise ValueError("there is no such card in this pack")
 

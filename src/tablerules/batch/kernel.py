@@ -221,6 +221,7 @@ class Builder:
                    if cards else [-1] * P)
         self.array("CARD_FACE", [self.sym.code(str(v)) for v in g.pieces.attrs["face"]]
                    if cards else [-1] * P)
+        self._card_table(cards)
         self.const("HAS_TURN", g.turn is not None)
         self.single("turn", ("deal", "turn"), "0")
         self._auction()
@@ -249,6 +250,23 @@ class Builder:
         self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps + self.unit.memos
                    + (obs["_SIZE"] if self.consts["HAS_RULES"] else 0))
         return self.source()
+
+    def _card_table(self, cards: bool) -> None:
+        """CARD_AT[i, j]: the card whose suit is symbol number i and face symbol number j
+        (-1: none), so that `card(suit, face)` is one look-up, not a search of the pack. Its
+        sides are the numbers of the suits' and faces' symbols (coded just before)."""
+        suits, faces = self.arrays["CARD_SUIT"][0], self.arrays["CARD_FACE"][0]
+        if not cards:
+            self.const("CARD_SYM", SYM_BASE)
+            self.array("CARD_AT", [-1], (1, 1))
+            return
+        lo = min(suits + faces)
+        w = max(suits + faces) - lo + 1
+        at = [-1] * (w * w)
+        for t in reversed(range(len(suits))):  # the first card of a suit and face, as a search
+            at[(suits[t] - lo) * w + faces[t] - lo] = t
+        self.const("CARD_SYM", lo)
+        self.array("CARD_AT", at, (w, w))
 
     def _auction(self) -> None:
         g, a = self.g, self.g.auction
