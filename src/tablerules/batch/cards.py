@@ -84,19 +84,18 @@ def _take(S, H, stk, nstock, tf, tn):
 
 @njit(cache=True, inline='always')
 def _buryable(S, H, e, acts):
-    """The bury actions of the actor (exchange e's `legal`, one pass): how many, in acts."""
+    """The bury actions of the actor (exchange e's `legal`, asked of the hand's pieces in one
+    call): how many, in acts."""
     for q in range(NKEEP):
         S[KEEP + 2 * q] = 0
-    n = 0
     m = H[S[ACTOR]]
-    for t in range(NP):
-        if (m >> t) & 1:
-            if EX_HAS_LEGAL[e]:
-                S[TILE] = t
-                if not _k_ex_legal(S, H, e):
-                    continue
-            acts[n] = BURY_BASE + t
-            n += 1
+    if EX_HAS_LEGAL[e]:
+        m = _k_ex_legal(S, H, e, m)
+    n = 0
+    while m:
+        acts[n] = BURY_BASE + _low(m)
+        m &= m - 1
+        n += 1
     return n
 
 

@@ -31,7 +31,9 @@ from .typed import (INLINE, SCALAR_FIELDS, SYM_BASE, NotBatchable, Symbols, Unit
 # the slots of S after the scalar fields: the hand's state the loop keeps there
 # IN_MATCH: the hand is one of a match (play_matches), not on its own; CUT: a lay won the
 # match during the hand (scoring.during_hand), which scores no more
-_EXTRA = ("CONTRACT", "TRICKM", "TRICKN", "LEDI", "TID", "NACT", "HIGH_SEAT", "IN_MATCH", "CUT",
+# DCODE: the declarations' code (each one's value index times its RADIX), kept as they change,
+# by which TIDX finds the trick tables in force
+_EXTRA = ("CONTRACT", "TRICKM", "TRICKN", "LEDI", "DCODE", "NACT", "HIGH_SEAT", "IN_MATCH", "CUT",
           "MEMO_ON")
 
 # error codes the loop returns for a hand it cannot finish (what the step engine raises)
@@ -370,12 +372,14 @@ class Builder:
         self.array("EX_HAS_TAKE", [e.take is not None for _, _, e in exs] or [0])
         self.array("EX_HAS_FROM", [e.start is not None for _, _, e in exs] or [0])
         self.array("EX_HAS_LEGAL", [e.legal is not None for _, _, e in exs] or [0])
+        # `legal` is asked of a mask of pieces (the actor's hand): the pieces of m it allows,
+        # each piece's test in one loop, lowest first as the step engine asks them
         for kind, part, default, has in (
                 ("by", "by", "S[BIDDER]", lambda e: True),
                 ("take", "take", "-1", lambda e: e.take is not None),
                 ("from", "from", "0", lambda e: e.start is not None),
-                ("legal", "legal", "True", lambda e: e.legal is not None)):
-            lines = [f"def _k_ex_{kind}(S, H, e):"]
+                ("legal", "legal", "m", lambda e: e.legal is not None)):
+            lines = [f"def _k_ex_{kind}(S, H, e{', m' if kind == 'legal' else ''}):"]
             for i, (c, k, e) in enumerate(exs):
                 base = ("contracts", c.name, "exchange")
                 path = base + (k, part)
@@ -384,7 +388,12 @@ class Builder:
                 fn = self.hook(path, hoist=kind == "legal")
                 if fn is None and has(e):
                     raise NotBatchable("this rule has no checked tree", path)
-                if fn is not None:
+                if fn is not None and kind == "legal":
+                    lines += [f"    if e == {i}:", "        out = 0", "        while m:",
+                              "            t = _low(m)", "            m &= m - 1",
+                              "            S[TILE] = t", f"            if {fn}(S, H):",
+                              "                out |= np.int64(1) << t", "        return out"]
+                elif fn is not None:
                     lines += [f"    if e == {i}:", f"        return {fn}(S, H)"]
             lines.append(f"    return {default}")
             self.dispatch.append("\n".join(lines) + "\n")
@@ -447,11 +456,13 @@ class Builder:
         self.array("HAS_TIE", [c.play.tie_break is not None for c in g.contracts])
         self.per_contract("over", ("outcome", "over"), "False", lambda c: True)
         self.per_contract("made", ("outcome", "made"), "False", lambda c: True)
-        # trick tables: one per (contract, declarations) combination, by a mixed-radix code
+        # trick tables: one per (contract, declarations) combination, by a mixed-radix code of
+        # the declarations that choose among them (a declaration no trick rule reads is 0 in
+        # it: the code, and TIDX, stay as small as the tables the rules tell apart)
         radix, r = [], 1
-        for d in g.declarations:
-            radix.append(r)
-            r *= len(d.values)
+        for d, telling in zip(g.declarations, _telling(g)):
+            radix.append(r if telling else 0)
+            r *= len(d.values) if telling else 1
         self.array("RADIX", radix or [0])
         nc = len(g.contracts)
         tid = [-1] * (nc * r)
@@ -464,6 +475,7 @@ class Builder:
             if id(t) not in index:
                 index[id(t)] = len(tabs)
                 tabs.append(t)
+            assert tid[ci * r + code] in (-1, index[id(t)])  # a declaration left out told none
             tid[ci * r + code] = index[id(t)]
         self.array("TIDX", tid, (nc, r))
         nt = len(tabs)
@@ -604,6 +616,20 @@ def _no_refcounts(src: str) -> str:
             return m[0]
         return f"@njit(cache=True{m['rest']}, _nrt=False)\ndef {m['name']}("
     return _DECORATED.sub(sub, src)
+
+
+def _telling(g: GameDef) -> list[bool]:
+    """Per declaration, whether its value chooses among the trick tables: False when, for every
+    contract and every value of the other declarations, each of its values a hand can reach
+    has the same tables (GameDef.trick_tables holds every combination a contract can reach;
+    two the rules do not tell apart share one object)."""
+    out = []
+    for i in range(len(g.declarations)):
+        seen: dict = {}
+        for (ci, decl), t in g.trick_tables.items():
+            seen.setdefault((ci, decl[:i] + decl[i + 1:]), set()).add(id(t))
+        out.append(any(len(ids) > 1 for ids in seen.values()))
+    return out
 
 
 def _slots(game: GameDef) -> dict[str, int]:
@@ -986,9 +1012,11 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
     S[LED] = -1
     S[LEDI] = -1
     S[WENT_OUT] = -1
+    S[DCODE] = 0
     for d in range(ND):
         S[DECL + d] = DECL_DEFAULT[d]
         S[DIDX + d] = DECL_DEFAULT_I[d]
+        S[DCODE] += DECL_DEFAULT_I[d] * RADIX[d]
     for s in range(SEATS):
         H[s] = deal[s]
     nstock = STOCKN
@@ -1109,6 +1137,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
             step += 1
             d = DACT_D[a - DECL_BASE]
             S[DECL + d] = DACT_V[a - DECL_BASE]
+            S[DCODE] += (DACT_I[a - DECL_BASE] - S[DIDX + d]) * RADIX[d]
             S[DIDX + d] = DACT_I[a - DECL_BASE]
         else:
             e = EXI[c, j]
@@ -1144,10 +1173,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
                 H[S[ACTOR]] &= ~(np.int64(1) << (a - BURY_BASE))
                 S[LAIDM + S[ACTOR]] |= np.int64(1) << (a - BURY_BASE)
     # -- play: who sits out, who leads, the tables in force
-    code = 0
-    for d in range(ND):
-        code += S[DIDX + d] * RADIX[d]
-    tid = TIDX[c, code]
+    tid = TIDX[c, S[DCODE]]
     nact = 0
     for s in range(SEATS):
         S[ACT + s] = 0

@@ -113,10 +113,7 @@ def _k_obs_prep(S, H, acts, n):
     S[OBS + OBS_AUC] = 1 if auc else 0
     tid = -1
     if not auc:
-        code = 0
-        for d in range(ND):
-            code += S[DIDX + d] * RADIX[d]
-        tid = TIDX[S[CONTRACT], code]
+        tid = TIDX[S[CONTRACT], S[DCODE]]
     S[OBS + OBS_TID] = tid
     S[OBS + OBS_LEDX] = -1
     S[OBS + OBS_LEDV] = -1
