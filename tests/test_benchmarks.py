@@ -108,3 +108,37 @@ def test_bench_agents_does_a_fixed_repeatable_amount_of_work(capsys):
     assert a["rules"]["decisions"] == 30 and a["search"]["decisions"] == 1
     assert a["rules"]["work"] == b["rules"]["work"]
     assert a["rules"]["dps"] > 0 and a["search"]["dps"] > 0
+
+
+def test_the_kernel_profiler_says_what_it_needs_without_perf(tmp_path):
+    """benchmarks/profile_kernel.py samples with Linux perf: where perf is not on the PATH it
+    says so and exits 2, before compiling anything."""
+    import os
+
+    r = subprocess.run([sys.executable, str(BENCH / "profile_kernel.py"), "moon"],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, PATH=str(tmp_path)))
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "needs perf" in r.stderr
+
+
+def test_the_kernel_profiler_names_the_kernels_own_functions():
+    """Where perf can record, the profile of a random-play kernel (the plain 52-card fixture's,
+    the quickest to compile afresh, which the profiler must do for its functions to have
+    names) gives each function compiled on its own its share of the kernel's samples: the hand
+    loop among them, the shares adding up to the whole."""
+    import shutil
+
+    pytest.importorskip("numba")
+    if shutil.which("perf") is None:
+        pytest.skip("perf is not installed")
+    plain52 = str(BENCH.parent / "tests" / "fixtures" / "cards" / "plain52.yaml")
+    r = run("profile_kernel.py", plain52, "--hands", "100000", "--json")
+    if r.returncode == 1 and "perf record failed" in r.stderr:
+        pytest.skip("perf may not record here: " + r.stderr.strip()[-200:])
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["ruleset"] == plain52 and out["hands"] == 100000 and out["kernel_samples"] > 0
+    assert "_hand" in out["shares"], out
+    assert 98 <= sum(out["shares"].values()) <= 100.5, out
+    assert "_hand" in r.stdout and "in the kernel" in r.stdout
