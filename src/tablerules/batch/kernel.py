@@ -475,7 +475,9 @@ class Builder:
             if id(t) not in index:
                 index[id(t)] = len(tabs)
                 tabs.append(t)
-            assert tid[ci * r + code] in (-1, index[id(t)])  # a declaration left out told none
+            if tid[ci * r + code] not in (-1, index[id(t)]):  # a defect of _telling
+                raise RuntimeError("a declaration left out of the trick tables' code told two "
+                                   "tables apart")
             tid[ci * r + code] = index[id(t)]
         self.array("TIDX", tid, (nc, r))
         nt = len(tabs)
