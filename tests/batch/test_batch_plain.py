@@ -459,3 +459,26 @@ def test_a_card_no_pack_has_stops_the_batch_engine_with_its_reason(tmp_path):
     assert r.returncode != 0
     assert "there is no such card in this pack" in r.stderr, r.stderr[-2000:]
     assert "Traceback" not in r.stderr
+
+
+def test_a_part_several_rules_keep_is_kept_once():
+    """A part kept for a pass (its value and flag in a slot of S, cleared as each pass starts)
+    is one slot however many rules read it: Taroky's `against_call(hand)`, asked by the
+    `allow` of every contra and re-contra, is worked out once in a declaration's pass over its
+    choices, and no two kept parts of the kernel work out the same thing."""
+    from tablerules.batch.kernel import Builder
+    from tablerules.batch.loader import seat_agents
+    from tablerules.game import load_game
+
+    gd = load_game("taroky", typed=True).definition
+    src = Builder(gd, seat_agents(gd, None)).build()
+    kept = re.findall(r"^def (_c\d+)\(S, H\):\n    if S\[KEEP \+ (\d+)\]:\n"
+                      r"        return S\[KEEP \+ \d+\]\n    v = (.*)$", src, re.M)
+    bodies = [body for _, _, body in kept]
+    assert len(bodies) == len(set(bodies)) >= 2, kept
+    # each allow reads its kept parts through their flags: one slot for the repeated part
+    reads = re.findall(r"\(S\[KEEP \+ (\d+)\] if S\[KEEP \+ (\d+)\] else (_c\d+)\(S, H\)\)", src)
+    by_fn = {fn: {flag for _, flag, f in reads if f == fn} for _, _, fn in reads}
+    assert all(len(flags) == 1 for flags in by_fn.values()), by_fn
+    assert max(sum(f == fn for _, _, f in reads) for fn in by_fn) >= 4, reads
+    assert re.search(r"^NKEEP = (\d+)$", src, re.M).group(1) == str(len(kept))

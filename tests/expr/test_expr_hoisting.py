@@ -107,3 +107,14 @@ def test_a_function_call_is_worked_out_once_per_pass_and_arguments():
     ctx.reads = 0
     assert one_pass(f, ctx, [0], memo=False) == [7]
     assert ctx.reads == 3  # outside a pass every call reads again
+
+
+def test_each_pass_of_the_engine_names_what_changes_in_it():
+    """The rules an engine asks many times over in one pass, and the name that changes between
+    the asks: what reads none of them is kept for the pass (a declaration's `allow` over its
+    choices, as `legal` over the pieces)."""
+    from tablerules.definition.places import PLACES
+
+    passes = {k: p.per_item for p in PLACES for k in p.keys if p.per_item}
+    assert passes == {"exchange.legal": ("tile",), "declare.*.allow": ("choice",),
+                      "play.legal": ("tile",), "display.marks.*.when": ("tile",)}

@@ -346,8 +346,9 @@ class Builder:
             lines = [f"def _k_decl_{kind}(S, H, c, d):"]
             for c in g.contracts:
                 for i, d in enumerate(c.declare):
+                    # `allow` is asked of each choice in one pass: what reads no `choice` kept
                     fn = self.hook(("contracts", c.name, "declare",
-                                    g.declarations[d.decl].name, part))
+                                    g.declarations[d.decl].name, part), hoist=kind == "allow")
                     if fn is not None:
                         lines += [f"    if c == {c.index} and d == {i}:",
                                   f"        return {fn}(S, H)"]
@@ -1123,6 +1124,9 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
             if DWHEN[c, j] and not _k_decl_when(S, H, c, j):
                 continue
             n = 0
+            if DALLOW[c, j]:  # a pass over the choices: nothing kept from another
+                for q in range(NKEEP):
+                    S[KEEP + 2 * q] = 0
             for q in range(DCHN[c, j]):
                 a = DCH[c, j, q]
                 if DALLOW[c, j]:

@@ -101,6 +101,7 @@ class Unit:
         self._user: dict[int, str] = {}  # id(Func) -> its generated function
         self._shared: dict[str, str] = {}  # a def's text, its own names left out -> its name
         self.keeps = 0  # kept parts: each worked out once per pass, in S[KEEP + 2k], + 2k + 1
+        self._kept: dict[str, str] = {}  # a kept part's source -> its read (one slot for all)
         self.memos = 0  # slots of the functions kept while a hand is scored (`user`), from MEMO
         # tabulated terms (Gen.tabulated): table name -> (the piece's local, the outside
         # variable's or None, its domain's size, the term's code), made by kernel.py
@@ -208,9 +209,16 @@ class Unit:
     def kept(self, src: str, k: int | None = None) -> str:
         """A part worked out once per pass (the first back end's hoisting, compiler.py): its
         value and a flag in S, the flag cleared by the loop before each pass (`k`: a slot
-        keep_slot gave it first, else a new one)."""
+        keep_slot gave it first, else a new one). The same source kept by several rules (each
+        declaration's `allow` asking `against_call(hand)`) is one slot: a pass clears every
+        slot before it starts, and what a kept part reads stands still while the pass lasts."""
         if k is None:
+            got = self._kept.get(src)
+            if got is not None:
+                return got
             k = self.keep_slot()
+            read = self._kept[src] = self.kept(src, k)
+            return read
         name = self.fresh("c")
         self.defs.append(f"def {name}(S, H):\n    if S[KEEP + {2 * k}]:\n"
                          f"        return S[KEEP + {2 * k + 1}]\n    v = {src}\n"

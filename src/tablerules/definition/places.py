@@ -158,7 +158,7 @@ PLACES: tuple[Place, ...] = (
                                               "the pieces of the seat declaring"),
                                          Name("choice", "scalar", "choice",
                                               "the value the seat would declare")),
-          ("declarations", "holder")),
+          ("declarations", "holder"), per_item=("choice",)),
     Place(("play.sits_out",), (Name("seat", "int", "asked", "the seat in question"),) + _sit,
           ("declarations", "holder")),
     Place(("declare.*.choices", "declare.*.order", "exchange.bury", "exchange.optional", "exchange.order",

@@ -103,10 +103,14 @@ def legal_declare(st) -> tuple[int, ...]:
         return ds.legal
     ctx = st.ctx
     keep = []
-    for v, a in zip(ds.choices, ds.actions):
-        ctx.choice = v
-        if ds.allow(ctx):
-            keep.append(a)
+    ctx.memo = {}  # one pass: what reads no `choice` is worked out once (expr/compiler.py)
+    try:
+        for v, a in zip(ds.choices, ds.actions):
+            ctx.choice = v
+            if ds.allow(ctx):
+                keep.append(a)
+    finally:
+        ctx.memo = None
     return tuple(sorted(keep))
 
 
