@@ -153,12 +153,19 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.hands < 1 or a.frequency < 1 or a.top < 1:
         ap.error("--hands, --frequency and --top are at least 1")
+    bad = [o for o in a.option if "=" not in o]
+    if bad:
+        ap.error(f"an option is name=value, got {bad[0]!r}")
     if a.child:
+        from tablerules.batch import NotBatchable
         from tablerules.errors import TablerulesError
 
         try:
             child(a)
-        except TablerulesError as e:  # a ruleset or option the kernel cannot be built from
+        except NotBatchable as e:  # a part the batch engine has no form of
+            print(f"error: the batch engine cannot play this ruleset: {e}", file=sys.stderr)
+            return 1
+        except TablerulesError as e:  # a ruleset or option that does not load, numba missing
             print(f"error: {e}", file=sys.stderr)
             return 1
         return 0
