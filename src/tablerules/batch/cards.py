@@ -86,8 +86,7 @@ def _take(S, H, stk, nstock, tf, tn):
 def _buryable(S, H, e, acts):
     """The bury actions of the actor (exchange e's `legal`, asked of the hand's pieces in one
     call): how many, in acts."""
-    for q in range(NKEEP):
-        S[KEEP + 2 * q] = 0
+    _new_pass(S)
     m = H[S[ACTOR]]
     if EX_HAS_LEGAL[e]:
         m = _k_ex_legal(S, H, e, m)

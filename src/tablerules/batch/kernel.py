@@ -465,6 +465,9 @@ class Builder:
             radix.append(r if telling else 0)
             r *= len(d.values) if telling else 1
         self.array("RADIX", radix or [0])
+        # the code of the declarations' defaults, where each hand starts
+        self.const("DCODE_DEFAULT", sum(d.values.index(d.default) * x
+                                        for d, x in zip(g.declarations, radix)))
         nc = len(g.contracts)
         tid = [-1] * (nc * r)
         keys = sorted(g.trick_tables, key=lambda k: (k[0], [repr(v) for v in k[1]]))
@@ -828,6 +831,14 @@ def _decorated(defs: list[str]) -> list[str]:
 
 HELPERS = '''
 @njit(cache=True, inline='always')
+def _new_pass(S):
+    """A pass of a per-item rule begins (legal over the pieces, allow over the choices, a
+    strategy's rules over the legal actions): nothing kept from another (typed.Unit.kept)."""
+    for q in range(NKEEP):
+        S[KEEP + 2 * q] = 0
+
+
+@njit(cache=True, inline='always')
 def _seat(x):
     if x < 0 or x >= SEATS:
         raise ValueError("a rule named a seat that does not exist")
@@ -1015,11 +1026,10 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
     S[LED] = -1
     S[LEDI] = -1
     S[WENT_OUT] = -1
-    S[DCODE] = 0
+    S[DCODE] = DCODE_DEFAULT
     for d in range(ND):
         S[DECL + d] = DECL_DEFAULT[d]
         S[DIDX + d] = DECL_DEFAULT_I[d]
-        S[DCODE] += DECL_DEFAULT_I[d] * RADIX[d]
     for s in range(SEATS):
         H[s] = deal[s]
     nstock = STOCKN
@@ -1124,9 +1134,8 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
             if DWHEN[c, j] and not _k_decl_when(S, H, c, j):
                 continue
             n = 0
-            if DALLOW[c, j]:  # a pass over the choices: nothing kept from another
-                for q in range(NKEEP):
-                    S[KEEP + 2 * q] = 0
+            if DALLOW[c, j]:  # a pass over the choices
+                _new_pass(S)
             for q in range(DCHN[c, j]):
                 a = DCH[c, j, q]
                 if DALLOW[c, j]:
@@ -1211,8 +1220,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
     while HAS_TRICKS and not LAYOUT[c]:
         S[ACTOR] = actor
         m = H[actor]
-        for q in range(NKEEP):
-            S[KEEP + 2 * q] = 0
+        _new_pass(S)
         if ledi >= 0 and MUSTF[tid]:
             m = _follow(m, tid, ledi)
         n = 0

@@ -115,8 +115,7 @@ def _layout(S, H, R, c, stock, nstock, leader, acts, step, out, nleg, i):
     while True:
         S[ACTOR] = actor
         m = H[actor]
-        for q in range(NKEEP):
-            S[KEEP + 2 * q] = 0
+        _new_pass(S)
         n = 0
         first = S[CENTER] < 0
         cand = m

@@ -104,8 +104,7 @@ def _k_obs_record(S, a):
 @njit(cache=True, inline='always')
 def _k_obs_prep(S, H, acts, n):
     S[MEMO + STAMP_AT] += 1  # a new decision: the strategy's kept functions forget the last
-    for q in range(NKEEP):
-        S[KEEP + 2 * q] = 0
+    _new_pass(S)
     S[OBS + OBS_N] = n
     for q in range(n):
         S[OBS + OBS_L + q] = acts[q]
