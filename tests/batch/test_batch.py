@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,27 @@ play:
     for text in ("os_system", "eval_sym", "__import__", "eval_me", "open_me", "exec_flag",
                  "import_rule", "hostile"):
         assert text not in src
+
+
+def test_no_suit_face_or_function_of_a_card_game_reaches_the_kernel_source(tmp_path):
+    """A card game's suits and faces (the table `card(suit, face)` reads), and a function of a
+    card made a table at build time from its generated body (`_terms`, run as plain Python),
+    reach the source only as int codes and generated names."""
+    plain = Path(__file__).resolve().parent.parent / "fixtures" / "cards" / "plain52.yaml"
+    text = plain.read_text(encoding="utf-8").replace("hearts", "os_system")
+    text = text.replace('      trick_points: "1"', (
+        "      trick_points: >-\n"
+        "        1 + (1 if card('os_system', 'Q') in trick else 0)\n"
+        "        + sum(exec_me(t, true) for t in trick) % 2"))
+    text = text.replace("auction:", 'functions:\n  "exec_me(t: tile, p: bool)": >-\n'
+                        "    t.rank * 2 if t.suit == 'os_system' and p else t.rank\n\nauction:")
+    f = tmp_path / "eval_cards.yaml"
+    f.write_text(text, encoding="utf-8")
+    src = Builder(load_game(str(f), typed=True).definition).build()
+    assert "CARD_AT = np.array(" in src  # the card table
+    assert re.search(r"^Y\d+_ON = 1$", src, re.M), "exec_me is no table"
+    for text in ("os_system", "exec_me", "eval_cards", "plain52"):
+        assert text not in src, text
 
 
 def test_cli_batch_reports_and_checks(snapshot):
