@@ -3,8 +3,9 @@
 Plays `--games` matches of a ruleset (texas42) with its default agents (its simulate.agents),
 the summary only (as `tablerules simulate` without --record), on 1 process and then on
 `--workers` processes, interleaved for `--repeat` rounds (1, N, 1, N, ...), keeping the best
-time of each. A pool run's time includes starting its workers (each imports tablerules and loads
-the ruleset once), as a user's run does. The target of issue 11 is a throughput ratio of at
+time of each. A pool run's time includes starting its workers (on Linux forked with the game
+loaded; spawned, each importing tablerules and loading the ruleset, with
+TABLERULES_START_METHOD=spawn), as a user's run does. The target of issue 11 is a throughput ratio of at
 least 0.8 x N. The two runs' summaries must be equal (checked). The pool's start is then timed
 alone (a run of one game a worker), and the ratio without it printed beside: a run pays it once,
 so a longer run comes nearer to that ratio. The last line is one JSON object.
@@ -43,7 +44,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     from tablerules.game import load_game
     from tablerules.records.parallel import cores
-    game = load_game(args.ruleset)
+    game = load_game(args.ruleset, typed=True)  # as the CLI loads it (a forked worker inherits it)
     names = list(game.definition.agents) or ["random"]
     best = {1: None, args.workers: None}
     results = {}
@@ -56,7 +57,7 @@ def main(argv=None) -> int:
                   flush=True)
     assert results[args.workers] == results[1], "the runs' summaries differ"
     # the pool's start alone: a run of one game a worker, best of `repeat` (what a run of any
-    # length pays once: spawning the workers, each importing tablerules and loading the game)
+    # length pays once: forking the workers, or spawning them, each importing and loading)
     start = min(timed(game, names, args.workers, args.seed, args.workers)[0]
                 for _ in range(args.repeat))
     thr1, thrn = args.games / best[1], args.games / best[args.workers]

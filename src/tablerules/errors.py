@@ -147,7 +147,10 @@ class RecordError(TablerulesError):
 
 
 def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
-    """`file:line:col: error: message`, the source line, and a caret under the column."""
+    """`file:line:col: error: message`, the source line, and a caret under the column; a
+    diagnostic of no place (the machine, the environment) is `error: message`."""
+    if diag.span == UNKNOWN:
+        return f"{diag.severity}: {diag.full_message()}"
     where = diag.span if diag.span.line > 0 else diag.span.file  # no line: a whole file
     head = f"{where}: {diag.severity}: {diag.full_message()}"
     text = (sources or {}).get(diag.span.file)

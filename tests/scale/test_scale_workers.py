@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tablerules.errors import TablerulesError
+
 from support import cli, long_simulate, wait_for_games
 
 
@@ -30,6 +32,44 @@ def test_workers_write_the_record_and_summary_of_one_process(tmp_path, ruleset):
     one = run(tmp_path, "one", ruleset, "-n", "7", "-s", "5")
     two = run(tmp_path, "two", ruleset, "-n", "7", "-s", "5", "--workers", "2")
     assert two == one
+
+
+def test_spawned_workers_write_the_record_of_forked_ones(tmp_path, monkeypatch):
+    # spawn is the start of every platform but Linux: its workers load the ruleset themselves
+    one = run(tmp_path, "one", "allfives", "-n", "5", "-s", "2")
+    for method in ("fork", "spawn"):
+        monkeypatch.setenv("TABLERULES_START_METHOD", method)
+        assert run(tmp_path, method, "allfives", "-n", "5", "-s", "2", "--workers", "2") == one
+
+
+def test_a_forked_worker_plays_the_parents_game_a_spawned_one_loads_it(tmp_path, monkeypatch):
+    # the ruleset's file changes after the run's game is loaded: a forked worker starts with the
+    # parent's game and plays on; a spawned one loads the file and finds it is not the run's
+    from tablerules.game import load_game
+    from tablerules.records.parallel import game_source
+    from tablerules.records.runner import simulate
+    path = tmp_path / "mine.yaml"
+    path.write_text("extends: texas42\n", encoding="utf-8")
+    game = load_game(str(path), typed=True)
+    path.write_text("extends: texas42\nset: {nello: false}\n", encoding="utf-8")
+    alone = simulate(game, games=4, seed=6, agent_names=["rules"]).as_dict()
+    monkeypatch.setenv("TABLERULES_START_METHOD", "fork")
+    source = game_source(game, ["rules"], 6, workers=2)
+    assert simulate(game, games=4, seed=6, agent_names=["rules"], source=source).as_dict() == alone
+    monkeypatch.setenv("TABLERULES_START_METHOD", "spawn")
+    source = game_source(game, ["rules"], 6, workers=2)
+    with pytest.raises(TablerulesError, match="is not the one the run was started with"):
+        simulate(game, games=4, seed=6, agent_names=["rules"], source=source)
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_an_unknown_start_method_is_an_error(monkeypatch, command):
+    monkeypatch.setenv("TABLERULES_START_METHOD", "thread")
+    extra = ["--vs", "-o", "min_bid=31"] if command == "compare" else []
+    r = cli(command, "texas42", *extra, "-n", "2", "--workers", "2", "--no-progress")
+    assert r.exit_code == 1, r.output
+    assert r.stderr == ("error: TABLERULES_START_METHOD is 'thread': it must be fork or "
+                        "spawn\n")
 
 
 @pytest.mark.parametrize("args", [["texas42", "--agents", "random", "--vs", "--agents", "rules"],

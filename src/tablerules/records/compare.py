@@ -341,10 +341,11 @@ def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: in
     ship = cluster is not None or (pool is not None and pool.ships)
     a, b = source_of(res.a.game, ship=ship), source_of(res.b.game, ship=ship)
     files = agent_files({t for _who, seating, _side in plan for t in seating}) if ship else ()
-    d = pool if pool is not None else driver(workers, cluster, (a, b)) if ship else None
+    games = (res.a.game, res.b.game)
+    d = pool if pool is not None else driver(workers, cluster, (a, b), games) if ship else None
     parts = chunks(0, deals, d.workers if d is not None else workers)
     if d is None:
-        d = driver(min(workers, len(parts)), None, (a, b))
+        d = driver(min(workers, len(parts)), None, (a, b), games)
     tasks = [(play_deals, a, b, plan, res.seed, s, e, files) for s, e in parts]
     results = _ordered(d, tasks, close=pool is None)
     done = 0
@@ -428,7 +429,7 @@ def each_rule_off(game: Game, agent: str, *, games: int, seed: int,
     pool = None
     if rules and (workers > 1 or cluster is not None):  # one pool or cluster for every rule
         from .parallel import driver, source_of
-        pool = driver(workers, cluster, (source_of(game, ship=cluster is not None),))
+        pool = driver(workers, cluster, (source_of(game, ship=cluster is not None),), (game,))
     try:
         for rule in rules:
             a = Config("A", game, [choice.text] * seats)

@@ -3,7 +3,8 @@
 Every game is seeded by its index alone (`runner.game_seed`), so game i is the same whatever
 process plays it; the parent writes the record and folds the summary in game order, so a run on
 many workers gives the bytes one process gives. A worker loads the ruleset once from what
-`load_game` needs (a `Source`: name or path, options), never a pickled Game.
+`load_game` needs (a `Source`: name or path, options), never a pickled Game; on Linux the pool's
+workers are forked and start with the parent's loaded game instead (`start_method`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 from collections import deque
@@ -28,6 +30,8 @@ from ..load.ruleset import file_of
 from .runner import Fault, Played, play_games
 
 CLUSTER_EXTRA = "--cluster needs the cluster extra: pip install 'tablerules[cluster]'"
+START_ENV = "TABLERULES_START_METHOD"  # how pool workers start: fork or spawn (else: the default)
+START_METHODS = ("fork", "spawn")
 MAX_CHUNK = 25  # games a task plays at most: progress and Ctrl-C stay responsive
 CHUNKS_PER_WORKER = 8  # tasks a worker gets over a run at least, so the work stays balanced
 IN_FLIGHT = 2  # tasks per worker submitted ahead: memory stays flat however long the run
@@ -175,12 +179,33 @@ def _materialise(src: Source) -> str:
     return str(tmp / os.path.relpath(os.path.abspath(src.ref), root))
 
 
-def _quiet_worker(*sources: Source) -> None:
-    """Pool initializer: Ctrl-C is the parent's to handle (no traceback here); load the games."""
+def start_method() -> str:
+    """How the pool's workers start. `fork` (Linux, the default there when this process runs no
+    other Python thread): a worker is a copy of this process, the ruleset already loaded, so a
+    pool starts in milliseconds, not the second an interpreter, its imports and a load take.
+    `spawn` (elsewhere; fork is unsafe on macOS): a fresh interpreter that loads the ruleset.
+    The environment variable TABLERULES_START_METHOD chooses one; either gives the same games."""
+    chosen = os.environ.get(START_ENV, "").strip()
+    if chosen:
+        if chosen not in START_METHODS:
+            raise TablerulesError(f"{START_ENV} is {chosen!r}: it must be fork or spawn")
+        if chosen == "fork" and "fork" not in multiprocessing.get_all_start_methods():
+            raise TablerulesError(f"{START_ENV} is fork, which this platform has not")
+        return chosen
+    # a thread holding a lock when we fork would leave it held in every worker for ever
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+def _quiet_worker(sources: tuple, loaded: tuple = ()) -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle (no traceback here); load the games.
+    `loaded`: (key, Game) pairs a forked worker has from its parent, already loaded."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     mask = getattr(signal, "pthread_sigmask", None)
     if mask is not None:  # the parent started us with them held: terminate() must reach us
         mask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    _GAMES.update(loaded)
     for s in sources:
         try:
             _game(s)
@@ -196,18 +221,26 @@ def play_chunk(src: Source, agents: list[str], seed: int, start: int, stop: int,
 
 
 class _Pool:
-    """A spawn-safe process pool whose tasks come back in the order they were given."""
+    """A process pool (forked or spawned: `start_method`) whose tasks come back in the order they
+    were given. `games`: the parent's loaded games, one per source or None, which forked workers
+    inherit (a spawned worker loads its own)."""
 
-    def __init__(self, workers: int, sources: tuple):
+    def __init__(self, workers: int, sources: tuple, games: tuple = ()):
         from .runner import _signals_held
-        ctx = multiprocessing.get_context("spawn")
+        method = start_method()
+        ctx = multiprocessing.get_context(method)
+        loaded = ()
+        if method == "fork":  # inherited, never pickled; a game without its trees is loaded anew
+            loaded = tuple((s.key, g) for s, g in zip(sources, games)
+                           if g is not None and g.definition.exprs
+                           and g.definition.content_hash == s.content_hash)
         # held while the pool starts: its threads inherit the mask, so Ctrl-C is seen by the main
         # thread only, and the workers ignore SIGINT until they are told to stop
         # (the resource tracker first: starting it unblocks both signals of this thread)
         from multiprocessing import resource_tracker
         resource_tracker.ensure_running()
         with _signals_held():
-            self.pool = ctx.Pool(workers, initializer=_quiet_worker, initargs=sources)
+            self.pool = ctx.Pool(workers, initializer=_quiet_worker, initargs=(sources, loaded))
         self.workers = workers
         self.ships = False  # its workers share this machine's files
 
@@ -277,9 +310,10 @@ def _ordered(driver, tasks: list[tuple], close: bool = True) -> Iterator:
             driver.close()
 
 
-def driver(workers: int = 1, cluster: str | None = None, sources: tuple = ()):
-    """A pool of `workers` processes, or a client of `cluster`."""
-    return _Cluster(cluster) if cluster else _Pool(workers, sources)
+def driver(workers: int = 1, cluster: str | None = None, sources: tuple = (), games: tuple = ()):
+    """A pool of `workers` processes, or a client of `cluster`; `games`: the loaded game of each
+    source, for a pool's forked workers to start with."""
+    return _Cluster(cluster) if cluster else _Pool(workers, sources, games)
 
 
 def game_source(game: Game, agents: list[str], seed: int, *, workers: int = 1,
@@ -287,7 +321,7 @@ def game_source(game: Game, agents: list[str], seed: int, *, workers: int = 1,
     """A `runner.simulate` source playing its games on `workers` processes or a cluster."""
     src = source_of(game, ship=cluster is not None)
     files = agent_files(agents) if cluster is not None else ()
-    d = driver(workers, cluster, (src,))  # now: an unreachable scheduler fails before any game
+    d = driver(workers, cluster, (src,), (game,))  # now: an unreachable scheduler fails first
 
     def play(start: int, stop: int, record: str | None) -> Iterator[Played | Fault]:
         n = d.workers
