@@ -145,6 +145,23 @@ def test_no_suit_face_or_function_of_a_card_game_reaches_the_kernel_source(tmp_p
         assert text not in src, text
 
 
+def test_a_wrong_decision_is_named_by_its_hand_in_the_run(batch):
+    hands = batch.play(4, 1, first=40)
+    hands.results[1, -1] += 1
+    assert [p.split(":")[0] for p in verify(batch.game, hands, range(4))] == ["hand 42"]
+
+
+def test_hands_played_without_their_decisions_are_the_same_hands(batch):
+    kept = batch.play(2000, 9, first=100)
+    bare = batch.play(2000, 9, first=100, decisions=False)
+    assert (bare.results == kept.results).all() and (bare.deals == kept.deals).all()
+    assert bare.actions.shape == bare.legal.shape == (2000, 0)
+    two = batch.play(2000, 9, first=100, decisions=False, threads=2)
+    assert (two.results == kept.results).all()
+    with pytest.raises(ValueError, match="played without their decisions"):
+        verify(batch.game, bare, [0])
+
+
 def test_cli_batch_reports_and_checks(snapshot):
     r = cli("batch", "texas42", "--hands", "3000", "--seed", "2", "--check", "150", "--no-progress")
     assert r.exit_code == 0, r.output

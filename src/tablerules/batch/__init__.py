@@ -44,6 +44,7 @@ class Hands:
     # (n, kernel.result_width): error, thrown_in, contract, ..., points, scored, then with
     # scoring.chips the chips of each payment (`paid`)
     results: Any
+    first: int = 0  # the run's number (from 0) of hand 0 here, for what verify says of them
 
     def __len__(self) -> int:
         return len(self.dealers)
@@ -199,12 +200,15 @@ class Batch:
         except GameError:
             pass
 
-    def play(self, n: int, seed: int, *, first: int = 0, threads: int = 1) -> Hands:
+    def play(self, n: int, seed: int, *, first: int = 0, threads: int = 1,
+             decisions: bool = True) -> Hands:
         """Deal and play hands `first` .. `first + n - 1` of the run `seed`, each seat with its
         agent (random legal choices, or its strategy's); the dealer of hand i is seat i mod
         seats. Hand i is the same however the run is cut into calls (its deal, shuffled in the
-        kernel, and its choices are seeded by the seed and i alone)."""
-        return self._run(n, None, None, None, seed, first, threads, True)
+        kernel, and its choices are seeded by the seed and i alone). Without `decisions` the
+        hands' decisions are not kept (`Hands.actions` and `.legal` have no columns): what a
+        summary needs is in the results."""
+        return self._run(n, None, None, None, seed, first, threads, True, decisions)
 
     def play_deals(self, hands, stocks, dealers, seed: int, first: int = 0, *,
                    threads: int = 1) -> Hands:
@@ -214,12 +218,12 @@ class Batch:
         return self._run(len(dealers), hands, stocks, dealers, seed, first, threads, False)
 
     def _run(self, n: int, hands, stocks, dealers, seed: int, first: int, threads: int,
-             shuffle: bool) -> Hands:
+             shuffle: bool, decisions: bool = True) -> Hands:
         """Play n hands; with `shuffle` the kernel deals them into arrays made here."""
         import numpy as np
 
         g = self.game
-        width = decisions_bound(g)
+        width = decisions_bound(g) if decisions else 0
         written = [((n, result_width(g)), np.int64, 0), ((n, width), np.int16, -1),
                    ((n, width), np.int16, 0)]
         if shuffle:
@@ -242,7 +246,7 @@ class Batch:
         except (ValueError, ZeroDivisionError) as e:
             raise GameError(f"the batch engine stopped: {e} (the step engine says where: "
                             "simulate the same ruleset without --engine batch)") from None
-        out = Hands(hands, stocks, dealers, actions, legal, results)
+        out = Hands(hands, stocks, dealers, actions, legal, results, first)
         bad = np.nonzero(results[:, 0])[0]
         if len(bad):
             i = int(bad[0])
@@ -322,6 +326,9 @@ def verify(game, hands: Hands, sample, agents=None) -> list[str]:
     agent's seat must also choose in the step engine what the batch chose."""
     from .replay import replay_hands, replay_agents
 
+    if len(hands) and hands.actions.shape[1] == 0:
+        raise ValueError("these hands were played without their decisions "
+                         "(Batch.play(..., decisions=False)): nothing to replay")
     if agents is None or all(a is None for a in agents):
         return replay_hands(game, hands, sample)
     return replay_agents(game, hands, sample, seat_agents(game, agents))

@@ -179,6 +179,7 @@ class Builder:
         self.const("ND", len(g.declarations))
         self.const("STOCKN", g.stock)
         self.const("MAX_STEPS", g.bounds.max_steps)
+        self.const("ROW_STEPS", decisions_bound(g))  # a recorded row's room (ERRORS[7] past it)
         self.const("RESW", result_width(g))
         self.const("HIST", decisions_bound(g))  # the decisions stepgen.py's `hist` holds
         self.const("NCON", len(g.contracts))
@@ -972,19 +973,21 @@ def _seed(R, seed, i):
 LOOP = '''
 @njit(cache=True, inline='always')
 def _choose(S, H, R, acts, n, step, out, nleg, i):
-    """Decision `step` of row i among acts[:n], written to out and nleg: the action, or minus
-    the error code (ERRORS) that stops the hand: 1 nothing is legal, 7 more decisions than the
-    row has room for, 2 this one goes past bounds.max_steps (the caller then counts it)."""
+    """Decision `step` of row i among acts[:n], written to out and nleg (unless their rows have
+    no room: a run that keeps no decisions): the action, or minus the error code (ERRORS) that
+    stops the hand: 1 nothing is legal, 7 more decisions than a row has room for, 2 this one
+    goes past bounds.max_steps (the caller then counts it)."""
     if n == 0:
         return -1
-    if step >= out.shape[1]:
+    if step >= ROW_STEPS:
         return -7
     if HAS_RULES:  # a seat plays the rules agent (batch/strategy.py)
         a = _k_rules(S, H, R, acts, np.int64(n))  # not a literal: compiled once
     else:
         a = acts[_rand(R, n)]
-    out[i, step] = a
-    nleg[i, step] = n
+    if out.shape[1]:
+        out[i, step] = a
+        nleg[i, step] = n
     if step + 1 > MAX_STEPS:
         return -2
     return a

@@ -25,7 +25,7 @@ def _replay(game, hands, sample, agents) -> list[str]:
         st = new_hand(game, as_lists(game, hands.deals, hands.stocks, i), int(hands.dealers[i]))
         bad = _follow(game, st, hands, i, single=True, agents=agents)
         if bad is not None:
-            problems.append(f"hand {i + 1}: {bad}")
+            problems.append(f"hand {hands.first + i + 1}: {bad}")
     return problems
 
 
