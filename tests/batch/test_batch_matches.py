@@ -33,6 +33,20 @@ def test_matches_agree_with_the_step_engine_deal_by_deal(texas42):
     assert (again.results == block.results[100:]).all()
 
 
+def test_matches_played_without_their_decisions_are_the_same_and_one_alone_too(texas42):
+    game, batch = texas42
+    (kept,) = list(batch.matches(60, 4, first_dealer="rotate"))
+    (bare,) = list(batch.matches(60, 4, first_dealer="rotate", decisions=False))
+    assert (bare.results == kept.results).all()
+    assert (bare.hands.results == kept.hands.results).all()
+    assert bare.hands.actions.shape[1] == 0
+    for m in (0, 37):  # a sample is played again alone, with its decisions, to be replayed
+        (alone,) = list(batch.matches(1, 4, first=m, first_dealer="rotate"))
+        assert alone.first == m and (alone.results[0] == kept.results[m]).all()
+        assert (alone.hands.actions == kept.hands.actions[kept.rows(m)]).all()
+        assert replay_matches(game.definition, alone, [0]) == []
+
+
 def test_the_summary_is_the_one_the_step_engine_folds_from_the_same_matches(texas42):
     game, batch = texas42
     (block,) = list(batch.matches(120, 9))

@@ -256,13 +256,15 @@ class Batch:
 
 
     def matches(self, n: int, seed: int, *, first: int = 0, first_dealer: int | str | None = None,
-                probe: bool = False):
+                probe: bool = False, decisions: bool = True):
         """Matches first .. first + n - 1 of the run `seed`, as blocks of `Matches` (a generator:
         a run of any length keeps flat memory). The first dealer is `first_dealer` (a seat, or
         "rotate": match d is dealt first by seat d mod seats), else the ruleset's
         `deal.first_dealer` (by lot from the match's deal generator). A match's deals come
         from a generator of their own: another ruleset of the same pieces and seats is dealt
-        the same hands from the same seed, however differently it plays them."""
+        the same hands from the same seed, however differently it plays them. Without
+        `decisions` the hands' decisions are not kept (as `play`): match m is the same played
+        alone, so a sample to replay is played again with them."""
         import numpy as np
 
         g = self.game
@@ -271,8 +273,10 @@ class Batch:
                                ("scoring", "returns"))
         dealer = g.first_dealer if first_dealer is None else \
             -2 if first_dealer == "rotate" else first_dealer
-        rows = max(4 * g.bounds.max_hands, 1 << 15)
-        width = decisions_bound(g)
+        # the rows a block's matches fill (the kernel starts a match only with room for its
+        # longest); one match alone (a sample played again) needs no more than that
+        rows = max(4 * g.bounds.max_hands, 1 << 15) if n > 1 else max(g.bounds.max_hands, 1)
+        width = decisions_bound(g) if decisions else 0
         ns = len(g.sides)
         done = 0
         while done < n:

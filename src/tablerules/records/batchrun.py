@@ -97,18 +97,29 @@ def _checked(block, games: int, check: int) -> list[int]:
             if (block.first + m) % stride == 0 and (block.first + m) // stride < check]
 
 
+def _replayed(batch, g, block, sample, seed: int, first_dealer, agents) -> list[str]:
+    """The sample's matches (indexes in `block`, played without their decisions) played again,
+    each alone and with them (match m of a run is the same alone), and replayed through the
+    step engine; the disagreements."""
+    problems: list[str] = []
+    for m in sample:
+        for again in batch.matches(1, seed, first=block.first + m, first_dealer=first_dealer):
+            problems += replay_matches(g, again, [0], agents)
+    return problems
+
+
 def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
                    progress: Callable[[int], None] | None = None) -> tuple[Summary, dict]:
     """Play `games` matches on the batch engine; (the summary, what the check found: matches
     replayed, how many agree, the first disagreements)."""
     summary = new_summary(game)
     checked, problems = 0, []
-    for block in batch.matches(games, seed):
+    for block in batch.matches(games, seed, decisions=False):  # a summary reads the results
         fold_block(summary, game, block)
         if check:
             sample = _checked(block, games, check)
             checked += len(sample)
-            problems += replay_matches(game.definition, block, sample, batch.agents)
+            problems += _replayed(batch, game.definition, block, sample, seed, None, batch.agents)
         if progress is not None:
             progress(summary.games)
     return summary, {"games": checked, "agree": checked - len(problems),
@@ -163,7 +174,8 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
                 side_wins = wins_of[who] = Counter()
                 played[who] = 0
                 per = []  # per match: what its hands scored, every side together
-                for block in batch.matches(n, seed, first=start, first_dealer="rotate"):
+                for block in batch.matches(n, seed, first=start, first_dealer="rotate",
+                                           decisions=False):
                     _fold_side(tally, g, block)
                     base = len(RESULT)
                     scored = block.hands.results[:, base + ns:base + 2 * ns].sum(axis=1)
@@ -175,7 +187,8 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
                         sample = _checked(block, games, check)
                         checked += len(sample)
                         problems += [f"{who}: {p}" for p in
-                                     replay_matches(g, block, sample, batch.agents)]
+                                     _replayed(batch, g, block, sample, seed, "rotate",
+                                               batch.agents)]
                 totals[who] = np.concatenate(per)
             for who, into in (("A", res.ta), ("B", res.tb)):
                 _merge(into, tallies[who])
@@ -252,7 +265,8 @@ def compare_batch_match(a, b, batch, seatings, *, games: int, seed: int, check: 
                 a_seats = set(g.sides[a_side])
                 b_sides = [s for s in range(ns) if s != a_side]
                 batch.seats = np.array(strategy, dtype=np.int64)
-                for block in batch.matches(k, seed, first=start, first_dealer="rotate"):
+                for block in batch.matches(k, seed, first=start, first_dealer="rotate",
+                                           decisions=False):
                     _fold_held(ta, g, block, a_seats, [a_side])
                     _fold_held(tb, g, block, set(range(n)) - a_seats, b_sides)
                     w = block.results[:, col]
@@ -273,7 +287,7 @@ def compare_batch_match(a, b, batch, seatings, *, games: int, seed: int, check: 
                         sample = _checked(block, games, check)
                         checked += len(sample)
                         problems += [f"A on side {a_side}: {p}" for p in
-                                     replay_matches(g, block, sample, agents)]
+                                     _replayed(batch, g, block, sample, seed, "rotate", agents)]
             _merge(res.ta, ta)
             _merge(res.tb, tb)
             res.a_wins += wins[0]
