@@ -80,6 +80,15 @@ out["matches"] = {
                            for m in range(len(block))),
 }
 
+# the same matches in two parts, each folded on its own (as a batch run's workers fold theirs)
+# and added together: the summary of the whole, every figure (the chips' too)
+parts = [new_summary(game), new_summary(game)]
+for part, (a, b) in zip(parts, ((0, 17), (17, 40))):
+    for blk in batch.matches(b - a, 6, first=a, decisions=False):
+        fold_block(part, game, blk)
+parts[0].absorb(parts[1])
+out["matches"]["parts absorbed"] = vars(parts[0]) == vars(mine)
+
 opts = [a for k, v in OPTIONS.items() for a in ("-o", f"{k}={v}")]
 r = cli("batch", "taroky", *opts, "-n", "300", "--check", "60", "--format", "json")
 out["command"] = {"code": r.exit_code, "stdout": r.stdout, "stderr": r.stderr}
@@ -125,6 +134,7 @@ def test_matches_for_chips_agree_with_the_step_engine_and_fold_the_same_summary(
     assert m["problems"] == []
     assert m["same summary"] and m["chips by seat"] and m["chips moved"] > 0
     assert m["some seat moved"]  # not every seat ends every match where it started
+    assert m["parts absorbed"]  # Summary.absorb adds a part run elsewhere: every field
 
 
 def test_the_batch_command_plays_taroky(taroky):

@@ -274,8 +274,8 @@ class Batch:
         dealer = g.first_dealer if first_dealer is None else \
             -2 if first_dealer == "rotate" else first_dealer
         # the rows a block's matches fill (the kernel starts a match only with room for its
-        # longest); one match alone (a sample played again) needs no more than that
-        rows = max(4 * g.bounds.max_hands, 1 << 15) if n > 1 else max(g.bounds.max_hands, 1)
+        # longest): a few matches (one alone: a sample played again) fill a few rows
+        rows = min(max(4 * g.bounds.max_hands, 1 << 15), g.bounds.max_hands + 64 * n)
         width = decisions_bound(g) if decisions else 0
         ns = len(g.sides)
         done = 0

@@ -748,8 +748,9 @@ def _known(name: str, names: frozenset) -> bool:
                for n in (name, name[:-3] if name.endswith("_at") else name))
 
 
-HEADER = ("import numpy as np\nfrom numba import carray, njit, prange\n"
-          "from tablerules.batch.native import int64s_at, lowest, ptr")
+# the module's imports, written from _IMPORTS: what it imports is what its check allows
+HEADER = "\n".join(["import numpy as np"] + [f"from {m} import {', '.join(sorted(names))}"
+                                              for m, names in _IMPORTS.items() if m])
 # a line of the module's data: a constant, or a table of ints, under a name of the module's
 # own or a generated one; only digits, signs, commas and spaces between its brackets
 _DATA = re.compile(r"(?:[A-Z][A-Z0-9_]*|_[a-z]\d+) = (?:-?\d+|np\.array\(\[[-\d, ]*\], "

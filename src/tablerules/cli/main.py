@@ -458,7 +458,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     one process with the same seed: every game is seeded by its number alone, and the games are
     written and counted in order. --engine batch plays the matches in compiled code (numba: pip
     install 'tablerules\\[fast]'), each seat random or the rules agent (its strategy compiled
-    too); its games are its own, not the step engine's, and it prints the same summary.
+    too); its games are its own, not the step engine's, and it prints the same summary (with
+    --workers, the summary of one process).
     """
     from ..records.io import open_text
     from ..records.runner import simulate as run
@@ -468,11 +469,13 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         _usage(f"--engine is step or batch, got '{engine}'")
     if engine == "batch":
         for given, flag in ((record, "--record"), (profile, "--profile"), (shard, "--shard"),
-                            (cluster, "--cluster"), (workers not in ("1", 1), "--workers")):
+                            (cluster, "--cluster")):
             if given:
-                _usage(f"--engine batch plays in this process and keeps no record: leave out {flag}")
+                _usage(f"--engine batch plays on this machine and keeps no record: leave out "
+                       f"{flag}")
         names = _agent_list(agents) if agents is not None else None
-        _simulate_batch(ruleset, option, games, seed, check, progress, report, fmt, names)
+        _simulate_batch(ruleset, option, games, seed, check, progress, report, fmt, names,
+                        min(_workers(workers), max(games, 1)))
         return
     n_workers = _workers(workers)
     if cluster is not None:
@@ -553,8 +556,10 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
 
 
 def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, progress: bool,
-                    report: Optional[Path], fmt: str, names: list[str] | None) -> None:
-    """simulate --engine batch: the matches on the batch engine, simulate's summary."""
+                    report: Optional[Path], fmt: str, names: list[str] | None,
+                    workers: int = 1) -> None:
+    """simulate --engine batch: the matches on the batch engine (on `workers` processes),
+    simulate's summary."""
     from ..batch import NotBatchable
     from ..records.batchrun import simulate_batch
     from ..records.runner import seat_agents
@@ -565,7 +570,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     started = time.perf_counter()
     try:
         summary, checked = simulate_batch(game, engine, games=games, seed=seed, check=check,
-                                          progress=bar.update)
+                                          progress=bar.update, workers=workers, texts=names)
     except NotBatchable as e:
         bar.close()
         _refused(game, e)
@@ -1390,21 +1395,17 @@ def _batch_agents(game, names: list[str] | None) -> list | None:
     rules agent); another agent is a usage error."""
     if names is None:
         return None
-    import random as _random
-
-    from ..agents import make_agent, parse
+    from ..agents import parse
+    from ..records.batchrun import batch_agents
     _check_agent_count(names, game)
-    out = []
     for text in names:
         name = parse(text).spec.name
         if name not in ("random", "rules"):
             _usage(f"the batch engine plays the random and rules agents, not {name}")
-        try:
-            out.append(None if name == "random" else
-                       make_agent(text, _random.Random(0), game.definition))
-        except TablerulesError as e:
-            _fail(e)
-    return out
+    try:
+        return batch_agents(game.definition, names)
+    except TablerulesError as e:
+        _fail(e)
 
 
 def _render_batch(r: dict) -> str:

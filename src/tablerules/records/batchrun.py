@@ -108,20 +108,96 @@ def _replayed(batch, g, block, sample, seed: int, first_dealer, agents) -> list[
     return problems
 
 
+def batch_agents(gd, texts: list[str] | None) -> list | None:
+    """The batch engine's agents for agent texts (each random or rules, checked by the caller):
+    None for random play on every seat (no texts), else one per text: None (random) or the
+    rules agent it names."""
+    if texts is None:
+        return None
+    import random
+
+    from ..agents import make_agent, parse
+    return [None if parse(t).spec.name == "random" else make_agent(t, random.Random(0), gd)
+            for t in texts]
+
+
+def _match_blocks(batch, g, seed: int, start: int, stop: int, games: int, check: int):
+    """Matches start..stop-1 of a run of `games`: (block, matches replayed, disagreements) for
+    each block, its decisions not kept (a summary reads the results)."""
+    for block in batch.matches(stop - start, seed, first=start, decisions=False):
+        sample = _checked(block, games, check) if check else []
+        yield block, len(sample), _replayed(batch, g, block, sample, seed, None, batch.agents)
+
+
+# per process: (the game's Source key, agent texts) -> its Batch; a forked worker starts with
+# the run's (registered while its pool starts), a spawned one compiles it or loads numba's cache
+_BATCHES: dict = {}
+BATCH_CHUNK = 2000  # matches a worker's task plays at most: progress and Ctrl-C stay responsive
+
+
+def play_match_range(src, texts, seed: int, start: int, stop: int, games: int,
+                     check: int) -> tuple:
+    """A pool task: matches start..stop-1 of a batch run folded into a summary of their own
+    (the parent adds it: `Summary.absorb`), with the matches replayed and the disagreements."""
+    from ..batch import compile_batch
+    from .parallel import _game
+    key = (src.key, tuple(texts) if texts is not None else None)
+    game = _game(src)
+    batch = _BATCHES.get(key)
+    if batch is None:
+        gd = game.definition
+        batch = _BATCHES[key] = compile_batch(gd, batch_agents(gd, texts))
+    part = new_summary(game)
+    checked, problems = 0, []
+    for block, n, bad in _match_blocks(batch, batch.game, seed, start, stop, games, check):
+        fold_block(part, game, block)
+        checked += n
+        problems += bad
+    return part, checked, problems
+
+
+def _pool_parts(game, batch, texts, seed: int, games: int, check: int, workers: int):
+    """`play_match_range` over the whole run on a pool of `workers` processes, in order."""
+    from .parallel import _ordered, chunks, driver, source_of
+    src = source_of(game)
+    key = (src.key, tuple(texts) if texts is not None else None)
+    _BATCHES[key] = batch  # forked with it; held only while the pool starts
+    try:
+        d = driver(workers, None, (src,), (game,))
+    finally:
+        _BATCHES.pop(key, None)
+    tasks = [(play_match_range, src, texts, seed, a, b, games, check)
+             for a, b in chunks(0, games, workers, BATCH_CHUNK)]
+    results = _ordered(d, tasks)
+    try:
+        yield from results
+    finally:
+        results.close()
+
+
 def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
-                   progress: Callable[[int], None] | None = None) -> tuple[Summary, dict]:
+                   progress: Callable[[int], None] | None = None, workers: int = 1,
+                   texts: list[str] | None = None) -> tuple[Summary, dict]:
     """Play `games` matches on the batch engine; (the summary, what the check found: matches
-    replayed, how many agree, the first disagreements)."""
+    replayed, how many agree, the first disagreements). With `workers` > 1 the matches are
+    played on that many processes (`texts`: the agent texts `batch` was compiled with) and
+    counted in order: the same summary."""
     summary = new_summary(game)
     checked, problems = 0, []
-    for block in batch.matches(games, seed, decisions=False):  # a summary reads the results
-        fold_block(summary, game, block)
-        if check:
-            sample = _checked(block, games, check)
-            checked += len(sample)
-            problems += _replayed(batch, game.definition, block, sample, seed, None, batch.agents)
-        if progress is not None:
-            progress(summary.games)
+    if workers > 1:
+        for part, n, bad in _pool_parts(game, batch, texts, seed, games, check, workers):
+            summary.absorb(part)
+            checked += n
+            problems += bad
+            if progress is not None:
+                progress(summary.games)
+    else:
+        for block, n, bad in _match_blocks(batch, game.definition, seed, 0, games, games, check):
+            fold_block(summary, game, block)
+            checked += n
+            problems += bad
+            if progress is not None:
+                progress(summary.games)
     return summary, {"games": checked, "agree": checked - len(problems),
                      "disagreements": problems[:10]}
 

@@ -95,10 +95,10 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunks(start: int, stop: int, workers: int) -> list[tuple[int, int]]:
-    """Consecutive game ranges covering start..stop-1, a few per worker, each at most MAX_CHUNK."""
+def chunks(start: int, stop: int, workers: int, most: int = MAX_CHUNK) -> list[tuple[int, int]]:
+    """Consecutive game ranges covering start..stop-1, a few per worker, each at most `most`."""
     n = stop - start
-    size = max(1, min(MAX_CHUNK, math.ceil(n / (workers * CHUNKS_PER_WORKER))))
+    size = max(1, min(most, math.ceil(n / (workers * CHUNKS_PER_WORKER))))
     return [(a, min(a + size, stop)) for a in range(start, stop, size)]
 
 

@@ -54,6 +54,12 @@ def rate(made: float, n: int) -> dict:
             "ci": [round(ci[0], 4), round(ci[1], 4)] if ci else None}
 
 
+def made_n() -> list:
+    """A new [made, n] row of a summary's table (a function of the module: a summary a worker
+    folded is pickled back to the parent)."""
+    return [0, 0]
+
+
 @dataclass
 class Summary:
     """What happened over a run of games."""
@@ -63,8 +69,8 @@ class Summary:
     thrown_in: int = 0
     decisions: int = 0
     contracts: Counter = field(default_factory=Counter)
-    bids: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # label -> [made, n]
-    by_contract: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # bid hands
+    bids: dict = field(default_factory=lambda: defaultdict(made_n))  # label -> [made, n]
+    by_contract: dict = field(default_factory=lambda: defaultdict(made_n))  # bid hands
     scored_total: int = 0  # what every side scored, over every hand played
     side_wins: Counter = field(default_factory=Counter)
     sides: int = 0
@@ -116,6 +122,32 @@ class Summary:
             row[2] = max(row[2], c)
             row[3] += c < 0
         self.chip_matches += 1
+
+    def absorb(self, other: "Summary") -> None:
+        """Add `other`, a summary of other games of the same run, to this one: every count is a
+        sum and the chips' figures a sum, a min and a max, so the games' order does not matter
+        (a batch run's workers fold their own matches)."""
+        for name in ("games", "hands", "thrown_in", "decisions", "scored_total", "chip_matches",
+                     "chips_moved"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for mine, theirs in ((self.contracts, other.contracts), (self.side_wins, other.side_wins),
+                             (self.scored_counts, other.scored_counts),
+                             (self.bidder_points, other.bidder_points),
+                             (self.match_deals, other.match_deals)):
+            mine.update(theirs)
+        for mine, theirs in ((self.bids, other.bids), (self.by_contract, other.by_contract)):
+            for k, (made, n) in theirs.items():
+                row = mine[k]
+                row[0] += made
+                row[1] += n
+        if other.chips and not self.chips:
+            self.chips = [[0, lo, hi, 0] for _, lo, hi, _ in other.chips]
+        for row, (total, lo, hi, below) in zip(self.chips, other.chips):
+            row[0] += total
+            row[1] = min(row[1], lo)
+            row[2] = max(row[2], hi)
+            row[3] += below
+        self.interrupted = self.interrupted or other.interrupted
 
     def as_dict(self) -> dict:
         d = self._as_dict()
