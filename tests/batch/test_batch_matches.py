@@ -69,14 +69,18 @@ def test_cli_simulate_on_the_batch_engine(snapshot):
     assert sum(j["wins_by_side"].values()) >= 300
 
 
-def test_cli_simulate_on_the_batch_engine_with_workers_is_the_summary_of_one_process():
+def test_cli_simulate_on_the_batch_engine_with_workers_is_the_summary_of_one_process(
+        monkeypatch):
     args = ["simulate", "texas42", "--engine", "batch", "-n", "700", "-s", "8", "--check", "9",
             "--format", "json", "--no-progress"]
     one = cli(*args)
-    two = cli(*args, "--workers", "2")
+    two = cli(*args, "--workers", "2")  # forked: the workers start with the compiled kernel
     assert one.exit_code == two.exit_code == 0, two.output
     assert json.loads(two.stdout) == json.loads(one.stdout)
     assert json.loads(two.stdout)["checked"] == {"games": 9, "agree": 9, "disagreements": []}
+    monkeypatch.setenv("TABLERULES_START_METHOD", "spawn")  # each loads it from numba's cache
+    spawned = cli(*args, "--workers", "2")
+    assert spawned.exit_code == 0 and json.loads(spawned.stdout) == json.loads(one.stdout)
 
 
 def test_a_fault_of_the_batch_engine_on_workers_is_the_fault_of_one_process(tmp_path):
@@ -114,7 +118,7 @@ def test_the_match_loop_compiles_no_second_hand_loop(texas42):
 @pytest.mark.parametrize("args, words", [
     (("--agents", "random,rules,random,rules", "--vs", "-o", "min_bid=31"),
      "one agent on every seat of each side"),
-    (("--vs", "-o", "min_bid=31", "--workers", "2"), "leave out --workers"),
+    (("--vs", "-o", "min_bid=31", "--workers", "many"), "--workers is a number of processes"),
     (("--vs", "-o", "min_bid=31", "--engine", "fast"), "--engine is step or batch"),
 ])
 def test_cli_compare_batch_usage_errors(args, words):

@@ -49,6 +49,8 @@ def run(*args):
 
 
 out["compare"] = run("-n", "300", "--check", "10")
+# on two workers, forked from this process: each side's kernel in each, the same comparison
+out["workers"] = [run("-n", "90", "--check", "3", *w) for w in ((), ("--workers", "2"))]
 out["checks"] = {f"{g}/{c}": run("-n", str(g), "--check", str(c)) for g, c in CHECKS}
 print(json.dumps(out))
 """
@@ -90,3 +92,10 @@ def test_cli_compare_two_option_sets_on_the_batch_engine(plain, snapshot):
     assert j["differences"] == ["option min_bid: 30 vs 31"]
     # what was counted: each side's tallies, its wins, the verdict
     assert {k: j[k] for k in ("a_stats", "b_stats", "wins_by_side", "verdict")} == snapshot
+
+
+def test_compare_two_option_sets_on_the_batch_engine_with_workers_is_one_process(plain):
+    one, two = plain["workers"]
+    assert one["code"] == two["code"] == 0, two["stderr"]
+    assert json.loads(two["stdout"]) == json.loads(one["stdout"])
+    assert json.loads(two["stdout"])["checked"]["agree"] == 6

@@ -168,28 +168,37 @@ def test_cli_compare_agents_at_one_table_on_the_batch_engine(batch):
     res = j["result"]
     assert res["a_wins"] + res["b_wins"] + res["draws"] == 180
     assert res["a_win_rate"] > res["even"]  # the strategy beats random play
+    two = cli("compare", "moon", "--agents", "rules", "--vs", "--agents", "random", "--engine",
+              "batch", "-n", "60", "--check", "6", "--no-progress", "--format", "json",
+              "--workers", "2")  # forked with the kernel: each seating of a part in one worker
+    assert two.exit_code == 0 and json.loads(two.stdout) == j, two.output
 
 
 def test_a_batch_match_comparison_counts_as_compare_counts_the_same_matches(batch):
     """The numpy fold of compare_batch_match against compare's own count of the same matches
     (their hands as State.hand_result() gives them); A against itself scores what the others
     do, deal by deal, and wins one game in three (Moon's three sides) when none is drawn."""
-    from tablerules.records.batchrun import compare_batch_match
-    from tablerules.records.compare import Comparison, Config, _count, _count_difference
+    from tablerules.records.batchrun import batch_agents, compare_batch_match, match_seatings_for
+    from tablerules.records.compare import (Comparison, Config, _count, _count_difference,
+                                            match_seatings)
 
     gd = batch.game
     game = load_game("moon", typed=True)
     a = Config("A", game, ["rules"] * 3)
     b = Config("B", game, ["random"] * 3)
-    agent = batch.agents[0]
-    seatings = [(r, [1 if gd.side_of[s] == r else 0 for s in range(3)],
-                 [agent if gd.side_of[s] == r else None for s in range(3)]) for r in range(3)]
-    got, checked = compare_batch_match(a, b, batch, seatings, games=40, seed=3, check=3)
+    plans = match_seatings(a, b)  # the fixture's strategy, A's seat of the first seating only
+    kernel = compile_batch(gd, batch_agents(gd, plans[0][0]))
+    assert kernel.source == batch.source and list(kernel.seats) == [1, 0, 0]
+    seatings = match_seatings_for(kernel, plans)
+    assert [(r, strategy) for r, strategy, _who in seatings] == [
+        (r, [1 if gd.side_of[s] == r else 0 for s in range(3)]) for r in range(3)]
+    got, checked = compare_batch_match(a, b, kernel, plans, games=40, seed=3, check=3)
     assert checked["agree"] == checked["games"] == 9
+    assert list(kernel.seats) == [1, 0, 0]  # as compiled, after the seatings
     want = Comparison("match", a, b, 3)
     for d in range(40):
         deal = []
-        for r, strategy, _agents in seatings:
+        for r, strategy, _who in seatings:
             batch.seats = np.array(strategy, dtype=np.int64)
             (block,) = list(batch.matches(1, 3, first=d, first_dealer="rotate"))
             hands = [_hand_result(gd, block.hands, int(i)) for i in block.rows(0)]
@@ -201,8 +210,9 @@ def test_a_batch_match_comparison_counts_as_compare_counts_the_same_matches(batc
     want.games = want.played["AB"]
     assert got.as_dict() == want.as_dict()
     assert got.deal_diffs == want.deal_diffs
-    same = [(r, [1] * 3, [agent] * 3) for r in range(3)]
-    mirror, _ = compare_batch_match(a, a, batch, same, games=40, seed=3, check=0)
+    batch.seats = np.array([1, 1, 1], dtype=np.int64)  # the fixture's, as compiled
+    mirror, _ = compare_batch_match(a, a, batch, match_seatings(a, a), games=40, seed=3,
+                                    check=0)
     assert mirror.games == 120 and mirror.deal_diffs == {0: 40}
     assert mirror.draws or 2 * mirror.a_wins == mirror.b_wins
 

@@ -62,6 +62,29 @@ def test_a_forked_worker_plays_the_parents_game_a_spawned_one_loads_it(tmp_path,
         simulate(game, games=4, seed=6, agent_names=["rules"], source=source)
 
 
+def _as_ctrl_c(signum, frame):
+    raise KeyboardInterrupt  # what the CLI makes of SIGTERM during a run
+
+
+def test_a_forked_worker_ends_on_sigterm_whatever_its_parent_made_of_it(monkeypatch):
+    # a forked worker starts with its parent's signal handlers; the pool's SIGTERM at the end of
+    # a run must end it quietly (with the CLI's handler, each worker printed a traceback)
+    from tablerules.game import load_game
+    from tablerules.records.parallel import driver, source_of
+    monkeypatch.setenv("TABLERULES_START_METHOD", "fork")
+    game = load_game("texas42", typed=True)
+    before = signal.signal(signal.SIGTERM, _as_ctrl_c)
+    try:
+        d = driver(2, None, (source_of(game),), (game,))
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    try:
+        assert d.submit(signal.getsignal, signal.SIGTERM)() == signal.SIG_DFL
+        assert d.submit(signal.getsignal, signal.SIGINT)() == signal.SIG_IGN
+    finally:
+        d.close()
+
+
 @pytest.mark.parametrize("command", ["simulate", "compare"])
 def test_an_unknown_start_method_is_an_error(monkeypatch, command):
     monkeypatch.setenv("TABLERULES_START_METHOD", "thread")

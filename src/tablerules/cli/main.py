@@ -441,11 +441,11 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              cluster: Optional[str] = ClusterArg,
              report: Optional[Path] = ReportArg,
              engine: str = typer.Option("step", "--engine", metavar="ENGINE",
-                                        help="step (every agent, records, workers) or batch: "
-                                             "the random and rules agents in compiled code, "
-                                             "many times faster (the fast extra; a summary "
-                                             "only, its own games, --check of them replayed by "
-                                             "the step engine)."),
+                                        help="step (every agent, records, shards, "
+                                             "clusters) or batch: the random and rules agents "
+                                             "in compiled code, many times faster (the fast "
+                                             "extra; a summary only, its own games, --check of "
+                                             "them replayed by the step engine; --workers too)."),
              check: int = typer.Option(100, "--check", min=0, metavar="K",
                                        help="With --engine batch: matches replayed through the "
                                             "step engine, which must agree on every deal, "
@@ -747,7 +747,7 @@ def compare(ctx: typer.Context,
                                        help="step, or batch: one agent (random or rules) on "
                                             "every seat of each of A and B, in compiled code, "
                                             "many times faster (the fast extra; its own games, "
-                                            "on the same deals for A and B)."),
+                                            "on the same deals for A and B; --workers too)."),
             check: int = typer.Option(20, "--check", min=0, metavar="K",
                                       help="With --engine batch: matches of each side (or "
                                            "seating) replayed "
@@ -797,10 +797,9 @@ def compare(ctx: typer.Context,
         _usage(f"--engine is step or batch, got '{engine}'")
     batch = engine == "batch"
     if batch:
-        for given, flag in ((each_rule_off, "--each-rule-off"), (cluster, "--cluster"),
-                            (n_workers > 1, "--workers")):
+        for given, flag in ((each_rule_off, "--each-rule-off"), (cluster, "--cluster")):
             if given:
-                _usage(f"--engine batch compares two rulesets in this process: leave out {flag}")
+                _usage(f"--engine batch compares two rulesets on this machine: leave out {flag}")
     if each_rule_off:
         if "--vs" in ctx.args:
             _usage("--each-rule-off compares the agent with itself: leave out --vs")
@@ -827,7 +826,8 @@ def compare(ctx: typer.Context,
     started = time.perf_counter()
     checked = None
     if batch:
-        res, checked = _compare_batch(a, b, games, seed, check, progress)
+        res, checked = _compare_batch(a, b, games, seed, check, progress,
+                                      min(n_workers, max(games, 1)))
     else:
         res = _with_progress(progress, lambda tick: run(a, b, games=games, seed=seed,
                                                         progress=tick, workers=n_workers,
@@ -857,8 +857,9 @@ def compare(ctx: typer.Context,
         raise typer.Exit(1)
 
 
-def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool):
-    """compare --engine batch: both sides' kernels, then the paired matches (records/batchrun)."""
+def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, workers: int = 1):
+    """compare --engine batch: both sides' kernels, then the paired matches (records/batchrun),
+    on `workers` processes."""
     from ..records.batchrun import compare_batch
     from ..records.compare import same_game, seats_text
     for c in (a, b):
@@ -866,39 +867,30 @@ def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool):
             _usage(f"--engine batch plays one agent on every seat of each side; {c.label} has "
                    f"{seats_text(c.agents)}")
     if same_game(a, b):
-        return _compare_batch_match(a, b, games, seed, check, progress)
+        return _compare_batch_match(a, b, games, seed, check, progress, workers)
     engines = [_batch_engine(c.game, _batch_agents(c.game, c.agents[:1]), _COMPARE_PLAYS)
                for c in (a, b)]
     return _with_progress(progress, lambda tick: compare_batch(
-        a, b, engines[0], engines[1], games=games, seed=seed, check=check, progress=tick))
+        a, b, engines[0], engines[1], games=games, seed=seed, check=check, progress=tick,
+        workers=workers))
 
 
 _COMPARE_PLAYS = "compare plays it: leave out --engine batch"
 
 
-def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool):
+def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool,
+                         workers: int = 1):
     """compare --engine batch, A's agents against B's at one table: one kernel with both
-    strategies, each seating's strategy per seat given to it at run time."""
+    strategies (compiled with the first seating's agents), each seating's strategy per seat
+    given to it at run time."""
     from ..records.batchrun import compare_batch_match
     from ..records.compare import match_seatings
 
-    game = a.game
-    gd = game.definition
     plans = match_seatings(a, b)
-    agents = _batch_agents(game, plans[0][0])
-    engine = _batch_engine(game, agents, _COMPARE_PLAYS)
-    # the kernel's strategy of A's agent and of B's: as the first seating seats them
-    side0 = set(gd.sides[plans[0][1]])
-    num = {"A": next(int(engine.seats[s]) for s in side0),
-           "B": next(int(engine.seats[s]) for s in range(gd.seat_count) if s not in side0)}
-    obj = {"A": next(agents[s] for s in side0),
-           "B": next(agents[s] for s in range(gd.seat_count) if s not in side0)}
-    seatings = []
-    for _seating, r in plans:
-        who = ["A" if gd.side_of[s] == r else "B" for s in range(gd.seat_count)]
-        seatings.append((r, [num[w] for w in who], [obj[w] for w in who]))
+    engine = _batch_engine(a.game, _batch_agents(a.game, plans[0][0]), _COMPARE_PLAYS)
     return _with_progress(progress, lambda tick: compare_batch_match(
-        a, b, engine, seatings, games=games, seed=seed, check=check, progress=tick))
+        a, b, engine, plans, games=games, seed=seed, check=check, progress=tick,
+        workers=workers))
 
 
 def _with_progress(progress: bool, run):

@@ -139,14 +139,9 @@ def play_match_range(src, texts, seed: int, start: int, stop: int, games: int,
                      check: int) -> tuple:
     """A pool task: matches start..stop-1 of a batch run folded into a summary of their own
     (the parent adds it: `Summary.absorb`), with the matches replayed and the disagreements."""
-    from ..batch import compile_batch
     from .parallel import _game
-    key = (src.key, tuple(texts) if texts is not None else None)
     game = _game(src)
-    batch = _BATCHES.get(key)
-    if batch is None:
-        gd = game.definition
-        batch = _BATCHES[key] = compile_batch(gd, batch_agents(gd, texts))
+    batch = _batch_for(src, texts)
     part = new_summary(game)
     checked, problems = 0, []
     for block, n, bad in _match_blocks(batch, batch.game, seed, start, stop, games, check):
@@ -156,23 +151,51 @@ def play_match_range(src, texts, seed: int, start: int, stop: int, games: int,
     return part, checked, problems
 
 
-def _pool_parts(game, batch, texts, seed: int, games: int, check: int, workers: int):
-    """`play_match_range` over the whole run on a pool of `workers` processes, in order."""
-    from .parallel import _ordered, chunks, driver, source_of
-    src = source_of(game)
+def _batch_for(src, texts):
+    """This process's Batch of a game's Source compiled with agent texts (None: random)."""
+    from ..batch import compile_batch
+    from .parallel import _game
     key = (src.key, tuple(texts) if texts is not None else None)
-    _BATCHES[key] = batch  # forked with it; held only while the pool starts
+    batch = _BATCHES.get(key)
+    if batch is None:
+        gd = _game(src).definition
+        batch = _BATCHES[key] = compile_batch(gd, batch_agents(gd, texts))
+    return batch
+
+
+def _pool(runs, workers: int):
+    """A pool of `workers` processes for batch runs: `runs` are (game, its Batch, the agent
+    texts it was compiled with, None for random) of each kernel, which forked workers start
+    with; returns (the driver, the (Source, texts) of each run)."""
+    from .parallel import driver, source_of
+    srcs = tuple((source_of(game), texts) for game, _batch, texts in runs)
+    keys = [(src.key, tuple(texts) if texts is not None else None) for src, texts in srcs]
+    for key, (_game_of, batch, _texts) in zip(keys, runs):
+        _BATCHES[key] = batch  # forked with them; held only while the pool starts
     try:
-        d = driver(workers, None, (src,), (game,))
+        return driver(workers, None, tuple(src for src, _ in srcs),
+                      tuple(r[0] for r in runs)), srcs
     finally:
-        _BATCHES.pop(key, None)
-    tasks = [(play_match_range, src, texts, seed, a, b, games, check)
-             for a, b in chunks(0, games, workers, BATCH_CHUNK)]
+        for key in keys:
+            _BATCHES.pop(key, None)
+
+
+def _in_order(d, tasks: list):
+    """The results of `tasks` on the driver `d`, in order (the workers stopped at the end)."""
+    from .parallel import _ordered
     results = _ordered(d, tasks)
     try:
         yield from results
     finally:
         results.close()
+
+
+def _pool_parts(game, batch, texts, seed: int, games: int, check: int, workers: int):
+    """`play_match_range` over the whole run on a pool of `workers` processes, in order."""
+    from .parallel import chunks
+    d, ((src, _texts),) = _pool(((game, batch, texts),), workers)
+    yield from _in_order(d, [(play_match_range, src, texts, seed, a, b, games, check)
+                             for a, b in chunks(0, games, workers, BATCH_CHUNK)])
 
 
 def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
@@ -222,57 +245,76 @@ def _merge(into, tally) -> None:
         into.chips = (into.chips or 0) + tally.chips
 
 
+COMPARE_CHUNK = 4096  # deals a part of a batch compare plays (and counts whole, or not at all)
+
+
+def _separate_part(sides, seed: int, start: int, n: int, games: int, check: int) -> tuple:
+    """Deals start..start+n-1 of a batch compare of two games (`sides`: ("A", game, batch) and
+    B's): (each side's Tally, side wins and matches played; the deals' differences, A's score
+    less B's, as counts; matches replayed; disagreements)."""
+    from collections import Counter
+
+    from .compare import Tally
+    totals, tallies, wins_of, played = {}, {}, {}, {}
+    checked, problems = 0, []
+    for who, game, batch in sides:
+        g = game.definition
+        ns = len(g.sides)
+        tally = tallies[who] = Tally()
+        side_wins = wins_of[who] = Counter()
+        played[who] = 0
+        per = []  # per match: what its hands scored, every side together
+        for block in batch.matches(n, seed, first=start, first_dealer="rotate", decisions=False):
+            _fold_side(tally, g, block)
+            base = len(RESULT)
+            scored = block.hands.results[:, base + ns:base + 2 * ns].sum(axis=1)
+            per.append(np.bincount(block.row_match, weights=scored,
+                                   minlength=len(block)).astype(np.int64))
+            _count_wins(side_wins, block, ns)
+            played[who] += len(block)
+            if check:
+                sample = _checked(block, games, check)
+                checked += len(sample)
+                problems += [f"{who}: {p}" for p in
+                             _replayed(batch, g, block, sample, seed, "rotate", batch.agents)]
+        totals[who] = np.concatenate(per)
+    diffs = Counter({int(v): int(k) for v, k in
+                     zip(*np.unique(totals["A"] - totals["B"], return_counts=True))})
+    return tallies, wins_of, played, diffs, checked, problems
+
+
 def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int = 20,
-                  progress: Callable[[int, int], None] | None = None) -> tuple:
+                  progress: Callable[[int, int], None] | None = None, workers: int = 1) -> tuple:
     """compare on the batch engine, A and B two games (rulesets or options) with one agent
     each on every seat: match d of each is dealt the same hands (batch.matches' deal
     generator), first by seat d mod seats, and counted as compare counts a deal (`Comparison`,
     mode "separate": each side's tally, its wins, and per deal A's score less B's), with
-    numpy over the blocks' rows; `check` matches of each replayed through the step engine.
-    Returns (the comparison, what the check found: matches replayed, how many agree, the
-    disagreements)."""
-    from collections import Counter
-
-    from .compare import Comparison, Tally
+    numpy over the blocks' rows; `check` matches of each replayed through the step engine;
+    with `workers` > 1 on that many processes (the same comparison). Returns (the comparison,
+    what the check found: matches replayed, how many agree, the disagreements)."""
+    from .compare import Comparison
 
     res = Comparison("separate", a, b, seed)
     checked, problems = 0, []
-    chunk = 4096
+    sides = (("A", a.game, batch_a), ("B", b.game, batch_b))
+    if workers > 1:  # each side's kernel plays one agent text on every seat
+        parts = _pool_parts_of(((a.game, batch_a, a.agents[:1]), (b.game, batch_b, b.agents[:1])),
+                               workers, games, seed, check,
+                               lambda srcs: ("separate", (("A",) + srcs[0], ("B",) + srcs[1])))
+    else:
+        parts = ((k, _separate_part(sides, seed, start, k, games, check))
+                 for start, k in _compare_chunks(games))
     try:
-        for start in range(0, games, chunk):
-            n = min(chunk, games - start)
-            # a chunk counts whole or not at all (Ctrl-C keeps the whole deals before it)
-            totals, tallies, wins_of, played = {}, {}, {}, {}
-            for who, c, batch in (("A", a, batch_a), ("B", b, batch_b)):
-                g = c.game.definition
-                ns = len(g.sides)
-                tally = tallies[who] = Tally()
-                side_wins = wins_of[who] = Counter()
-                played[who] = 0
-                per = []  # per match: what its hands scored, every side together
-                for block in batch.matches(n, seed, first=start, first_dealer="rotate",
-                                           decisions=False):
-                    _fold_side(tally, g, block)
-                    base = len(RESULT)
-                    scored = block.hands.results[:, base + ns:base + 2 * ns].sum(axis=1)
-                    per.append(np.bincount(block.row_match, weights=scored,
-                                           minlength=len(block)).astype(np.int64))
-                    _count_wins(side_wins, block, ns)
-                    played[who] += len(block)
-                    if check:
-                        sample = _checked(block, games, check)
-                        checked += len(sample)
-                        problems += [f"{who}: {p}" for p in
-                                     _replayed(batch, g, block, sample, seed, "rotate",
-                                               batch.agents)]
-                totals[who] = np.concatenate(per)
+        for k, (tallies, wins_of, played, diffs, n, bad) in parts:
+            # a part counts whole or not at all (Ctrl-C keeps the whole deals before it)
             for who, into in (("A", res.ta), ("B", res.tb)):
                 _merge(into, tallies[who])
                 res.side_wins[who].update(wins_of[who])
                 res.played[who] += played[who]
-            for v, k in zip(*np.unique(totals["A"] - totals["B"], return_counts=True)):
-                res.deal_diffs[int(v)] += int(k)
-            res.deals += n
+            res.deal_diffs.update(diffs)
+            checked += n
+            problems += bad
+            res.deals += k
             if progress is not None:
                 progress(2 * res.deals, 2 * games)
     except KeyboardInterrupt:
@@ -280,6 +322,40 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
     res.games = max(res.played["A"], res.played["B"])
     return res, {"games": checked, "agree": checked - len(problems),
                  "disagreements": problems[:10]}
+
+
+def _compare_chunks(games: int) -> list[tuple[int, int]]:
+    """(first deal, deals) of each part of a batch compare in one process."""
+    return [(start, min(COMPARE_CHUNK, games - start)) for start in range(0, games, COMPARE_CHUNK)]
+
+
+def compare_range(kind: str, spec, seed: int, start: int, n: int, games: int,
+                  check: int) -> tuple:
+    """A pool task: deals start..start+n-1 of a batch compare, `_separate_part` (spec: ("A",
+    Source, agent texts) and B's) or `_match_part` (spec: (Source, the seatings' agent texts
+    and A's side, as compare.match_seatings gives them))."""
+    from .parallel import _game
+    if kind == "separate":
+        sides = tuple((who, _game(src), _batch_for(src, texts)) for who, src, texts in spec)
+        return _separate_part(sides, seed, start, n, games, check)
+    src, plans = spec
+    batch = _batch_for(src, plans[0][0])
+    seatings = _seated(batch, plans, match_seatings_for(batch, plans))
+    return _match_part(_game(src), batch, seatings, seed, start, n, games, check)
+
+
+def _pool_parts_of(runs, workers: int, games: int, seed: int, check: int, spec_of):
+    """The parts of a batch compare played by `compare_range` on a pool of `workers` processes,
+    in order, as (deals, part). `runs`: as `_pool` takes them; `spec_of(((Source, texts),
+    ...))`: the tasks' kind and spec."""
+    from .parallel import chunks
+    d, srcs = _pool(runs, workers)
+    kind, spec = spec_of(srcs)
+    parts = [(a, b - a) for a, b in chunks(0, games, workers, COMPARE_CHUNK)]
+    results = _in_order(d, [(compare_range, kind, spec, seed, a, n, games, check)
+                            for a, n in parts])
+    for (_a, n), part in zip(parts, results):
+        yield n, part
 
 
 def _fold_held(tally, g, block, seats: set, sides: list) -> None:
@@ -311,68 +387,118 @@ def _fold_held(tally, g, block, seats: set, sides: list) -> None:
     _count_made(g, played[mine], tally.bids, tally.contracts, with_bid_only=True)
 
 
-def compare_batch_match(a, b, batch, seatings, *, games: int, seed: int, check: int = 20,
-                        progress: Callable[[int, int], None] | None = None) -> tuple:
-    """compare on the batch engine, A's agents against B's at one table (one game): each deal
-    is played once per seating, `seatings` (per seating: A's side, the kernel's strategy per
-    seat, the agent objects per seat for the check), match d of every seating dealt the same
-    hands first by seat d mod seats, and counted as compare counts a match (mode "match": A's
-    wins, B's, draws, each one's tally over the seats it held, per deal A's side's score less
-    the others' mean); `check` matches of each seating replayed through the step engine.
-    Returns (the comparison, what the check found)."""
-    from .compare import Comparison, Tally
+def match_seatings_for(batch, plans) -> list:
+    """The seatings of a batch compare at one table, from `compare.match_seatings`' plans (the
+    kernel compiled with the first plan's agents): per seating, A's side, the kernel's strategy
+    of each seat and who sits there ("A" or "B")."""
+    gd = batch.game
+    side0 = set(gd.sides[plans[0][1]])
+    num = {"A": next(int(batch.seats[s]) for s in side0),
+           "B": next(int(batch.seats[s]) for s in range(gd.seat_count) if s not in side0)}
+    out = []
+    for _agents, r in plans:
+        who = ["A" if gd.side_of[s] == r else "B" for s in range(gd.seat_count)]
+        out.append((r, [num[w] for w in who], who))
+    return out
 
-    res = Comparison("match", a, b, seed)
-    g = a.game.definition
+
+def _seated(batch, plans, seatings) -> list:
+    """`seatings` with the agent object of each seat, for the check: A's and B's as the
+    kernel's agents hold them."""
+    gd = batch.game
+    side0 = set(gd.sides[plans[0][1]])
+    obj = {"A": next(batch.agents[s] for s in side0),
+           "B": next(batch.agents[s] for s in range(gd.seat_count) if s not in side0)}
+    return [(r, nums, [obj[w] for w in who]) for r, nums, who in seatings]
+
+
+def _match_part(game, batch, seatings, seed: int, start: int, k: int, games: int,
+                check: int) -> tuple:
+    """Deals start..start+k-1 of a batch compare at one table, every seating (`_seated`):
+    (A's Tally and B's, [A's wins, B's, draws], games played, the deals' differences as
+    counts, matches replayed, disagreements). The kernel's seats are as they were after."""
+    from collections import Counter
+
+    from .compare import Tally
+    g = game.definition
     ns, n = len(g.sides), g.seat_count
     col = MATCH_RESULT.index("winners")
-    checked, problems = 0, []
-    chunk = 4096
     base = len(RESULT)
+    ta, tb = Tally(), Tally()
+    wins = [0, 0, 0]  # A's, B's, draws
+    diffs = np.zeros(k)
+    played, checked, problems = 0, 0, []
+    compiled = batch.seats
     try:
-        for start in range(0, games, chunk):
-            k = min(chunk, games - start)
-            # a chunk counts whole or not at all (Ctrl-C keeps the whole deals before it)
-            ta, tb = Tally(), Tally()
-            wins = [0, 0, 0]  # A's, B's, draws
-            diffs = np.zeros(k)
-            played = 0
-            for a_side, strategy, agents in seatings:
-                a_seats = set(g.sides[a_side])
-                b_sides = [s for s in range(ns) if s != a_side]
-                batch.seats = np.array(strategy, dtype=np.int64)
-                for block in batch.matches(k, seed, first=start, first_dealer="rotate",
-                                           decisions=False):
-                    _fold_held(ta, g, block, a_seats, [a_side])
-                    _fold_held(tb, g, block, set(range(n)) - a_seats, b_sides)
-                    w = block.results[:, col]
-                    mine = (w >> a_side) & 1 != 0
-                    alone = (w & (w - 1)) == 0
-                    wins[0] += int((mine & alone).sum())
-                    wins[2] += int((mine & ~alone).sum())
-                    wins[1] += int((~mine & (w != 0)).sum())
-                    r = block.hands.results
-                    sc = r[:, base + ns:base + 2 * ns].astype(float)
-                    sc[r[:, RESULT.index("thrown_in")] != 0] = 0
-                    d = sc[:, a_side] - (sc.sum(axis=1) - sc[:, a_side]) / max(1, ns - 1)
-                    m0 = block.first - start
-                    diffs[m0:m0 + len(block)] += np.bincount(block.row_match, weights=d,
-                                                             minlength=len(block))
-                    played += len(block)
-                    if check:
-                        sample = _checked(block, games, check)
-                        checked += len(sample)
-                        problems += [f"A on side {a_side}: {p}" for p in
-                                     _replayed(batch, g, block, sample, seed, "rotate", agents)]
+        for a_side, strategy, agents in seatings:
+            a_seats = set(g.sides[a_side])
+            b_sides = [s for s in range(ns) if s != a_side]
+            batch.seats = np.array(strategy, dtype=np.int64)
+            for block in batch.matches(k, seed, first=start, first_dealer="rotate",
+                                       decisions=False):
+                _fold_held(ta, g, block, a_seats, [a_side])
+                _fold_held(tb, g, block, set(range(n)) - a_seats, b_sides)
+                w = block.results[:, col]
+                mine = (w >> a_side) & 1 != 0
+                alone = (w & (w - 1)) == 0
+                wins[0] += int((mine & alone).sum())
+                wins[2] += int((mine & ~alone).sum())
+                wins[1] += int((~mine & (w != 0)).sum())
+                r = block.hands.results
+                sc = r[:, base + ns:base + 2 * ns].astype(float)
+                sc[r[:, RESULT.index("thrown_in")] != 0] = 0
+                d = sc[:, a_side] - (sc.sum(axis=1) - sc[:, a_side]) / max(1, ns - 1)
+                m0 = block.first - start
+                diffs[m0:m0 + len(block)] += np.bincount(block.row_match, weights=d,
+                                                         minlength=len(block))
+                played += len(block)
+                if check:
+                    sample = _checked(block, games, check)
+                    checked += len(sample)
+                    problems += [f"A on side {a_side}: {p}" for p in
+                                 _replayed(batch, g, block, sample, seed, "rotate", agents)]
+    finally:
+        batch.seats = compiled
+    counts = Counter()
+    for v, c in zip(*np.unique(diffs, return_counts=True)):
+        v = float(v)
+        counts[int(v) if v == int(v) else round(v, 4)] += int(c)
+    return ta, tb, wins, played, counts, checked, problems
+
+
+def compare_batch_match(a, b, batch, plans, *, games: int, seed: int, check: int = 20,
+                        progress: Callable[[int, int], None] | None = None,
+                        workers: int = 1) -> tuple:
+    """compare on the batch engine, A's agents against B's at one table (one game): each deal
+    is played once per seating (`plans`: compare.match_seatings', the kernel compiled with the
+    first's agents), match d of every seating dealt the same hands first by seat d mod seats,
+    and counted as compare counts a match (mode "match": A's wins, B's, draws, each one's
+    tally over the seats it held, per deal A's side's score less the others' mean); `check`
+    matches of each seating replayed through the step engine; with `workers` > 1 on that many
+    processes (the same comparison). Returns (the comparison, what the check found)."""
+    from .compare import Comparison
+
+    res = Comparison("match", a, b, seed)
+    seatings = _seated(batch, plans, match_seatings_for(batch, plans))
+    checked, problems = 0, []
+    if workers > 1:
+        parts = _pool_parts_of(((a.game, batch, plans[0][0]),), workers, games, seed, check,
+                               lambda srcs: ("match", (srcs[0][0], plans)))
+    else:
+        parts = ((k, _match_part(a.game, batch, seatings, seed, start, k, games, check))
+                 for start, k in _compare_chunks(games))
+    try:
+        for k, (ta, tb, wins, played, diffs, n, bad) in parts:
+            # a part counts whole or not at all (Ctrl-C keeps the whole deals before it)
             _merge(res.ta, ta)
             _merge(res.tb, tb)
             res.a_wins += wins[0]
             res.b_wins += wins[1]
             res.draws += wins[2]
             res.played["AB"] += played
-            for v, c in zip(*np.unique(diffs, return_counts=True)):
-                v = float(v)
-                res.deal_diffs[int(v) if v == int(v) else round(v, 4)] += int(c)
+            res.deal_diffs.update(diffs)
+            checked += n
+            problems += bad
             res.deals += k
             if progress is not None:
                 progress(res.deals * len(seatings), games * len(seatings))

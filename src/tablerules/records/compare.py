@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from ..errors import GameError
 from ..game import Game
-from .runner import NO_BID, Fault, _bid_key, bid_row, play_game, rate, wilson
+from .runner import NO_BID, Fault, _bid_key, bid_row, made_n, play_game, rate, wilson
 
 INTERVAL = "Wilson score, 95%"
 
@@ -45,8 +45,8 @@ class Tally:
     thrown_in: int = 0
     scored: int = 0  # over the sides it held, every hand
     side_hands: int = 0  # hands times the sides it held
-    bids: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # label -> [made, n]
-    contracts: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    bids: dict = field(default_factory=lambda: defaultdict(made_n))  # label -> [made, n]
+    contracts: dict = field(default_factory=lambda: defaultdict(made_n))
     chips: int | None = None  # with scoring.chips: chips its seats won less what they paid
 
     def add_hand(self, ev: dict, seats: set[int], sides: list[int]) -> None:

@@ -202,6 +202,9 @@ def _quiet_worker(sources: tuple, loaded: tuple = ()) -> None:
     """Pool initializer: Ctrl-C is the parent's to handle (no traceback here); load the games.
     `loaded`: (key, Game) pairs a forked worker has from its parent, already loaded."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM ends the worker quietly (terminate() sends it), whatever handler a forked worker
+    # had from its parent (the CLI's takes SIGTERM as Ctrl-C: a traceback in each worker)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     mask = getattr(signal, "pthread_sigmask", None)
     if mask is not None:  # the parent started us with them held: terminate() must reach us
         mask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
