@@ -22,8 +22,10 @@ against the Python rules agent by their --check).
 The ratio that matters is `speedup = handwritten seconds / batch seconds` on one core (the
 batch engine runs one thread), each side's best time; each repeat's own ratio (its two timings
 taken one after the other) is printed too, with their lowest, median and highest: a machine
-whose speed drifts during the run moves the best times apart, a repeat's pair less. The last
-line is one JSON object for tools.
+whose speed drifts during the run moves the best times apart, a repeat's pair less. Then the
+two play the deals again slice by slice (`--slices`, 10 a repeat), each slice by both, a few
+milliseconds apart: the median of those ratios, with its quartiles (`speedup_sliced`), is the
+figure a drifting machine moves least. The last line is one JSON object for tools.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def _timed(fn, *args):
 
 
 def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool,
-          agent: str = "random") -> dict:
+          agent: str = "random", slices: int = 10) -> dict:
     import importlib
 
     import numpy as np
@@ -114,6 +116,21 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
             best["step"] = min(best["step"], dt)
             line += f"  step engine {dt:.3f}s"
         print(line)
+    sliced = []
+    if slices:  # the same two engines slice by slice, a few milliseconds apart (harness.sliced)
+        def hw_slice(lo, hi):
+            if hw_rules:
+                for deal, dealer in zip(deals[lo:hi], dealers[lo:hi]):
+                    hw.play_hand(deal, dealer)
+            else:
+                rng = random.Random(seed + lo)
+                for deal, dealer in zip(deals[lo:hi], dealers[lo:hi]):
+                    hw.play_hand(deal, dealer, rng)
+
+        def batch_slice(lo, hi):
+            batch.play_deals(masks[lo:hi], stocks[lo:hi], dealer_arr[lo:hi], seed, first=lo)
+
+        sliced = harness.sliced(hw_slice, batch_slice, hands, slices, repeat)
     sample = range(min(verify, hands))
     t0 = time.perf_counter()
     problems = replay(g, out, sample) if agent == "random" else batch.verify(out, sample)
@@ -132,6 +149,9 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
         # the same ratio repeat by repeat (the machine's state moves both timings of a repeat
         # alike, and the best of each apart): lowest, median, highest
         "speedup_per_repeat": harness.spread(paired),
+        # the same ratio slice by slice (--slices a repeat, the two engines a few milliseconds
+        # apart): lower quartile, median, upper quartile
+        "speedup_sliced": harness.quartiles(sliced) if sliced else None,
         "batch_decisions_per_hand": round(float(out.column("steps").mean()), 2),
         "step_decisions_per_hand": round(hw_work, 2) if hw_work is not None else None,
         "verified": [len(sample) - len(problems), len(sample)],
@@ -150,6 +170,10 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
           + (f", step engine {res['step_hps']:>9,.0f}" if step else "") + ")")
     lo, mid, hi = res["speedup_per_repeat"]
     print(f"{'':8s} repeat by repeat {lo:.2f}x-{hi:.2f}x, median {mid:.2f}x")
+    if sliced:
+        q1, med, q3 = res["speedup_sliced"]
+        print(f"{'':8s} slice by slice ({len(sliced)} slices of {-(-hands // slices)} hands): "
+              f"median {med:.2f}x, quartiles {q1:.2f}x-{q3:.2f}x")
     return res
 
 
@@ -162,6 +186,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--verify", type=int, default=2000, help="batch hands replayed (default 2000)")
     ap.add_argument("--no-step", action="store_true", help="do not time the step engine")
+    ap.add_argument("--slices", type=int, default=10,
+                    help="also time both engines slice by slice, this many slices a repeat, "
+                         "the two a few milliseconds apart (0: not)")
     ap.add_argument("--agents", default="random", help="the batch engine's agent on every seat: "
                     "random, or rules (its choices replayed too); the others stay random")
     a = ap.parse_args(argv)
@@ -177,7 +204,7 @@ def main(argv=None) -> int:
     for name in a.game or sorted(GAMES):
         try:
             results.append(bench(name, a.hands, a.seed, a.repeat, a.verify, not a.no_step,
-                                 a.agents))
+                                 a.agents, max(a.slices, 0)))
         except NotBatchable as e:  # a strategy with no kernel form
             print(f"{name}: not played on the batch engine with --agents {a.agents}: {e}")
             results.append({"game": name, "batch_agents": a.agents, "error": str(e)})

@@ -15,6 +15,9 @@ best time of each is kept, so the ratios are measured side by side: `speedup = h
 seconds / batch seconds` (the batch engine runs one thread) beside the step engine's. The
 batch's hands are replayed through the step engine (`--verify`), which must agree on every
 decision and result. numba's compile (cached after the first run) is printed and not timed.
+Then the batch and hand-written engines play the deals again slice by slice (`--slices`, 10 a
+repeat), both on each slice a few milliseconds apart: the median of those ratios, with its
+quartiles (`speedup_sliced`), is the figure a machine whose speed drifts moves least.
 
 The hand-written engine plays taroky's default options only: with an `-o` that changes a hand
 (counting=czech, ...) it is not timed, and the output says so (`handwritten_hps` and `speedup`
@@ -56,6 +59,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--verify", type=int, default=2000)
+    ap.add_argument("--slices", type=int, default=10,
+                    help="also time the batch and hand-written engines slice by slice, this many "
+                         "slices a repeat, a few milliseconds apart (0: not)")
     ap.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--agents", choices=("random", "rules"), default="random",
                     help="every seat of both engines: random legal choices or the rules agent")
@@ -108,6 +114,19 @@ def main(argv=None) -> int:
         ds, _ = _timed(step, game, deals, step_dealers, a.seed)
         best_s = min(best_s, ds)
         print(f"{line}  step engine {n_step} hands {ds:.3f}s")
+    sliced = []
+    if hw_deals is not None and a.slices:  # slice by slice, a few milliseconds apart
+
+        def hw_slice(lo, hi):
+            if a.agents == "rules":
+                hw_rules.play_hands(hw_deals[lo:hi], hw_dealers[lo:hi])
+            else:
+                hw.play_hands(hw_deals[lo:hi], hw_dealers[lo:hi], random.Random(a.seed + lo))
+
+        def batch_slice(lo, hi):
+            batch.play_deals(hands[lo:hi], stocks[lo:hi], dealers[lo:hi], a.seed, first=lo)
+
+        sliced = harness.sliced(hw_slice, batch_slice, a.hands, a.slices, a.repeat)
     sample = range(min(a.verify, a.hands))
     problems = batch.verify(out, sample)
     res = {"game": "taroky", "options": options, "agents": a.agents, "hands": a.hands,
@@ -133,6 +152,7 @@ def main(argv=None) -> int:
         res["handwritten_hps"] = round(a.hands / best_h, 1)
         res["speedup"] = round(best_h / best_b, 2)
         res["speedup_per_repeat"] = harness.spread(paired)
+        res["speedup_sliced"] = harness.quartiles(sliced) if sliced else None
         res["handwritten_over_step"] = round((a.hands / best_h) / (n_step / best_s), 1)
         res["handwritten_same_as_step"] = same
     else:
@@ -147,6 +167,10 @@ def main(argv=None) -> int:
               f"engine in {same[0]}/{same[1]})")
         lo, mid, hi = res["speedup_per_repeat"]
         print(f"{'':8s}repeat by repeat {lo:.2f}x-{hi:.2f}x, median {mid:.2f}x")
+        if sliced:
+            q1, med, q3 = res["speedup_sliced"]
+            print(f"{'':8s}slice by slice ({len(sliced)} slices of {-(-a.hands // a.slices)} "
+                  f"hands): median {med:.2f}x, quartiles {q1:.2f}x-{q3:.2f}x")
     print(json.dumps(res))
     return 0 if not problems and (same is None or same[0] == same[1]) else 1
 

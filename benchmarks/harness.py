@@ -13,6 +13,7 @@ import gc
 import json
 import os
 import random
+import statistics
 import sys
 import time
 import traceback
@@ -41,6 +42,35 @@ def spread(ratios: list) -> list:
     one for an even count), highest, rounded to two places."""
     return [round(min(ratios), 2), round(sorted(ratios)[len(ratios) // 2], 2),
             round(max(ratios), 2)]
+
+
+def sliced(slow: Callable, fast: Callable, n: int, slices: int, repeat: int) -> list:
+    """slow(lo, hi)'s time over fast(lo, hi)'s on each of `slices` consecutive slices of n
+    items (deals), the two timed one after the other on the same slice (which goes first
+    alternates), over `repeat` rounds: the ratios. On a machine whose speed drifts during a run
+    (this one's moved a kernel's time by a fifth between whole runs), two timings a few
+    milliseconds apart drift together, so their ratio moves less than that of two whole
+    runs."""
+    size = max(1, -(-n // slices))
+    out, k = [], 0
+    gc.collect()
+    for _ in range(repeat):
+        for lo in range(0, n, size):
+            hi = min(lo + size, n)
+            took = {}
+            for f in ((slow, fast) if k % 2 == 0 else (fast, slow)):
+                t0 = time.perf_counter()
+                f(lo, hi)
+                took[f] = time.perf_counter() - t0
+            out.append(took[slow] / took[fast])
+            k += 1
+    return out
+
+
+def quartiles(ratios: list) -> list:
+    """The lower quartile, median and upper quartile of `ratios`, rounded to two places."""
+    q = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
+    return [round(q[0], 2), round(statistics.median(ratios), 2), round(q[2], 2)]
 
 
 def rules_agents(game, seed: int = 0) -> list:

@@ -142,3 +142,29 @@ def test_the_kernel_profiler_names_the_kernels_own_functions():
     assert "_hand" in out["shares"], out
     assert 98 <= sum(out["shares"].values()) <= 100.5, out
     assert "_hand" in r.stdout and "in the kernel" in r.stdout
+
+
+def test_the_batch_benchmark_reports_its_ratio_slice_by_slice_too():
+    """bench_batch.py times both engines on whole runs and then slice by slice (the figure a
+    drifting machine moves least): both ratios are reported, the batch's hands replayed."""
+    pytest.importorskip("numba")
+    r = run("bench_batch.py", "--game", "texas42", "--hands", "120", "--repeat", "1",
+            "--no-step", "--verify", "20", "--slices", "4")
+    assert r.returncode == 0, r.stdout + r.stderr
+    (res,) = json.loads(r.stdout.strip().splitlines()[-1])
+    q1, median, q3 = res["speedup_sliced"]
+    assert 0 < q1 <= median <= q3 and res["speedup"] > 0 and res["verified"] == [20, 20]
+    assert "slice by slice (4 slices of 30 hands)" in r.stdout
+
+
+def test_sliced_times_both_engines_on_every_slice_in_turn():
+    sys.path.insert(0, str(BENCH))
+    import harness
+    calls = []
+    ratios = harness.sliced(lambda lo, hi: calls.append(("slow", lo, hi)),
+                            lambda lo, hi: calls.append(("fast", lo, hi)), 10, 3, 2)
+    assert len(ratios) == 6
+    assert [c[1:] for c in calls[::2]] == [(0, 4), (4, 8), (8, 10)] * 2  # each slice by both
+    assert [c[1:] for c in calls[1::2]] == [(0, 4), (4, 8), (8, 10)] * 2
+    assert [c[0] for c in calls[:6]] == ["slow", "fast", "fast", "slow", "slow", "fast"]
+    assert harness.quartiles([1.0, 2.0, 3.0, 4.0, 5.0]) == [1.5, 3.0, 4.5]
