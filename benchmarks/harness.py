@@ -318,6 +318,9 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     ap.add_argument("--option", action="append", default=list(default_options), help=option_help)
     ap.add_argument("--no-compiled", action="store_true",
                     help="do not time the compiled steps (the step engine's API on the kernel)")
+    ap.add_argument("--slices", type=int, default=10,
+                    help="also time the compiled steps against the hand-written engine slice by "
+                         "slice, this many slices a repeat, a few milliseconds apart (0: not)")
     for flag, text in (flags or {}).items():
         ap.add_argument(flag, action="store_true", help=text)
     a = ap.parse_args(argv)
@@ -411,7 +414,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
                       f"(same seed, same action order => expected {m}/{m})")
     else:
         print(f"interpreter  : not available ({interp_error})")
-    cs_ratio = cs_same = None
+    cs_ratio = cs_same = cs_sliced = None
     if steps is not None:
         cs_ratio = cs_best / hw_best
         print(f"compiled     : {n / cs_best:12,.0f} hands/s  ({cs_best * 1e6 / n:8.1f} us/hand, "
@@ -423,6 +426,14 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         cs_same = [sum(x == y for x, y in zip(want, got)), m]
         print(f"same games   : {cs_same[0]}/{m} hands with the step engine's result (compiled "
               "steps, the same seed)")
+        if a.slices > 0:  # the same ratio slice by slice, the two a few milliseconds apart
+            cs_sliced = quartiles(sliced(
+                lambda lo, hi: run_interpreter(steps, deals[lo:hi], dealers[lo:hi], a.seed + lo),
+                lambda lo, hi: run_handwritten(deals[lo:hi], dealers[lo:hi], a.seed + lo),
+                n, a.slices, a.repeat))
+            print(f"slices       : median {cs_sliced[1]:.2f}x, quartiles {cs_sliced[0]:.2f}x-"
+                  f"{cs_sliced[2]:.2f}x ({a.slices} slices a repeat: compiled steps time / "
+                  "hand-written time, the two a few milliseconds apart)")
 
     if floor is not None:
         print(f"API floor    : {n / fl_best:12,.0f} hands/s  ({fl_best * 1e6 / n:8.1f} us/hand, "
@@ -450,6 +461,8 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         summary["compiled_hps"] = round(n / cs_best, 1)
         summary["compiled_ratio"] = round(cs_ratio, 3)  # compiled seconds / hand-written
         summary["compiled_same_as_step_engine"] = cs_same
+        if cs_sliced is not None:  # lower quartile, median, upper quartile of the slices'
+            summary["compiled_ratio_sliced"] = cs_sliced
     if floor is not None:
         summary["floor_hps"] = round(n / fl_best, 1)
         summary["handwritten_over_floor"] = round(hw_best / fl_best, 3)

@@ -48,6 +48,9 @@ def test_the_compiled_steps_are_timed_beside_and_play_the_step_engines_games():
     # the API floor (the same loop over the recorded legal actions) is timed in the same run
     assert summary["floor_hps"] > 0 and summary["compiled_over_floor"] > 0, summary
     assert "API floor    :" in r.stdout
+    # and the compiled steps against the hand-written engine slice by slice (harness.sliced)
+    q1, median, q3 = summary["compiled_ratio_sliced"]
+    assert 0 < q1 <= median <= q3, summary
 
 
 @pytest.mark.parametrize("script,says", [
