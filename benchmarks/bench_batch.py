@@ -31,7 +31,6 @@ figure a drifting machine moves least. The last line is one JSON object for tool
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import random
 import sys
@@ -46,13 +45,6 @@ GAMES = {"texas42": ("handwritten42", "deals", 4), "moon": ("handwritten_moon", 
 # rules agent is timed against these, the like-for-like baseline
 RULES = {"texas42": "handwritten42_rules", "moon": "handwritten_moon_rules",
          "allfives": "handwritten_allfives_rules"}
-
-
-def _timed(fn, *args):
-    gc.collect()
-    t0 = time.perf_counter()
-    out = fn(*args)
-    return time.perf_counter() - t0, out
 
 
 def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool,
@@ -103,16 +95,16 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
     out = None
     paired = []  # each repeat's ratio: its two timings taken one after the other
     for r in range(repeat):
-        dt, _ = _timed(handwritten)
+        dt, _ = harness.timed_with(handwritten)
         best["handwritten"] = min(best["handwritten"], dt)
         line = f"  repeat {r + 1}: handwritten {dt:.3f}s"
         hw_dt = dt
-        dt, out = _timed(batch.play_deals, masks, stocks, dealer_arr, seed)
+        dt, out = harness.timed_with(batch.play_deals, masks, stocks, dealer_arr, seed)
         best["batch"] = min(best["batch"], dt)
         paired.append(hw_dt / dt)
         line += f"  batch {dt:.3f}s ({hw_dt / dt:.2f}x)"
         if step:
-            dt, _ = _timed(harness.run_interpreter, game, deals, dealers, seed)
+            dt, _ = harness.timed_with(harness.run_interpreter, game, deals, dealers, seed)
             best["step"] = min(best["step"], dt)
             line += f"  step engine {dt:.3f}s"
         print(line)

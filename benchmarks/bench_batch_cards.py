@@ -33,7 +33,6 @@ sample of the deals (`handwritten_same_as_step`).
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import random
 import sys
@@ -42,13 +41,6 @@ import time
 import harness  # puts <repo>/src on sys.path
 import handwritten_taroky as hw
 import handwritten_taroky_rules as hw_rules
-
-
-def _timed(fn, *args):
-    gc.collect()
-    t0 = time.perf_counter()
-    out = fn(*args)
-    return time.perf_counter() - t0, out
 
 
 def main(argv=None) -> int:
@@ -102,16 +94,16 @@ def main(argv=None) -> int:
     out = None
     paired = []  # each repeat's own ratio: its batch and hand-written timings, one after the other
     for r in range(a.repeat):
-        dt, out = _timed(batch.play_deals, hands, stocks, dealers, a.seed)
+        dt, out = harness.timed_with(batch.play_deals, hands, stocks, dealers, a.seed)
         best_b = min(best_b, dt)
         line = f"  repeat {r + 1}: batch {a.hands} hands {dt:.3f}s"
         if hw_deals is not None:
-            dh, _ = (_timed(hw_rules.play_hands, hw_deals, hw_dealers) if a.agents == "rules"
-                     else _timed(hw.play_hands, hw_deals, hw_dealers, random.Random(a.seed)))
+            dh, _ = (harness.timed_with(hw_rules.play_hands, hw_deals, hw_dealers) if a.agents == "rules"
+                     else harness.timed_with(hw.play_hands, hw_deals, hw_dealers, random.Random(a.seed)))
             best_h = min(best_h, dh)
             paired.append(dh / dt)
             line += f"  hand-written {a.hands} hands {dh:.3f}s ({dh / dt:.2f}x)"
-        ds, _ = _timed(step, game, deals, step_dealers, a.seed)
+        ds, _ = harness.timed_with(step, game, deals, step_dealers, a.seed)
         best_s = min(best_s, ds)
         print(f"{line}  step engine {n_step} hands {ds:.3f}s")
     sliced = []

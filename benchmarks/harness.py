@@ -291,11 +291,17 @@ def baseline_main(description: str, play_hands: Callable, self_check: Callable,
     return 0
 
 
-def timed(fn, *args):
+def timed_with(fn, *args):
+    """fn(*args)'s time in seconds, after a garbage collection, and what it returned."""
     gc.collect()
     t0 = time.perf_counter()
-    fn(*args)
-    return time.perf_counter() - t0
+    out = fn(*args)
+    return time.perf_counter() - t0, out
+
+
+def timed(fn, *args):
+    """fn(*args)'s time in seconds, after a garbage collection."""
+    return timed_with(fn, *args)[0]
 
 
 def main(*, game_name: str, play_hand: Callable, work: Callable, default_options: list[str],
