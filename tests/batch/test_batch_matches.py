@@ -83,18 +83,6 @@ def test_cli_simulate_on_the_batch_engine_with_workers_is_the_summary_of_one_pro
     assert spawned.exit_code == 0 and json.loads(spawned.stdout) == json.loads(one.stdout)
 
 
-def test_a_fault_of_the_batch_engine_on_workers_is_the_fault_of_one_process(tmp_path):
-    # three deals are too few for most matches of 7 marks: a match that does not end stops
-    # the run with the rule that did not end it, as one process stops it
-    short = tmp_path / "short.yaml"
-    short.write_text("extends: texas42\nbounds: {max_hands: 3}\n", encoding="utf-8")
-    args = ["simulate", str(short), "--engine", "batch", "-n", "60", "--no-progress"]
-    one = cli(*args)
-    two = cli(*args, "--workers", "2")
-    assert one.exit_code == two.exit_code == 1
-    assert two.stderr == one.stderr and "within bounds.max_hands deals" in two.stderr
-
-
 @pytest.mark.parametrize("args, words", [
     (("-r", "x.jsonl"), "leave out --record"),
     (("--workers", "many"), "--workers is a number of processes or auto"),
