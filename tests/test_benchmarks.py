@@ -147,19 +147,6 @@ def test_the_kernel_profiler_names_the_kernels_own_functions():
     assert "_hand" in r.stdout and "in the kernel" in r.stdout
 
 
-def test_the_batch_benchmark_reports_its_ratio_slice_by_slice_too():
-    """bench_batch.py times both engines on whole runs and then slice by slice (the figure a
-    drifting machine moves least): both ratios are reported, the batch's hands replayed."""
-    pytest.importorskip("numba")
-    r = run("bench_batch.py", "--game", "texas42", "--hands", "120", "--repeat", "1",
-            "--no-step", "--verify", "20", "--slices", "4")
-    assert r.returncode == 0, r.stdout + r.stderr
-    (res,) = json.loads(r.stdout.strip().splitlines()[-1])
-    q1, median, q3 = res["speedup_sliced"]
-    assert 0 < q1 <= median <= q3 and res["speedup"] > 0 and res["verified"] == [20, 20]
-    assert "slice by slice (4 slices of 30 hands)" in r.stdout
-
-
 def test_sliced_times_both_engines_on_every_slice_in_turn():
     sys.path.insert(0, str(BENCH))
     import harness
