@@ -78,28 +78,27 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
     compile_s = time.perf_counter() - t0
     print(f"{name}: batch engine compiled (or loaded from the cache) in {compile_s:.2f}s, not timed")
 
-    def handwritten():
-        rng = random.Random(seed)
-        total = 0
+    def handwritten(lo, hi):  # deals lo..hi-1 (all of them: 0, hands)
         if hw_rules:  # the strategy's player draws no random numbers
-            for deal, dealer in zip(deals, dealers):
+            for deal, dealer in zip(deals[lo:hi], dealers[lo:hi]):
                 hw.play_hand(deal, dealer)
-                total += 1
-            return total
-        for deal, dealer in zip(deals, dealers):
-            hw.play_hand(deal, dealer, rng)
-            total += 1
-        return total
+        else:
+            rng = random.Random(seed + lo)
+            for deal, dealer in zip(deals[lo:hi], dealers[lo:hi]):
+                hw.play_hand(deal, dealer, rng)
+
+    def batched(lo, hi):  # the same deals on the batch engine, each seeded by its number
+        return batch.play_deals(masks[lo:hi], stocks[lo:hi], dealer_arr[lo:hi], seed, first=lo)
 
     best = {"handwritten": float("inf"), "batch": float("inf"), "step": float("inf")}
     out = None
     paired = []  # each repeat's ratio: its two timings taken one after the other
     for r in range(repeat):
-        dt, _ = harness.timed_with(handwritten)
+        dt, _ = harness.timed_with(handwritten, 0, hands)
         best["handwritten"] = min(best["handwritten"], dt)
         line = f"  repeat {r + 1}: handwritten {dt:.3f}s"
         hw_dt = dt
-        dt, out = harness.timed_with(batch.play_deals, masks, stocks, dealer_arr, seed)
+        dt, out = harness.timed_with(batched, 0, hands)
         best["batch"] = min(best["batch"], dt)
         paired.append(hw_dt / dt)
         line += f"  batch {dt:.3f}s ({hw_dt / dt:.2f}x)"
@@ -110,19 +109,7 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
         print(line)
     sliced = []
     if slices:  # the same two engines slice by slice, a few milliseconds apart (harness.sliced)
-        def hw_slice(lo, hi):
-            if hw_rules:
-                for deal, dealer in zip(deals[lo:hi], dealers[lo:hi]):
-                    hw.play_hand(deal, dealer)
-            else:
-                rng = random.Random(seed + lo)
-                for deal, dealer in zip(deals[lo:hi], dealers[lo:hi]):
-                    hw.play_hand(deal, dealer, rng)
-
-        def batch_slice(lo, hi):
-            batch.play_deals(masks[lo:hi], stocks[lo:hi], dealer_arr[lo:hi], seed, first=lo)
-
-        sliced = harness.sliced(hw_slice, batch_slice, hands, slices, repeat)
+        sliced = harness.sliced(handwritten, batched, hands, slices, repeat)
     sample = range(min(verify, hands))
     t0 = time.perf_counter()
     problems = replay(g, out, sample) if agent == "random" else batch.verify(out, sample)

@@ -90,16 +90,24 @@ def main(argv=None) -> int:
         hw_dealers = [int(d) for d in dealers]
     else:
         print(f"hand-written engine: not timed ({why})")
+
+    def handwritten(lo, hi):  # deals lo..hi-1 (all of them: 0, hands)
+        if a.agents == "rules":  # the strategy's player draws no random numbers
+            return hw_rules.play_hands(hw_deals[lo:hi], hw_dealers[lo:hi])
+        return hw.play_hands(hw_deals[lo:hi], hw_dealers[lo:hi], random.Random(a.seed + lo))
+
+    def batched(lo, hi):  # the same deals on the batch engine, each seeded by its number
+        return batch.play_deals(hands[lo:hi], stocks[lo:hi], dealers[lo:hi], a.seed, first=lo)
+
     best_b = best_s = best_h = float("inf")
     out = None
     paired = []  # each repeat's own ratio: its batch and hand-written timings, one after the other
     for r in range(a.repeat):
-        dt, out = harness.timed_with(batch.play_deals, hands, stocks, dealers, a.seed)
+        dt, out = harness.timed_with(batched, 0, a.hands)
         best_b = min(best_b, dt)
         line = f"  repeat {r + 1}: batch {a.hands} hands {dt:.3f}s"
         if hw_deals is not None:
-            dh, _ = (harness.timed_with(hw_rules.play_hands, hw_deals, hw_dealers) if a.agents == "rules"
-                     else harness.timed_with(hw.play_hands, hw_deals, hw_dealers, random.Random(a.seed)))
+            dh, _ = harness.timed_with(handwritten, 0, a.hands)
             best_h = min(best_h, dh)
             paired.append(dh / dt)
             line += f"  hand-written {a.hands} hands {dh:.3f}s ({dh / dt:.2f}x)"
@@ -108,17 +116,7 @@ def main(argv=None) -> int:
         print(f"{line}  step engine {n_step} hands {ds:.3f}s")
     sliced = []
     if hw_deals is not None and a.slices:  # slice by slice, a few milliseconds apart
-
-        def hw_slice(lo, hi):
-            if a.agents == "rules":
-                hw_rules.play_hands(hw_deals[lo:hi], hw_dealers[lo:hi])
-            else:
-                hw.play_hands(hw_deals[lo:hi], hw_dealers[lo:hi], random.Random(a.seed + lo))
-
-        def batch_slice(lo, hi):
-            batch.play_deals(hands[lo:hi], stocks[lo:hi], dealers[lo:hi], a.seed, first=lo)
-
-        sliced = harness.sliced(hw_slice, batch_slice, a.hands, a.slices, a.repeat)
+        sliced = harness.sliced(handwritten, batched, a.hands, a.slices, a.repeat)
     sample = range(min(a.verify, a.hands))
     problems = batch.verify(out, sample)
     res = {"game": "taroky", "options": options, "agents": a.agents, "hands": a.hands,

@@ -179,9 +179,10 @@ class Builder:
         self.const("ND", len(g.declarations))
         self.const("STOCKN", g.stock)
         self.const("MAX_STEPS", g.bounds.max_steps)
-        self.const("ROW_STEPS", decisions_bound(g))  # a recorded row's room (ERRORS[7] past it)
+        # the decisions a hand's row holds (ERRORS[7] past it): a row of out and nleg here,
+        # stepgen.py's `hist` there
+        self.const("ROW_STEPS", decisions_bound(g))
         self.const("RESW", result_width(g))
-        self.const("HIST", decisions_bound(g))  # the decisions stepgen.py's `hist` holds
         self.const("NCON", len(g.contracts))
         self.const("STEP", g.seat_step)
         self.const("STAKE", g.match.stake or 0)

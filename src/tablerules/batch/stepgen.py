@@ -84,7 +84,7 @@ if {n} == 0:
     return
 _sort(acts, {n})
 {stop}
-if step >= HIST:
+if step >= ROW_STEPS:
     res[0] = 7
     return
 hist[1 + 2 * step] = S[ACTOR]
@@ -349,7 +349,7 @@ def _source(loop: str, lay: str, items: tuple) -> str:
 _PARTS = ("S", "H", "deal", "stock", "res", "acts", "stk", "hist", "rng")
 _WIDTH = "NP * NARMS + 64 + OFF.shape[2] + DCH.shape[2]"  # the most actions a decision offers
 _SIZES = ("NSLOTS", "SEATS", "SEATS", "max(STOCKN, 1)", "RESW", _WIDTH, "STOCKN + 1",
-          "1 + 2 * HIST", "1")
+          "1 + 2 * ROW_STEPS", "1")
 # the setting, from io_head: every decision after the replayed ones taken by the seat's agent
 # (1) or stopped at (0); its generator's seed; how many decisions to replay; the match the hand
 # is one of (in a match or not, hands scored so far, the turn before the deal, the score per

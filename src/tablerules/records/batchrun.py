@@ -10,13 +10,14 @@ result and winner.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable
 
 import numpy as np
 
 from ..batch import MATCH_RESULT, RESULT
 from ..batch.replay import replay_matches
-from .runner import FORCED, NO_BID, Summary, new_summary
+from .runner import FORCED, NO_BID, Summary, add_rows, new_summary
 
 
 def fold_block(summary: Summary, game, block) -> None:
@@ -180,22 +181,27 @@ def _pool(runs, workers: int):
             _BATCHES.pop(key, None)
 
 
-def _in_order(d, tasks: list):
-    """The results of `tasks` on the driver `d`, in order (the workers stopped at the end)."""
-    from .parallel import _ordered
-    results = _ordered(d, tasks)
+def _on_pool(runs, workers: int, games: int, most: int, task):
+    """The parts of a batch run of `games` (a few a worker, at most `most` each) played on a
+    pool of `workers` processes (`_pool(runs)`), in order, as (its games, its result); the
+    workers are stopped at the end. `task(sources, start, n)`: a part's task, `sources` the
+    (Source, texts) of each run."""
+    from .parallel import _ordered, chunks
+    d, srcs = _pool(runs, workers)
+    parts = [(a, b - a) for a, b in chunks(0, games, workers, most)]
+    results = _ordered(d, [task(srcs, a, n) for a, n in parts])
     try:
-        yield from results
+        for (_a, n), part in zip(parts, results):
+            yield n, part
     finally:
         results.close()
 
 
-def _pool_parts(game, batch, texts, seed: int, games: int, check: int, workers: int):
-    """`play_match_range` over the whole run on a pool of `workers` processes, in order."""
-    from .parallel import chunks
-    d, ((src, _texts),) = _pool(((game, batch, texts),), workers)
-    yield from _in_order(d, [(play_match_range, src, texts, seed, a, b, games, check)
-                             for a, b in chunks(0, games, workers, BATCH_CHUNK)])
+def _folded(game, block) -> Summary:
+    """A block of matches folded into a summary of its own."""
+    part = new_summary(game)
+    fold_block(part, game, block)
+    return part
 
 
 def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
@@ -208,19 +214,19 @@ def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
     summary = new_summary(game)
     checked, problems = 0, []
     if workers > 1:
-        for part, n, bad in _pool_parts(game, batch, texts, seed, games, check, workers):
-            summary.absorb(part)
-            checked += n
-            problems += bad
-            if progress is not None:
-                progress(summary.games)
+        parts = (part for _n, part in _on_pool(
+            ((game, batch, texts),), workers, games, BATCH_CHUNK,
+            lambda srcs, a, n: (play_match_range, srcs[0][0], texts, seed, a, a + n, games,
+                                check)))
     else:
-        for block, n, bad in _match_blocks(batch, game.definition, seed, 0, games, games, check):
-            fold_block(summary, game, block)
-            checked += n
-            problems += bad
-            if progress is not None:
-                progress(summary.games)
+        parts = ((_folded(game, block), n, bad) for block, n, bad in
+                 _match_blocks(batch, game.definition, seed, 0, games, games, check))
+    for part, n, bad in parts:
+        summary.absorb(part)
+        checked += n
+        problems += bad
+        if progress is not None:
+            progress(summary.games)
     return summary, {"games": checked, "agree": checked - len(problems),
                      "disagreements": problems[:10]}
 
@@ -237,10 +243,8 @@ def _merge(into, tally) -> None:
     into.thrown_in += tally.thrown_in
     into.scored += tally.scored
     into.side_hands += tally.side_hands
-    for mine, theirs in ((into.bids, tally.bids), (into.contracts, tally.contracts)):
-        for k, (m, n) in theirs.items():
-            mine[k][0] += m
-            mine[k][1] += n
+    add_rows(into.bids, tally.bids)
+    add_rows(into.contracts, tally.contracts)
     if tally.chips is not None:
         into.chips = (into.chips or 0) + tally.chips
 
@@ -252,8 +256,6 @@ def _separate_part(sides, seed: int, start: int, n: int, games: int, check: int)
     """Deals start..start+n-1 of a batch compare of two games (`sides`: ("A", game, batch) and
     B's): (each side's Tally, side wins and matches played; the deals' differences, A's score
     less B's, as counts; matches replayed; disagreements)."""
-    from collections import Counter
-
     from .compare import Tally
     totals, tallies, wins_of, played = {}, {}, {}, {}
     checked, problems = 0, []
@@ -278,9 +280,17 @@ def _separate_part(sides, seed: int, start: int, n: int, games: int, check: int)
                 problems += [f"{who}: {p}" for p in
                              _replayed(batch, g, block, sample, seed, "rotate", batch.agents)]
         totals[who] = np.concatenate(per)
-    diffs = Counter({int(v): int(k) for v, k in
-                     zip(*np.unique(totals["A"] - totals["B"], return_counts=True))})
-    return tallies, wins_of, played, diffs, checked, problems
+    return tallies, wins_of, played, _counts(totals["A"] - totals["B"]), checked, problems
+
+
+def _counts(values) -> Counter:
+    """How many times each value comes (a whole number as an int, else rounded to 4 places),
+    as compare counts a deal's difference."""
+    out = Counter()
+    for v, c in zip(*np.unique(values, return_counts=True)):
+        v = float(v)
+        out[int(v) if v == int(v) else round(v, 4)] += int(c)
+    return out
 
 
 def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int = 20,
@@ -298,9 +308,11 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
     checked, problems = 0, []
     sides = (("A", a.game, batch_a), ("B", b.game, batch_b))
     if workers > 1:  # each side's kernel plays one agent text on every seat
-        parts = _pool_parts_of(((a.game, batch_a, a.agents[:1]), (b.game, batch_b, b.agents[:1])),
-                               workers, games, seed, check,
-                               lambda srcs: ("separate", (("A",) + srcs[0], ("B",) + srcs[1])))
+        parts = _on_pool(((a.game, batch_a, a.agents[:1]), (b.game, batch_b, b.agents[:1])),
+                         workers, games, COMPARE_CHUNK,
+                         lambda srcs, start, k: (compare_range, "separate",
+                                                 (("A",) + srcs[0], ("B",) + srcs[1]), seed,
+                                                 start, k, games, check))
     else:
         parts = ((k, _separate_part(sides, seed, start, k, games, check))
                  for start, k in _compare_chunks(games))
@@ -340,22 +352,8 @@ def compare_range(kind: str, spec, seed: int, start: int, n: int, games: int,
         return _separate_part(sides, seed, start, n, games, check)
     src, plans = spec
     batch = _batch_for(src, plans[0][0])
-    seatings = _seated(batch, plans, match_seatings_for(batch, plans))
+    seatings = _seated(batch, plans)
     return _match_part(_game(src), batch, seatings, seed, start, n, games, check)
-
-
-def _pool_parts_of(runs, workers: int, games: int, seed: int, check: int, spec_of):
-    """The parts of a batch compare played by `compare_range` on a pool of `workers` processes,
-    in order, as (deals, part). `runs`: as `_pool` takes them; `spec_of(((Source, texts),
-    ...))`: the tasks' kind and spec."""
-    from .parallel import chunks
-    d, srcs = _pool(runs, workers)
-    kind, spec = spec_of(srcs)
-    parts = [(a, b - a) for a, b in chunks(0, games, workers, COMPARE_CHUNK)]
-    results = _in_order(d, [(compare_range, kind, spec, seed, a, n, games, check)
-                            for a, n in parts])
-    for (_a, n), part in zip(parts, results):
-        yield n, part
 
 
 def _fold_held(tally, g, block, seats: set, sides: list) -> None:
@@ -392,23 +390,21 @@ def match_seatings_for(batch, plans) -> list:
     kernel compiled with the first plan's agents): per seating, A's side, the kernel's strategy
     of each seat and who sits there ("A" or "B")."""
     gd = batch.game
-    side0 = set(gd.sides[plans[0][1]])
-    num = {"A": next(int(batch.seats[s]) for s in side0),
-           "B": next(int(batch.seats[s]) for s in range(gd.seat_count) if s not in side0)}
     out = []
     for _agents, r in plans:
         who = ["A" if gd.side_of[s] == r else "B" for s in range(gd.seat_count)]
-        out.append((r, [num[w] for w in who], who))
-    return out
+        out.append((r, who))
+    first = out[0][1]  # as the kernel was compiled: each one's strategy at a seat of its own
+    num = {w: int(batch.seats[first.index(w)]) for w in ("A", "B")}
+    return [(r, [num[w] for w in who], who) for r, who in out]
 
 
-def _seated(batch, plans, seatings) -> list:
-    """`seatings` with the agent object of each seat, for the check: A's and B's as the
-    kernel's agents hold them."""
-    gd = batch.game
-    side0 = set(gd.sides[plans[0][1]])
-    obj = {"A": next(batch.agents[s] for s in side0),
-           "B": next(batch.agents[s] for s in range(gd.seat_count) if s not in side0)}
+def _seated(batch, plans) -> list:
+    """`match_seatings_for` with the agent object of each seat, for the check: A's and B's as
+    the kernel's agents hold them."""
+    seatings = match_seatings_for(batch, plans)
+    first = seatings[0][2]
+    obj = {w: batch.agents[first.index(w)] for w in ("A", "B")}
     return [(r, nums, [obj[w] for w in who]) for r, nums, who in seatings]
 
 
@@ -417,8 +413,6 @@ def _match_part(game, batch, seatings, seed: int, start: int, k: int, games: int
     """Deals start..start+k-1 of a batch compare at one table, every seating (`_seated`):
     (A's Tally and B's, [A's wins, B's, draws], games played, the deals' differences as
     counts, matches replayed, disagreements). The kernel's seats are as they were after."""
-    from collections import Counter
-
     from .compare import Tally
     g = game.definition
     ns, n = len(g.sides), g.seat_count
@@ -459,11 +453,7 @@ def _match_part(game, batch, seatings, seed: int, start: int, k: int, games: int
                                  _replayed(batch, g, block, sample, seed, "rotate", agents)]
     finally:
         batch.seats = compiled
-    counts = Counter()
-    for v, c in zip(*np.unique(diffs, return_counts=True)):
-        v = float(v)
-        counts[int(v) if v == int(v) else round(v, 4)] += int(c)
-    return ta, tb, wins, played, counts, checked, problems
+    return ta, tb, wins, played, _counts(diffs), checked, problems
 
 
 def compare_batch_match(a, b, batch, plans, *, games: int, seed: int, check: int = 20,
@@ -479,11 +469,12 @@ def compare_batch_match(a, b, batch, plans, *, games: int, seed: int, check: int
     from .compare import Comparison
 
     res = Comparison("match", a, b, seed)
-    seatings = _seated(batch, plans, match_seatings_for(batch, plans))
+    seatings = _seated(batch, plans)
     checked, problems = 0, []
     if workers > 1:
-        parts = _pool_parts_of(((a.game, batch, plans[0][0]),), workers, games, seed, check,
-                               lambda srcs: ("match", (srcs[0][0], plans)))
+        parts = _on_pool(((a.game, batch, plans[0][0]),), workers, games, COMPARE_CHUNK,
+                         lambda srcs, start, k: (compare_range, "match", (srcs[0][0], plans),
+                                                 seed, start, k, games, check))
     else:
         parts = ((k, _match_part(a.game, batch, seatings, seed, start, k, games, check))
                  for start, k in _compare_chunks(games))

@@ -60,6 +60,14 @@ def made_n() -> list:
     return [0, 0]
 
 
+def add_rows(into: dict, rows: dict) -> None:
+    """Add a table of [made, n] rows (by label) to another (a defaultdict of made_n)."""
+    for k, (made, n) in rows.items():
+        row = into[k]
+        row[0] += made
+        row[1] += n
+
+
 @dataclass
 class Summary:
     """What happened over a run of games."""
@@ -135,11 +143,8 @@ class Summary:
                              (self.bidder_points, other.bidder_points),
                              (self.match_deals, other.match_deals)):
             mine.update(theirs)
-        for mine, theirs in ((self.bids, other.bids), (self.by_contract, other.by_contract)):
-            for k, (made, n) in theirs.items():
-                row = mine[k]
-                row[0] += made
-                row[1] += n
+        add_rows(self.bids, other.bids)
+        add_rows(self.by_contract, other.by_contract)
         if other.chips and not self.chips:
             self.chips = [[0, lo, hi, 0] for _, lo, hi, _ in other.chips]
         for row, (total, lo, hi, below) in zip(self.chips, other.chips):
