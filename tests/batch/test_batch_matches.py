@@ -88,6 +88,8 @@ def test_cli_simulate_on_the_batch_engine_with_workers_is_the_summary_of_one_pro
     (("--workers", "many"), "--workers is a number of processes or auto"),
     (("--agents", "search"), "plays the random and rules agents, not search"),
     (("--engine", "fast"), "--engine is step or batch"),
+    (("--shard", "1/2"), "leave out --shard"),
+    (("--cluster", "local", "--workers", "2"), "--workers and --cluster: give one"),
 ])
 def test_cli_simulate_batch_usage_errors(args, words):
     r = cli("simulate", "texas42", "--engine", "batch", "-n", "2", *args)
@@ -108,6 +110,7 @@ def test_the_match_loop_compiles_no_second_hand_loop(texas42):
      "one agent on every seat of each side"),
     (("--vs", "-o", "min_bid=31", "--workers", "many"), "--workers is a number of processes"),
     (("--vs", "-o", "min_bid=31", "--engine", "fast"), "--engine is step or batch"),
+    (("--each-rule-off", "--agents", "rules"), "leave out --each-rule-off"),
 ])
 def test_cli_compare_batch_usage_errors(args, words):
     r = cli("compare", "texas42", "--engine", "batch", "-n", "2", *args)

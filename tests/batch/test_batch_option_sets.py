@@ -51,6 +51,15 @@ def run(*args):
 out["compare"] = run("-n", "300", "--check", "10")
 # on two workers, forked from this process: each side's kernel in each, the same comparison
 out["workers"] = [run("-n", "40", "--check", "3", *w) for w in ((), ("--workers", "2"))]
+# on a Dask cluster (in this process, two threads): the parts shipped as sources, the same
+try:
+    import distributed
+except ImportError:  # the cluster extra: the test skips
+    distributed = None
+if distributed is not None:
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as c:
+        out["cluster"] = run("-n", "40", "--check", "3", "--cluster", c.scheduler_address)
 
 # three deals are too few for most matches of 7 marks: a match that does not end stops a run
 # on workers with the rule that did not end it, as it stops one process (a kernel of its own:
@@ -113,6 +122,14 @@ def test_compare_two_option_sets_on_the_batch_engine_with_workers_is_one_process
     assert one["code"] == two["code"] == 0, two["stderr"]
     assert json.loads(two["stdout"]) == json.loads(one["stdout"])
     assert json.loads(two["stdout"])["checked"]["agree"] == 6
+
+
+def test_compare_two_option_sets_on_the_batch_engine_on_a_cluster_is_one_process(plain):
+    if "cluster" not in plain:
+        pytest.skip("the cluster extra (dask distributed) is not installed")
+    one, dask = plain["workers"][0], plain["cluster"]
+    assert dask["code"] == 0, dask["stderr"]
+    assert json.loads(dask["stdout"]) == json.loads(one["stdout"])
 
 
 def test_a_fault_of_the_batch_engine_on_workers_is_the_fault_of_one_process(plain):

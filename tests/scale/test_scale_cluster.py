@@ -88,3 +88,27 @@ def test_compare_cluster_and_workers_is_a_usage_error():
             "--workers", "2")
     assert r.exit_code == 2
     assert "--workers and --cluster" in r.output
+
+
+def test_the_batch_engine_on_a_cluster_gives_the_summary_of_one_process(scheduler):
+    """simulate --engine batch on a cluster: its parts played by the cluster's workers (the
+    kernel compiled or loaded there), the summary and the check those of one process."""
+    pytest.importorskip("numba")
+    args = ("simulate", "texas42", "--engine", "batch", "-n", "300", "-s", "4", "--check", "9",
+            "--no-progress", "-f", "json")
+    one = cli(*args)
+    dask = cli(*args, "--cluster", scheduler)
+    assert one.exit_code == dask.exit_code == 0, dask.output
+    assert json.loads(dask.stdout) == json.loads(one.stdout)
+    assert json.loads(dask.stdout)["checked"] == {"games": 9, "agree": 9, "disagreements": []}
+
+
+def test_a_batch_comparison_at_one_table_on_a_cluster_is_that_of_one_process(scheduler):
+    pytest.importorskip("numba")
+    args = ("compare", "moon", "--agents", "rules", "--vs", "--agents", "random", "--engine",
+            "batch", "-n", "60", "--check", "6", "--no-progress", "--format", "json")
+    one = cli(*args)
+    dask = cli(*args, "--cluster", scheduler)
+    assert one.exit_code == dask.exit_code == 0, dask.output
+    assert json.loads(dask.stdout) == json.loads(one.stdout)
+    assert json.loads(dask.stdout)["mode"] == "match"

@@ -91,3 +91,24 @@ def test_a_worker_plays_the_strategy_file_as_it_is_now(hall, elsewhere):
     after = [simulated(*a) for a in (own, given)]
     assert after[0][0] != before[0][0] and after[1][0] != before[1][0]
     assert [simulated(*a, "--cluster", elsewhere) for a in (own, given)] == after
+
+
+def test_the_batch_engine_ships_the_strategy_its_agents_name(hall, elsewhere):
+    """simulate and compare --engine batch on a worker in another folder: the strategy an
+    agent's text names by a relative path is compiled there from its text (the house strategy
+    is fortytwo's, so the kernel is the one the suite compiles for it)."""
+    pytest.importorskip("numba")
+    args = ("texas42", "--engine", "batch", "--agents", "rules:strategy=ours.yaml", "-n", "200",
+            "-s", "4", "--check", "4")
+    one = compared_or_simulated("simulate", *args)
+    assert compared_or_simulated("simulate", *args, "--cluster", elsewhere) == one
+    assert one["checked"] == {"games": 4, "agree": 4, "disagreements": []}
+    vs = ("texas42", "--engine", "batch", "--agents", "rules:strategy=ours.yaml", "--vs",
+          "--agents", "random", "-n", "40", "-s", "2", "--check", "2")
+    assert compared(*vs, "--cluster", elsewhere) == compared(*vs)
+
+
+def compared_or_simulated(command, *args):
+    r = cli(command, *args, "--no-progress", "-f", "json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)

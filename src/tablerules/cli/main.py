@@ -441,11 +441,12 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              cluster: Optional[str] = ClusterArg,
              report: Optional[Path] = ReportArg,
              engine: str = typer.Option("step", "--engine", metavar="ENGINE",
-                                        help="step (every agent, records, shards, "
-                                             "clusters) or batch: the random and rules agents "
-                                             "in compiled code, many times faster (the fast "
-                                             "extra; a summary only, its own games, --check of "
-                                             "them replayed by the step engine; --workers too)."),
+                                        help="step (every agent, records, shards) or "
+                                             "batch: the random and rules agents in compiled "
+                                             "code, many times faster (the fast extra; a "
+                                             "summary only, its own games, --check of them "
+                                             "replayed by the step engine; --workers and "
+                                             "--cluster too)."),
              check: int = typer.Option(100, "--check", min=0, metavar="K",
                                        help="With --engine batch: matches replayed through the "
                                             "step engine, which must agree on every deal, "
@@ -459,7 +460,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     written and counted in order. --engine batch plays the matches in compiled code (numba: pip
     install 'tablerules\\[fast]'), each seat random or the rules agent (its strategy compiled
     too); its games are its own, not the step engine's, and it prints the same summary (with
-    --workers, the summary of one process).
+    --workers or --cluster, the summary of one process; a cluster's workers need the fast
+    extra too).
     """
     from ..records.io import open_text
     from ..records.runner import simulate as run
@@ -468,14 +470,15 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     if engine not in ("step", "batch"):
         _usage(f"--engine is step or batch, got '{engine}'")
     if engine == "batch":
-        for given, flag in ((record, "--record"), (profile, "--profile"), (shard, "--shard"),
-                            (cluster, "--cluster")):
+        for given, flag in ((record, "--record"), (profile, "--profile"), (shard, "--shard")):
             if given:
-                _usage(f"--engine batch plays on this machine and keeps no record: leave out "
+                _usage(f"--engine batch keeps no record and plays every match: leave out "
                        f"{flag}")
+        if cluster is not None:
+            _need_cluster(workers)
         names = _agent_list(agents) if agents is not None else None
         _simulate_batch(ruleset, option, games, seed, check, progress, report, fmt, names,
-                        min(_workers(workers), max(games, 1)))
+                        min(_workers(workers), max(games, 1)), cluster)
         return
     n_workers = _workers(workers)
     if cluster is not None:
@@ -557,9 +560,9 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
 
 def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, progress: bool,
                     report: Optional[Path], fmt: str, names: list[str] | None,
-                    workers: int = 1) -> None:
-    """simulate --engine batch: the matches on the batch engine (on `workers` processes),
-    simulate's summary."""
+                    workers: int = 1, cluster: str | None = None) -> None:
+    """simulate --engine batch: the matches on the batch engine (on `workers` processes or on
+    `cluster`), simulate's summary."""
     from ..batch import NotBatchable
     from ..records.batchrun import simulate_batch
     from ..records.runner import seat_agents
@@ -570,7 +573,8 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     started = time.perf_counter()
     try:
         summary, checked = simulate_batch(game, engine, games=games, seed=seed, check=check,
-                                          progress=bar.update, workers=workers, texts=names)
+                                          progress=bar.update, workers=workers, texts=names,
+                                          cluster=cluster)
     except NotBatchable as e:
         bar.close()
         _refused(game, e)
@@ -747,7 +751,8 @@ def compare(ctx: typer.Context,
                                        help="step, or batch: one agent (random or rules) on "
                                             "every seat of each of A and B, in compiled code, "
                                             "many times faster (the fast extra; its own games, "
-                                            "on the same deals for A and B; --workers too)."),
+                                            "on the same deals for A and B; --workers and "
+                                            "--cluster too)."),
             check: int = typer.Option(20, "--check", min=0, metavar="K",
                                       help="With --engine batch: matches of each side (or "
                                            "seating) replayed "
@@ -796,10 +801,8 @@ def compare(ctx: typer.Context,
     if engine not in ("step", "batch"):
         _usage(f"--engine is step or batch, got '{engine}'")
     batch = engine == "batch"
-    if batch:
-        for given, flag in ((each_rule_off, "--each-rule-off"), (cluster, "--cluster")):
-            if given:
-                _usage(f"--engine batch compares two rulesets on this machine: leave out {flag}")
+    if batch and each_rule_off:
+        _usage("--engine batch compares two rulesets or two agents: leave out --each-rule-off")
     if each_rule_off:
         if "--vs" in ctx.args:
             _usage("--each-rule-off compares the agent with itself: leave out --vs")
@@ -827,7 +830,7 @@ def compare(ctx: typer.Context,
     checked = None
     if batch:
         res, checked = _compare_batch(a, b, games, seed, check, progress,
-                                      min(n_workers, max(games, 1)))
+                                      min(n_workers, max(games, 1)), cluster)
     else:
         res = _with_progress(progress, lambda tick: run(a, b, games=games, seed=seed,
                                                         progress=tick, workers=n_workers,
@@ -857,9 +860,10 @@ def compare(ctx: typer.Context,
         raise typer.Exit(1)
 
 
-def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, workers: int = 1):
+def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, workers: int = 1,
+                   cluster: str | None = None):
     """compare --engine batch: both sides' kernels, then the paired matches (records/batchrun),
-    on `workers` processes."""
+    on `workers` processes or on `cluster`."""
     from ..records.batchrun import compare_batch
     from ..records.compare import same_game, seats_text
     for c in (a, b):
@@ -867,19 +871,19 @@ def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, work
             _usage(f"--engine batch plays one agent on every seat of each side; {c.label} has "
                    f"{seats_text(c.agents)}")
     if same_game(a, b):
-        return _compare_batch_match(a, b, games, seed, check, progress, workers)
+        return _compare_batch_match(a, b, games, seed, check, progress, workers, cluster)
     engines = [_batch_engine(c.game, _batch_agents(c.game, c.agents[:1]), _COMPARE_PLAYS)
                for c in (a, b)]
     return _with_progress(progress, lambda tick: compare_batch(
         a, b, engines[0], engines[1], games=games, seed=seed, check=check, progress=tick,
-        workers=workers))
+        workers=workers, cluster=cluster))
 
 
 _COMPARE_PLAYS = "compare plays it: leave out --engine batch"
 
 
 def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool,
-                         workers: int = 1):
+                         workers: int = 1, cluster: str | None = None):
     """compare --engine batch, A's agents against B's at one table: one kernel with both
     strategies (compiled with the first seating's agents), each seating's strategy per seat
     given to it at run time."""
@@ -890,7 +894,7 @@ def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool
     engine = _batch_engine(a.game, _batch_agents(a.game, plans[0][0]), _COMPARE_PLAYS)
     return _with_progress(progress, lambda tick: compare_batch_match(
         a, b, engine, plans, games=games, seed=seed, check=check, progress=tick,
-        workers=workers))
+        workers=workers, cluster=cluster))
 
 
 def _with_progress(progress: bool, run):

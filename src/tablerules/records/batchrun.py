@@ -10,6 +10,7 @@ result and winner.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from typing import Callable
 
@@ -131,31 +132,40 @@ def _match_blocks(batch, g, seed: int, start: int, stop: int, games: int, check:
 
 
 # per process: (the game's Source key, agent texts) -> its Batch; a forked worker starts with
-# the run's (registered while its pool starts), a spawned one compiles it or loads numba's cache
+# the run's (registered while its pool starts), a spawned one or a Dask worker compiles it or
+# loads numba's cache
 _BATCHES: dict = {}
 BATCH_CHUNK = 2000  # matches a worker's task plays at most: progress and Ctrl-C stay responsive
+# A Dask worker runs tasks on several threads, which share its Batches (and a part at one table
+# sets its Batch's seats): one task at a time (the kernels hold the GIL, so no time is lost)
+_TASKS = threading.Lock()
 
 
 def play_match_range(src, texts, seed: int, start: int, stop: int, games: int,
-                     check: int) -> tuple:
-    """A pool task: matches start..stop-1 of a batch run folded into a summary of their own
-    (the parent adds it: `Summary.absorb`), with the matches replayed and the disagreements."""
+                     check: int, files: tuple = ()) -> tuple:
+    """A pool or cluster task: matches start..stop-1 of a batch run folded into a summary of
+    their own (the parent adds it: `Summary.absorb`), with the matches replayed and the
+    disagreements. `files`: the agents' files shipped to a cluster (`parallel.agent_files`)."""
     from .parallel import _game
-    game = _game(src)
-    batch = _batch_for(src, texts)
-    part = new_summary(game)
-    checked, problems = 0, []
-    for block, n, bad in _match_blocks(batch, batch.game, seed, start, stop, games, check):
-        fold_block(part, game, block)
-        checked += n
-        problems += bad
-    return part, checked, problems
+    with _TASKS:
+        game = _game(src)
+        batch = _batch_for(src, texts, files)
+        part = new_summary(game)
+        checked, problems = 0, []
+        for block, n, bad in _match_blocks(batch, batch.game, seed, start, stop, games, check):
+            fold_block(part, game, block)
+            checked += n
+            problems += bad
+        return part, checked, problems
 
 
-def _batch_for(src, texts):
-    """This process's Batch of a game's Source compiled with agent texts (None: random)."""
+def _batch_for(src, texts, files: tuple = ()):
+    """This process's Batch of a game's Source compiled with agent texts (None: random); the
+    paths of `files` (shipped to a cluster) are read from this worker's copies."""
     from ..batch import compile_batch
-    from .parallel import _game
+    from .parallel import _game, local_agents
+    if texts is not None and files:
+        texts = local_agents(files, texts)
     key = (src.key, tuple(texts) if texts is not None else None)
     batch = _BATCHES.get(key)
     if batch is None:
@@ -164,31 +174,35 @@ def _batch_for(src, texts):
     return batch
 
 
-def _pool(runs, workers: int):
-    """A pool of `workers` processes for batch runs: `runs` are (game, its Batch, the agent
-    texts it was compiled with, None for random) of each kernel, which forked workers start
-    with; returns (the driver, the (Source, texts) of each run)."""
-    from .parallel import driver, source_of
-    srcs = tuple((source_of(game), texts) for game, _batch, texts in runs)
-    keys = [(src.key, tuple(texts) if texts is not None else None) for src, texts in srcs]
+def _pool(runs, workers: int, cluster: str | None = None):
+    """A pool of `workers` processes, or a client of `cluster` (an address, or "local"), for
+    batch runs: `runs` are (game, its Batch, the agent texts it was compiled with, None for
+    random) of each kernel, which forked workers start with; returns (the driver, the
+    (Source, texts, the agents' files shipped to a cluster) of each run)."""
+    from .parallel import agent_files, driver, source_of
+    ship = cluster is not None
+    srcs = tuple((source_of(game, ship=ship), texts,
+                  agent_files(texts) if ship and texts is not None else ())
+                 for game, _batch, texts in runs)
+    keys = [(src.key, tuple(texts) if texts is not None else None) for src, texts, _ in srcs]
     for key, (_game_of, batch, _texts) in zip(keys, runs):
         _BATCHES[key] = batch  # forked with them; held only while the pool starts
     try:
-        return driver(workers, None, tuple(src for src, _ in srcs),
+        return driver(workers, cluster, tuple(src for src, _, _ in srcs),
                       tuple(r[0] for r in runs)), srcs
     finally:
         for key in keys:
             _BATCHES.pop(key, None)
 
 
-def _on_pool(runs, workers: int, games: int, most: int, task):
+def _on_pool(runs, workers: int, games: int, most: int, task, cluster: str | None = None):
     """The parts of a batch run of `games` (a few a worker, at most `most` each) played on a
-    pool of `workers` processes (`_pool(runs)`), in order, as (its games, its result); the
-    workers are stopped at the end. `task(sources, start, n)`: a part's task, `sources` the
-    (Source, texts) of each run."""
+    pool of `workers` processes or on `cluster` (`_pool(runs)`), in order, as (its games, its
+    result); the workers are stopped at the end. `task(sources, start, n)`: a part's task,
+    `sources` the (Source, texts, files) of each run."""
     from .parallel import _ordered, chunks
-    d, srcs = _pool(runs, workers)
-    parts = [(a, b - a) for a, b in chunks(0, games, workers, most)]
+    d, srcs = _pool(runs, workers, cluster)
+    parts = [(a, b - a) for a, b in chunks(0, games, d.workers, most)]
     results = _ordered(d, [task(srcs, a, n) for a, n in parts])
     try:
         for (_a, n), part in zip(parts, results):
@@ -206,18 +220,19 @@ def _folded(game, block) -> Summary:
 
 def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
                    progress: Callable[[int], None] | None = None, workers: int = 1,
-                   texts: list[str] | None = None) -> tuple[Summary, dict]:
+                   texts: list[str] | None = None,
+                   cluster: str | None = None) -> tuple[Summary, dict]:
     """Play `games` matches on the batch engine; (the summary, what the check found: matches
     replayed, how many agree, the first disagreements). With `workers` > 1 the matches are
-    played on that many processes (`texts`: the agent texts `batch` was compiled with) and
-    counted in order: the same summary."""
+    played on that many processes, or with `cluster` on a Dask cluster (`texts`: the agent
+    texts `batch` was compiled with), and counted in order: the same summary."""
     summary = new_summary(game)
     checked, problems = 0, []
-    if workers > 1:
+    if workers > 1 or cluster is not None:
         parts = (part for _n, part in _on_pool(
             ((game, batch, texts),), workers, games, BATCH_CHUNK,
             lambda srcs, a, n: (play_match_range, srcs[0][0], texts, seed, a, a + n, games,
-                                check)))
+                                check, srcs[0][2]), cluster))
     else:
         parts = ((_folded(game, block), n, bad) for block, n, bad in
                  _match_blocks(batch, game.definition, seed, 0, games, games, check))
@@ -294,25 +309,27 @@ def _counts(values) -> Counter:
 
 
 def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int = 20,
-                  progress: Callable[[int, int], None] | None = None, workers: int = 1) -> tuple:
+                  progress: Callable[[int, int], None] | None = None, workers: int = 1,
+                  cluster: str | None = None) -> tuple:
     """compare on the batch engine, A and B two games (rulesets or options) with one agent
     each on every seat: match d of each is dealt the same hands (batch.matches' deal
     generator), first by seat d mod seats, and counted as compare counts a deal (`Comparison`,
     mode "separate": each side's tally, its wins, and per deal A's score less B's), with
     numpy over the blocks' rows; `check` matches of each replayed through the step engine;
-    with `workers` > 1 on that many processes (the same comparison). Returns (the comparison,
-    what the check found: matches replayed, how many agree, the disagreements)."""
+    with `workers` > 1 on that many processes, or on `cluster` (the same comparison). Returns
+    (the comparison, what the check found: matches replayed, how many agree, the
+    disagreements)."""
     from .compare import Comparison
 
     res = Comparison("separate", a, b, seed)
     checked, problems = 0, []
     sides = (("A", a.game, batch_a), ("B", b.game, batch_b))
-    if workers > 1:  # each side's kernel plays one agent text on every seat
+    if workers > 1 or cluster is not None:  # each side's kernel: one agent text, every seat
         parts = _on_pool(((a.game, batch_a, a.agents[:1]), (b.game, batch_b, b.agents[:1])),
                          workers, games, COMPARE_CHUNK,
                          lambda srcs, start, k: (compare_range, "separate",
                                                  (("A",) + srcs[0], ("B",) + srcs[1]), seed,
-                                                 start, k, games, check))
+                                                 start, k, games, check), cluster)
     else:
         parts = ((k, _separate_part(sides, seed, start, k, games, check))
                  for start, k in _compare_chunks(games))
@@ -343,17 +360,20 @@ def _compare_chunks(games: int) -> list[tuple[int, int]]:
 
 def compare_range(kind: str, spec, seed: int, start: int, n: int, games: int,
                   check: int) -> tuple:
-    """A pool task: deals start..start+n-1 of a batch compare, `_separate_part` (spec: ("A",
-    Source, agent texts) and B's) or `_match_part` (spec: (Source, the seatings' agent texts
-    and A's side, as compare.match_seatings gives them))."""
+    """A pool or cluster task: deals start..start+n-1 of a batch compare, `_separate_part`
+    (spec: ("A", Source, agent texts, their files shipped to a cluster) and B's) or
+    `_match_part` (spec: (Source, the seatings' agent texts and A's side, as
+    compare.match_seatings gives them, the first seating's files shipped))."""
     from .parallel import _game
-    if kind == "separate":
-        sides = tuple((who, _game(src), _batch_for(src, texts)) for who, src, texts in spec)
-        return _separate_part(sides, seed, start, n, games, check)
-    src, plans = spec
-    batch = _batch_for(src, plans[0][0])
-    seatings = _seated(batch, plans)
-    return _match_part(_game(src), batch, seatings, seed, start, n, games, check)
+    with _TASKS:
+        if kind == "separate":
+            sides = tuple((who, _game(src), _batch_for(src, texts, files))
+                          for who, src, texts, files in spec)
+            return _separate_part(sides, seed, start, n, games, check)
+        src, plans, files = spec
+        batch = _batch_for(src, plans[0][0], files)
+        seatings = _seated(batch, plans)
+        return _match_part(_game(src), batch, seatings, seed, start, n, games, check)
 
 
 def _fold_held(tally, g, block, seats: set, sides: list) -> None:
@@ -458,23 +478,25 @@ def _match_part(game, batch, seatings, seed: int, start: int, k: int, games: int
 
 def compare_batch_match(a, b, batch, plans, *, games: int, seed: int, check: int = 20,
                         progress: Callable[[int, int], None] | None = None,
-                        workers: int = 1) -> tuple:
+                        workers: int = 1, cluster: str | None = None) -> tuple:
     """compare on the batch engine, A's agents against B's at one table (one game): each deal
     is played once per seating (`plans`: compare.match_seatings', the kernel compiled with the
     first's agents), match d of every seating dealt the same hands first by seat d mod seats,
     and counted as compare counts a match (mode "match": A's wins, B's, draws, each one's
     tally over the seats it held, per deal A's side's score less the others' mean); `check`
     matches of each seating replayed through the step engine; with `workers` > 1 on that many
-    processes (the same comparison). Returns (the comparison, what the check found)."""
+    processes, or on `cluster` (the same comparison). Returns (the comparison, what the check
+    found)."""
     from .compare import Comparison
 
     res = Comparison("match", a, b, seed)
     seatings = _seated(batch, plans)
     checked, problems = 0, []
-    if workers > 1:
+    if workers > 1 or cluster is not None:
         parts = _on_pool(((a.game, batch, plans[0][0]),), workers, games, COMPARE_CHUNK,
-                         lambda srcs, start, k: (compare_range, "match", (srcs[0][0], plans),
-                                                 seed, start, k, games, check))
+                         lambda srcs, start, k: (compare_range, "match",
+                                                 (srcs[0][0], plans, srcs[0][2]),
+                                                 seed, start, k, games, check), cluster)
     else:
         parts = ((k, _match_part(a.game, batch, seatings, seed, start, k, games, check))
                  for start, k in _compare_chunks(games))
