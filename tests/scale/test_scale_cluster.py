@@ -112,3 +112,25 @@ def test_a_batch_comparison_at_one_table_on_a_cluster_is_that_of_one_process(sch
     assert one.exit_code == dask.exit_code == 0, dask.output
     assert json.loads(dask.stdout) == json.loads(one.stdout)
     assert json.loads(dask.stdout)["mode"] == "match"
+
+
+def test_a_cluster_worker_without_numba_is_named_in_one_line(scheduler, monkeypatch):
+    """The run compiles its kernel here; a worker that cannot (numba missing there) stops the
+    run with a line that says where and what to install, not a traceback."""
+    pytest.importorskip("numba")
+    import socket
+    import threading
+
+    import tablerules.batch as batch
+    here = batch.available
+    # the scheduler's workers are threads of this process: numba is missing on theirs only
+    monkeypatch.setattr(batch, "available",
+                        lambda: here() and threading.current_thread() is threading.main_thread())
+    line = (f"error: a worker of the cluster ({socket.gethostname()}) has no numba for the "
+            "batch engine: pip install 'tablerules[fast]' on every worker\n")
+    r = cli("simulate", "texas42", "--engine", "batch", "-n", "50", "--no-progress",
+            "--cluster", scheduler)
+    assert r.exit_code == 1 and r.stderr == line, r.output
+    r = cli("compare", "moon", "--agents", "rules", "--vs", "--agents", "random", "--engine",
+            "batch", "-n", "20", "--no-progress", "--cluster", scheduler)
+    assert r.exit_code == 1 and r.stderr == line, r.output

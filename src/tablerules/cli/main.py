@@ -563,7 +563,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
                     workers: int = 1, cluster: str | None = None) -> None:
     """simulate --engine batch: the matches on the batch engine (on `workers` processes or on
     `cluster`), simulate's summary."""
-    from ..batch import NotBatchable
+    from ..batch import BatchUnavailable, NotBatchable
     from ..records.batchrun import simulate_batch
     from ..records.runner import seat_agents
     game = _load(ruleset, option)
@@ -578,6 +578,10 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     except NotBatchable as e:
         bar.close()
         _refused(game, e)
+    except BatchUnavailable as e:  # a cluster's worker without numba: not the ruleset's fault
+        bar.close()
+        _err(f"error: {e.message}")
+        raise typer.Exit(1)
     except KeyboardInterrupt:
         bar.close()
         _err("interrupted")

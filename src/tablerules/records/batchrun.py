@@ -162,13 +162,18 @@ def play_match_range(src, texts, seed: int, start: int, stop: int, games: int,
 def _batch_for(src, texts, files: tuple = ()):
     """This process's Batch of a game's Source compiled with agent texts (None: random); the
     paths of `files` (shipped to a cluster) are read from this worker's copies."""
-    from ..batch import compile_batch
+    from ..batch import BatchUnavailable, available, compile_batch
     from .parallel import _game, local_agents
     if texts is not None and files:
         texts = local_agents(files, texts)
     key = (src.key, tuple(texts) if texts is not None else None)
     batch = _BATCHES.get(key)
     if batch is None:
+        if not available():  # the run compiled it here: only a cluster's worker can lack numba
+            import socket
+            raise BatchUnavailable(f"a worker of the cluster ({socket.gethostname()}) has no "
+                                   "numba for the batch engine: pip install 'tablerules[fast]' "
+                                   "on every worker")
         gd = _game(src).definition
         batch = _BATCHES[key] = compile_batch(gd, batch_agents(gd, texts))
     return batch
