@@ -85,6 +85,32 @@ def test_a_forked_worker_ends_on_sigterm_whatever_its_parent_made_of_it(monkeypa
         d.close()
 
 
+def test_a_process_that_has_started_numbas_threads_spawns_its_workers():
+    """numba's threads (hands played on threads) are native: Python does not count them, and a
+    forked child could not use OpenMP's. A process that has started them spawns its pool (in a
+    process of its own: started here they would stay for the rest of the test run)."""
+    pytest.importorskip("numba")
+    if not sys.platform.startswith("linux"):
+        pytest.skip("workers are forked on Linux only")
+    script = (
+        "import numba\n"
+        "from tablerules.records.parallel import start_method\n"
+        "before = start_method()\n"
+        "@numba.njit(parallel=True)\n"
+        "def total(n):\n"
+        "    s = 0\n"
+        "    for i in numba.prange(n):\n"
+        "        s += i\n"
+        "    return s\n"
+        "total(8)\n"
+        "print(before, start_method())\n")
+    env = {k: v for k, v in os.environ.items() if k != "TABLERULES_START_METHOD"}
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == ["fork", "spawn"]
+
+
 @pytest.mark.parametrize("command", ["simulate", "compare"])
 def test_an_unknown_start_method_is_an_error(monkeypatch, command):
     monkeypatch.setenv("TABLERULES_START_METHOD", "thread")

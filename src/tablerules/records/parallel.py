@@ -181,8 +181,9 @@ def _materialise(src: Source) -> str:
 
 def start_method() -> str:
     """How the pool's workers start. `fork` (Linux, the default there when this process runs no
-    other Python thread): a worker is a copy of this process, the ruleset already loaded, so a
-    pool starts in milliseconds, not the second an interpreter, its imports and a load take.
+    other Python thread and has not started numba's threads): a worker is a copy of this
+    process, the ruleset already loaded, so a pool starts in milliseconds, not the second an
+    interpreter, its imports and a load take.
     `spawn` (elsewhere; fork is unsafe on macOS): a fresh interpreter that loads the ruleset.
     The environment variable TABLERULES_START_METHOD chooses one; either gives the same games."""
     chosen = os.environ.get(START_ENV, "").strip()
@@ -193,9 +194,24 @@ def start_method() -> str:
             raise TablerulesError(f"{START_ENV} is fork, which this platform has not")
         return chosen
     # a thread holding a lock when we fork would leave it held in every worker for ever
-    if sys.platform.startswith("linux") and threading.active_count() == 1:
+    if sys.platform.startswith("linux") and threading.active_count() == 1 \
+            and not _numba_threads():
         return "fork"
     return "spawn"
+
+
+def _numba_threads() -> bool:
+    """Whether numba's own threads run in this process (a batch engine's hands played on
+    threads, `Batch.play(threads=...)`): native threads, which Python does not count, and
+    OpenMP's among them, which a forked child cannot use."""
+    numba = sys.modules.get("numba")
+    if numba is None:
+        return False
+    try:
+        numba.threading_layer()  # ValueError until a parallel function has run
+    except ValueError:
+        return False
+    return True
 
 
 def _quiet_worker(sources: tuple, loaded: tuple = ()) -> None:
