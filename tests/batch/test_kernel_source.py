@@ -240,3 +240,30 @@ def test_the_module_check_refuses_text_no_generator_makes_in_a_table_or_in_code(
                 HELPERS + "\nshout = 1\n"):
         with pytest.raises(RuntimeError, match="generated kernel source holds"):
             check_parts(good + [bad], "")  # the parts passed before are passed again, not this
+
+
+def test_a_strategy_function_is_kept_for_the_decision_only_where_two_places_ask_it(tmp_path):
+    # `weight` is asked by `heavy` (which a rule reads) and again by `heaviest`, each time of
+    # the same suits: kept by its arguments for the decision; `spread` has one place asking
+    # it, each time of another lay: worked out where it is asked (a kept copy cost All Fives'
+    # hand 5%, docs/speed.md)
+    f = tmp_path / "keeping.yaml"
+    f.write_text("""name: keeping-probe
+functions:
+  "weight(x: int)": "sum(t.pips + x for t in hand if has(t, x))"
+  "spread(x: int)": "sum(t.pips * x for t in hand if has(t, x) and not t.double)"
+values:
+  heavy: "max(weight(y) for y in range(0, 7))"
+  heaviest: "min(x for x in range(0, 7) if weight(x) == heavy)"
+play:
+  - name: by_the_spread
+    when: "heavy > 2 and heaviest >= 0"
+    only: "a.kind == 'play'"
+    choose: "spread(a.piece.high)"
+""", encoding="utf-8")
+    src = kernel_source("moon", f)
+    kept = [name for name, text in generated(src).items() if "S[MEMO + STAMP_AT]" in text]
+    plain = [name for name, text in generated(src).items()
+             if name.startswith("_u") and "S[MEMO + STAMP_AT]" not in text]
+    assert len(kept) == 1 and src.count(f"{kept[0]}(S, H, ") >= 3  # its def and two places
+    assert len(plain) >= 1 and any(src.count(f"{p}(S, H, ") == 2 for p in plain)  # def, one
