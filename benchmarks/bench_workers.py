@@ -9,6 +9,11 @@ TABLERULES_START_METHOD=spawn), as a user's run does. The target of issue 11 is 
 least 0.8 x N. The two runs' summaries must be equal (checked). The pool's start is then timed
 alone (a run of one game a worker), and the ratio without it printed beside: a run pays it once,
 so a longer run comes nearer to that ratio. The last line is one JSON object.
+
+`--engine batch` times `simulate --engine batch` the same way (the kernel compiled, or loaded from
+numba's cache, before the timing; no replays: --check 0). `--cluster ADDRESS` plays the other
+runs on a Dask cluster instead of a pool (the cluster extra); `--workers` then says how many
+one-thread workers it has, for the target.
 """
 
 from __future__ import annotations
@@ -24,13 +29,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))  # run from a checkout
 
 
-def timed(game, names, games, seed, workers):
+def timed(game, names, games, seed, workers, cluster=None, batch=None):
+    """A run's seconds and its summary: on one process (workers 1), a pool or `cluster`; on the
+    batch engine when `batch` (the compiled kernel) is given."""
     from tablerules.records.parallel import game_source
     from tablerules.records.runner import simulate
+    elsewhere = cluster if workers > 1 else None
     gc.collect()
     t = time.perf_counter()  # the pool's start is counted, as a user waits for it
-    source = game_source(game, names, seed, workers=workers) if workers > 1 else None
-    summary = simulate(game, games=games, seed=seed, agent_names=names, source=source)
+    if batch is not None:
+        from tablerules.records.batchrun import simulate_batch
+        summary, _ = simulate_batch(game, batch, games=games, seed=seed, check=0,
+                                    workers=workers if elsewhere is None else 1,
+                                    texts=names, cluster=elsewhere)
+    else:
+        source = game_source(game, names, seed, workers=workers, cluster=elsewhere) \
+            if workers > 1 else None
+        summary = simulate(game, games=games, seed=seed, agent_names=names, source=source)
     return time.perf_counter() - t, summary.as_dict()
 
 
@@ -41,16 +56,29 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--engine", choices=("step", "batch"), default="step",
+                    help="the step engine, or the batch engine (numba: the fast extra)")
+    ap.add_argument("--cluster", metavar="ADDRESS",
+                    help="play the other runs on this Dask cluster (the cluster extra), not a "
+                         "pool; --workers: its one-thread workers")
     args = ap.parse_args(argv)
     from tablerules.game import load_game
     from tablerules.records.parallel import cores
     game = load_game(args.ruleset, typed=True)  # as the CLI loads it (a forked worker inherits it)
     names = list(game.definition.agents) or ["random"]
+    batch = None
+    if args.engine == "batch":  # compiled (or loaded from numba's cache) before the timing
+        from tablerules.batch import compile_batch
+        from tablerules.records.batchrun import batch_agents
+        gd = game.definition
+        batch = compile_batch(gd, batch_agents(gd, names))
+        batch.ready("matches")
+    run = lambda games, w: timed(game, names, games, args.seed, w, args.cluster, batch)  # noqa: E731
     best = {1: None, args.workers: None}
     results = {}
     for r in range(args.repeat):
         for w in (1, args.workers):
-            s, summary = timed(game, names, args.games, args.seed, w)
+            s, summary = run(args.games, w)
             assert results.setdefault(w, summary) == summary, "a run's summary changed"
             best[w] = s if best[w] is None else min(best[w], s)
             print(f"round {r + 1}  workers {w}  {s:.2f}s  {args.games / s:.1f} games/s",
@@ -58,19 +86,21 @@ def main(argv=None) -> int:
     assert results[args.workers] == results[1], "the runs' summaries differ"
     # the pool's start alone: a run of one game a worker, best of `repeat` (what a run of any
     # length pays once: forking the workers, or spawning them, each importing and loading)
-    start = min(timed(game, names, args.workers, args.seed, args.workers)[0]
-                for _ in range(args.repeat))
+    start = min(run(args.workers, args.workers)[0] for _ in range(args.repeat))
     thr1, thrn = args.games / best[1], args.games / best[args.workers]
     ratio = thrn / thr1
     steady = args.games / max(best[args.workers] - start, 1e-9) / thr1
     target = 0.8 * args.workers
-    print(f"{args.ruleset}, {args.games} games, agents {','.join(names)}: 1 process "
-          f"{thr1:.1f} games/s, {args.workers} workers {thrn:.1f} games/s; ratio {ratio:.2f} "
+    where = f"a cluster's {args.workers} workers" if args.cluster else f"{args.workers} workers"
+    print(f"{args.ruleset}, {args.games} games, {args.engine} engine, agents {','.join(names)}: "
+          f"1 process {thr1:.1f} games/s, {where} {thrn:.1f} games/s; ratio {ratio:.2f} "
           f"(target {target:.2f}; {cores()} cores available; load average "
           f"{os.getloadavg()[0]:.2f})")
-    print(f"the pool's start (a run of {args.workers} games) {start:.2f}s; without it the "
+    what = "the cluster client's start" if args.cluster else "the pool's start"
+    print(f"{what} (a run of {args.workers} games) {start:.2f}s; without it the "
           f"workers' ratio would be {steady:.2f}: a longer run comes nearer to that")
     print(json.dumps({"ruleset": args.ruleset, "games": args.games, "seed": args.seed,
+                      "engine": args.engine, "cluster": args.cluster,
                       "workers": args.workers, "repeat": args.repeat, "cores": cores(),
                       "one_gps": round(thr1, 2), "workers_gps": round(thrn, 2),
                       "ratio": round(ratio, 3),

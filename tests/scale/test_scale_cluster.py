@@ -134,3 +134,20 @@ def test_a_cluster_worker_without_numba_is_named_in_one_line(scheduler, monkeypa
     r = cli("compare", "moon", "--agents", "rules", "--vs", "--agents", "random", "--engine",
             "batch", "-n", "20", "--no-progress", "--cluster", scheduler)
     assert r.exit_code == 1 and r.stderr == line, r.output
+
+
+@pytest.mark.parametrize("engine", ["step", "batch"])
+def test_the_workers_benchmark_runs_on_a_cluster(scheduler, engine, capsys):
+    # it runs and its runs agree (it asserts equal summaries); never a time
+    if engine == "batch":
+        pytest.importorskip("numba")
+    import sys
+    sys.path.insert(0, str(RULESETS.parent / "benchmarks"))
+    try:
+        import bench_workers
+    finally:
+        sys.path.pop(0)
+    assert bench_workers.main(["--games", "20" if engine == "batch" else "3", "--repeat", "1",
+                               "--engine", engine, "--cluster", scheduler]) == 0
+    last = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert last["engine"] == engine and last["cluster"] == scheduler and last["ratio"] > 0

@@ -175,12 +175,17 @@ def test_an_interrupted_run_on_workers_stops_cleanly(tmp_path, monkeypatch, sig)
         assert r.exit_code == 0, r.output
 
 
-def test_the_workers_benchmark_runs():
+@pytest.mark.parametrize("engine", ["step", "batch"])
+def test_the_workers_benchmark_runs(engine):
     # it runs and its runs agree (it asserts equal summaries); never a time
+    if engine == "batch":
+        pytest.importorskip("numba")
     bench = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_workers.py"
-    r = subprocess.run([sys.executable, str(bench), "--games", "3", "--repeat", "1"],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run([sys.executable, str(bench), "--games", "20" if engine == "batch" else "3",
+                        "--repeat", "1", "--engine", engine],
+                       capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     last = json.loads(r.stdout.splitlines()[-1])
+    assert last["engine"] == engine and last["cluster"] is None
     assert last["workers"] == 2 and last["target"] == 1.6 and last["ratio"] > 0
     assert last["pool_start_s"] > 0 and last["ratio_without_start"] > 0
