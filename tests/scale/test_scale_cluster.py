@@ -1,5 +1,6 @@
 """`simulate --cluster ADDRESS` plays on Dask distributed (the cluster extra) and gives the
-record and summary of one process; a ruleset given as a path reaches the workers as its text."""
+record and summary of one process; a ruleset given as a path reaches the workers as its text.
+The batch engine's runs (`--engine batch`) give the summary or comparison of one process too."""
 
 from __future__ import annotations
 
@@ -151,3 +152,19 @@ def test_the_workers_benchmark_runs_on_a_cluster(scheduler, engine, capsys):
                                "--engine", engine, "--cluster", scheduler]) == 0
     last = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert last["engine"] == engine and last["cluster"] == scheduler and last["ratio"] > 0
+
+
+def test_a_cluster_started_for_the_run_plays_as_one_process(tmp_path):
+    """`--cluster local`: the run starts a cluster of this machine's processes (its workers
+    import tablerules and load the ruleset, and for the batch engine its kernel from numba's
+    cache) and gives the record and summary, or the batch summary, of one process."""
+    pytest.importorskip("distributed")
+    one = run(tmp_path, "one.jsonl", "texas42", "-n", "3", "-s", "5")
+    assert run(tmp_path, "local.jsonl", "texas42", "-n", "3", "-s", "5",
+               "--cluster", "local") == one
+    pytest.importorskip("numba")
+    args = ("simulate", "texas42", "--engine", "batch", "-n", "300", "-s", "4", "--check", "3",
+            "--no-progress", "-f", "json")
+    alone, local = cli(*args), cli(*args, "--cluster", "local")
+    assert alone.exit_code == local.exit_code == 0, local.output
+    assert json.loads(local.stdout) == json.loads(alone.stdout)

@@ -281,8 +281,10 @@ class _Cluster:
             raise TablerulesError(CLUSTER_EXTRA) from None
         self.cluster = None
         if address == "local":
+            # its HTTP server on a free port: on Dask's own (8787), taken by another Dask of
+            # this machine, it would print a warning
             self.cluster = LocalCluster(n_workers=cores(), threads_per_worker=1,
-                                        dashboard_address=None)
+                                        dashboard_address=":0")
             address = self.cluster.scheduler_address
         try:
             self.client = Client(address, timeout="10s")
