@@ -40,8 +40,7 @@ def timed(game, names, games, seed, workers, cluster=None, batch=None):
     if batch is not None:
         from tablerules.records.batchrun import simulate_batch
         summary, _ = simulate_batch(game, batch, games=games, seed=seed, check=0,
-                                    workers=workers if elsewhere is None else 1,
-                                    texts=names, cluster=elsewhere)
+                                    workers=workers, texts=names, cluster=elsewhere)
     else:
         source = game_source(game, names, seed, workers=workers, cluster=elsewhere) \
             if workers > 1 else None

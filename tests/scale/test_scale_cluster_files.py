@@ -55,10 +55,15 @@ def simulated(*args):
     return Path("run.jsonl").read_bytes(), out
 
 
-def compared(*args):
-    r = cli("compare", *args, "--no-progress", "-f", "json")
+def printed(command, *args):
+    """What `command` printed as JSON (it must succeed)."""
+    r = cli(command, *args, "--no-progress", "-f", "json")
     assert r.exit_code == 0, r.output
     return json.loads(r.stdout)
+
+
+def compared(*args):
+    return printed("compare", *args)
 
 
 def test_an_agents_strategy_path_reaches_the_workers_as_text(hall, elsewhere):
@@ -100,15 +105,9 @@ def test_the_batch_engine_ships_the_strategy_its_agents_name(hall, elsewhere):
     pytest.importorskip("numba")
     args = ("texas42", "--engine", "batch", "--agents", "rules:strategy=ours.yaml", "-n", "200",
             "-s", "4", "--check", "4")
-    one = compared_or_simulated("simulate", *args)
-    assert compared_or_simulated("simulate", *args, "--cluster", elsewhere) == one
+    one = printed("simulate", *args)
+    assert printed("simulate", *args, "--cluster", elsewhere) == one
     assert one["checked"] == {"games": 4, "agree": 4, "disagreements": []}
     vs = ("texas42", "--engine", "batch", "--agents", "rules:strategy=ours.yaml", "--vs",
           "--agents", "random", "-n", "40", "-s", "2", "--check", "2")
     assert compared(*vs, "--cluster", elsewhere) == compared(*vs)
-
-
-def compared_or_simulated(command, *args):
-    r = cli(command, *args, "--no-progress", "-f", "json")
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)

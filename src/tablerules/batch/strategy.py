@@ -572,9 +572,9 @@ class StrategyPart:
         self._bits: set[str] = set()  # the functions that read a bit of a mask (`user`)
         self._masks: list[str] = []  # the strategy's masks, set at each decision (`_as_mask`)
         self._slot_of: dict[int, str] = {}  # a function of one piece (its id): its mask's slot
-        # a function kept by its arguments (`user`) -> its def without the keeping, which
-        # `build` puts in its place when the strategy calls it from one place only (`_unkept`)
-        self._plain: dict[str, str] = {}
+        # a function that may be kept by its arguments (`user`) -> (its arguments, its body):
+        # `build` keeps it where two places of the strategies ask it (`_kept`)
+        self._keepable: dict[str, tuple[list[str], str]] = {}
         self.strategy = None
 
     # -- names a strategy reads --------------------------------------------------------------
@@ -654,29 +654,29 @@ class StrategyPart:
         # losses of the suits that have it), it is worked out once (docs/speed.md). The lowest
         # suit of the best strength needs no memo: it is one loop (StrategyGen._arg_best),
         # where the memo is only paid for, 1.5-2% of a shipped strategy's hand (docs/speed.md,
-        # stop 39). A function the strategy calls from one place only is asked again only
-        # with other arguments, mostly: `build` drops its keeping (`_unkept`).
-        text, size = kept_by_arguments(fname, args, body, self.u.memos, "S[MEMO + STAMP_AT]")
-        self.u.memos += size
+        # stop 39). A function one place asks is asked again only with other arguments,
+        # mostly: it is kept only where two places ask it, which `build` counts (`_kept`).
         self.u._user[id(func)] = fname
-        self.u.defs.append(text)
-        self._plain[fname] = f"def {fname}(S, H{params}):\n    return {body}\n"
+        self.u.defs.append(f"def {fname}(S, H{params}):\n    return {body}\n")
+        self._keepable[fname] = (args, body)
         return fname
 
-    def _unkept(self, defs: list[str]) -> list[str]:
-        """`defs` (the strategies' generated functions) with each function kept by its
-        arguments that is called from one place only in them put back to its plain def: the
-        keeping pays where a value or rule asks again what another asked (the best of the
-        suits' strengths, then the suits of that strength: two places), and costs where one
-        place asks it with other arguments every time (a layout's best next lay after each end,
-        asked for the threat of each lay: there the keeping cost 5% of the hand,
-        docs/speed.md)."""
+    def _kept(self, defs: list[str]) -> list[str]:
+        """`defs` (the strategies' generated functions) with each function that may be kept by
+        its arguments (`user`) kept, its memo slots taken, where two places in them ask it:
+        the keeping pays where a value or rule asks again what another asked (the best of the
+        suits' strengths, then the suits of that strength), and costs where one place asks it
+        with other arguments every time (a layout's best next lay after each end, asked for
+        the threat of each lay: there the keeping cost 5% of the hand, docs/speed.md)."""
+        names = [_DEF.match(d).group(1) for d in defs]
         out = list(defs)
-        for fname, plain in self._plain.items():
+        for fname, (args, body) in self._keepable.items():
             call = re.compile(rf"\b{fname}\(")
-            sites = sum(len(call.findall(d)) for d in out if _DEF.match(d).group(1) != fname)
-            if sites < 2:
-                out = [plain if _DEF.match(d).group(1) == fname else d for d in out]
+            if sum(len(call.findall(d)) for d, name in zip(defs, names) if name != fname) >= 2:
+                text, size = kept_by_arguments(fname, args, body, self.u.memos,
+                                               "S[MEMO + STAMP_AT]")
+                self.u.memos += size
+                out[names.index(fname)] = text
         return out
 
     def mask_slot(self, func, name: str) -> str | None:
@@ -792,7 +792,7 @@ class StrategyPart:
         # took minutes). An aggregate, a rule and the strategy's decision function have one call
         # site each, so they go by the kernel's rule (_decorated: inlined unless big); forcing
         # every rule inline made a shipped rules kernel compile in 47 s, not 14, for no speed
-        mine = self._unkept(self.u.defs[k0:])
+        mine = self._kept(self.u.defs[k0:])
         del self.u.defs[k0:]
         for d in mine:
             one = d.startswith(("def _a", "def _r", "def _s")) or \

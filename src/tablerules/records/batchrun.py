@@ -163,6 +163,11 @@ def play_match_range(src, texts, seed: int, start: int, stop: int, games: int,
         return part, checked, problems
 
 
+def _kernel_key(src, texts) -> tuple:
+    """A kernel's key in `_BATCHES`: its game's Source key and the agent texts (None: random)."""
+    return src.key, tuple(texts) if texts is not None else None
+
+
 def _batch_for(src, texts, files: tuple = ()):
     """This process's Batch of a game's Source compiled with agent texts (None: random); the
     paths of `files` (shipped to a cluster) are read from this worker's copies."""
@@ -170,7 +175,7 @@ def _batch_for(src, texts, files: tuple = ()):
     from .parallel import _game, local_agents
     if texts is not None and files:
         texts = local_agents(files, texts)
-    key = (src.key, tuple(texts) if texts is not None else None)
+    key = _kernel_key(src, texts)
     batch = _BATCHES.get(key)
     if batch is None:
         if not available():  # the run compiled it here: only a cluster's worker can lack numba
@@ -193,7 +198,7 @@ def _pool(runs, workers: int, cluster: str | None = None):
     srcs = tuple((source_of(game, ship=ship), texts,
                   agent_files(texts) if ship and texts is not None else ())
                  for game, _batch, texts in runs)
-    keys = [(src.key, tuple(texts) if texts is not None else None) for src, texts, _ in srcs]
+    keys = [_kernel_key(src, texts) for src, texts, _ in srcs]
     for key, (_game_of, batch, _texts) in zip(keys, runs):
         _BATCHES[key] = batch  # forked with them; held only while the pool starts
     try:
