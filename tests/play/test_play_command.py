@@ -30,8 +30,11 @@ def play_out(child, *, stop_after_hand: bool = False, limit: int = 400) -> list[
     first and check the refusal; returns the refusals seen."""
     refused = []
     for _ in range(limit):  # bounded: a hand is far fewer turns
+        # the line end after "hand over" is left in the buffer: the prompt after it is
+        # matched by its "\n> " (a match up to "\r\n" once left the next expect "> " alone
+        # in the buffer, and it waited out its timeout)
         i = child.expect([r"\n> ", "record written to", "game saved to",
-                          r"hand over.*\r\n", pexpect.EOF])
+                          r"hand over[^\r\n]*", pexpect.EOF])
         if i == 3:
             if stop_after_hand:
                 child.expect(r"\n> ")
