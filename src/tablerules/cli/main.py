@@ -478,7 +478,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
             _need_cluster(workers)
         names = _agent_list(agents) if agents is not None else None
         _simulate_batch(ruleset, option, games, seed, check, progress, report, fmt, names,
-                        min(_workers(workers), max(games, 1)), cluster)
+                        _spare(_workers(workers), games), cluster)
         return
     n_workers = _workers(workers)
     if cluster is not None:
@@ -499,7 +499,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         first, stop = shard_range(games, k, n)
         entry = shard_entry(games, k, n)
     source = None
-    n_workers = min(n_workers, stop - first)  # no idle workers to start
+    n_workers = _spare(n_workers, stop - first)
     if cluster is not None or n_workers > 1:
         from ..records.parallel import game_source
         try:
@@ -650,6 +650,11 @@ def _workers(text: str, flag: str = "--workers", what: str = "processes") -> int
     if not t.isdigit():
         _usage(f"{flag} is a number of {what} or auto, got '{text}'")
     return int(t)
+
+
+def _spare(workers: int, games: int) -> int:
+    """No more processes than games: none would sit idle."""
+    return min(workers, max(games, 1))
 
 
 def _need_cluster(text: str) -> None:
@@ -834,7 +839,7 @@ def compare(ctx: typer.Context,
     checked = None
     if batch:
         res, checked = _compare_batch(a, b, games, seed, check, progress,
-                                      min(n_workers, max(games, 1)), cluster)
+                                      _spare(n_workers, games), cluster)
     else:
         res = _with_progress(progress, lambda tick: run(a, b, games=games, seed=seed,
                                                         progress=tick, workers=n_workers,
