@@ -364,20 +364,24 @@ for k in range(NSLOTS):
 for k in range(RESW):
     res[k] = 0
 hist[0] = 0
-for k in range(SEATS * HAND_SIZE + STOCKN):
-    if io[io_ids + k] < 0 or io[io_ids + k] >= NP:
-        res[0] = 13
-        return
 seen = np.int64(0)
 for s in range(SEATS):
     m = np.int64(0)
     for k in range(HAND_SIZE):
-        m |= np.int64(1) << io[io_ids + s * HAND_SIZE + k]
+        t = io[io_ids + s * HAND_SIZE + k]
+        if t < 0 or t >= NP:
+            res[0] = 13
+            return
+        m |= np.int64(1) << t
     deal[s] = m
     seen |= m
 for k in range(STOCKN):
-    stock[k] = io[io_ids + SEATS * HAND_SIZE + k]
-    seen |= np.int64(1) << stock[k]
+    t = io[io_ids + SEATS * HAND_SIZE + k]
+    if t < 0 or t >= NP:
+        res[0] = 13
+        return
+    stock[k] = t
+    seen |= np.int64(1) << t
 if _popcount(seen) != SEATS * HAND_SIZE + STOCKN:
     res[0] = 11
     return
