@@ -111,6 +111,40 @@ def test_a_process_that_has_started_numbas_threads_spawns_its_workers():
     assert r.stdout.split() == ["fork", "spawn"]
 
 
+def test_a_process_running_a_blas_pool_spawns_and_the_command_starts_none():
+    """numpy's BLAS starts a pool of native threads when it is imported (on a machine of more
+    than one core): a process running it spawns its workers, and the `tablerules` command sets
+    OPENBLAS_NUM_THREADS=1 first, so its own runs fork."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("workers are forked on Linux only")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("TABLERULES_START_METHOD", "OPENBLAS_NUM_THREADS")}
+    script = ("import os, numpy\n"
+              "from tablerules.records.parallel import start_method\n"
+              "print(len(os.listdir('/proc/self/task')), start_method())\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    threads, method = r.stdout.split()
+    if threads == "1":
+        pytest.skip("numpy's BLAS started no thread here (one core)")
+    assert method == "spawn"
+    script = ("import os, sys\n"
+              "from tablerules.cli.main import main\n"
+              "sys.argv = ['tablerules', 'list']\n"
+              "try:\n"
+              "    main()\n"
+              "except SystemExit:\n"
+              "    pass\n"
+              "import numpy\n"
+              "from tablerules.records.parallel import start_method\n"
+              "print(os.environ['OPENBLAS_NUM_THREADS'], start_method())\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split()[-2:] == ["1", "fork"]
+
+
 @pytest.mark.parametrize("command", ["simulate", "compare"])
 def test_an_unknown_start_method_is_an_error(monkeypatch, command):
     monkeypatch.setenv("TABLERULES_START_METHOD", "thread")

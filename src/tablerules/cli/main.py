@@ -1610,6 +1610,10 @@ def _render_summary(r: dict) -> str:
 
 def main() -> None:
     """Entry point: run the app; any user error not caught below still prints without a trace."""
+    # tablerules does no linear algebra: numpy's BLAS gets no pool of threads (it would start
+    # one when imported), so that a run with --workers may fork its workers
+    # (records/parallel.py start_method); a value the user set stands
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         app()
     except TablerulesError as e:  # pragma: no cover - commands catch their own

@@ -181,7 +181,8 @@ def _materialise(src: Source) -> str:
 
 def start_method() -> str:
     """How the pool's workers start. `fork` (Linux, the default there when this process runs no
-    other Python thread and has not started numba's threads): a worker is a copy of this
+    thread but its own: no other Python thread, and no native one, such as numba's once hands
+    have been played on threads or a BLAS library's pool): a worker is a copy of this
     process, the ruleset already loaded, so a pool starts in milliseconds, not the second an
     interpreter, its imports and a load take.
     `spawn` (elsewhere; fork is unsafe on macOS): a fresh interpreter that loads the ruleset.
@@ -195,23 +196,20 @@ def start_method() -> str:
         return chosen
     # a thread holding a lock when we fork would leave it held in every worker for ever
     if sys.platform.startswith("linux") and threading.active_count() == 1 \
-            and not _numba_threads():
+            and _threads() == 1:
         return "fork"
     return "spawn"
 
 
-def _numba_threads() -> bool:
-    """Whether numba's own threads run in this process (a batch engine's hands played on
-    threads, `Batch.play(threads=...)`): native threads, which Python does not count, and
-    OpenMP's among them, which a forked child cannot use."""
-    numba = sys.modules.get("numba")
-    if numba is None:
-        return False
+def _threads() -> int:
+    """The threads this process runs (Linux): native ones too, which Python does not count:
+    numba's once hands have been played on threads (`Batch.play(threads=...)`; OpenMP's
+    among them, which a forked child cannot use) and a BLAS library's pool, which numpy
+    starts when it is imported unless told not to (the CLI tells it: cli/main.py)."""
     try:
-        numba.threading_layer()  # ValueError until a parallel function has run
-    except ValueError:
-        return False
-    return True
+        return len(os.listdir("/proc/self/task"))
+    except OSError:  # no /proc: Python's count is all there is
+        return threading.active_count()
 
 
 def _quiet_worker(sources: tuple, loaded: tuple = ()) -> None:
