@@ -26,6 +26,7 @@ import pytest
 from tablerules.errors import TablerulesError
 from tablerules.game import load_game
 from tablerules.load.ruleset import builtin_names
+from tablerules.records.parallel import start_method
 
 from support import SOAK
 
@@ -113,7 +114,9 @@ def _compile(args) -> str | None:
 
 @pytest.fixture(scope="module")
 def pool():
-    ctx = multiprocessing.get_context("fork")
+    # forked as `--workers` forks, unless this process runs threads (another test's), which a
+    # fork would copy mid-lock: then spawned
+    ctx = multiprocessing.get_context(start_method())
     with ProcessPoolExecutor(max_workers=2, mp_context=ctx) as ex:
         yield ex
 
