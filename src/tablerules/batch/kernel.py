@@ -251,8 +251,14 @@ class Builder:
             if not k.startswith("_"):
                 self.const(k, v)
         # (random play keeps no record: its hands zero no OBS slots)
+        rules = self.consts["HAS_RULES"]
         self.const("NSLOTS", slots["_SIZE"] + 2 * self.unit.keeps + self.unit.memos
-                   + (obs["_SIZE"] if self.consts["HAS_RULES"] else 0))
+                   + (obs["_SIZE"] if rules else 0))
+        # the slots a hand starts with at 0: all but the copy of a decision's legal actions
+        # (OBS_L, the last), which each decision writes before its rules read it, and only up
+        # to OBS_N (strategy.py ORDERED)
+        self.const("NZERO", slots["_SIZE"] + 2 * self.unit.keeps + self.unit.memos
+                   + (obs["OBS_L"] if rules else 0))
         return self.source()
 
     def _card_table(self, cards: bool) -> None:
@@ -1023,7 +1029,7 @@ def _hand(S, H, R, deal, stock, dealer, out, nleg, i, res, acts, stk):
     turn = S[TURN]
     for k in range(SCORE):
         S[k] = 0
-    for k in range(AGENTS + SEATS, NSLOTS):
+    for k in range(AGENTS + SEATS, NZERO):
         S[k] = 0
     S[HANDS_PLAYED] = played
     S[IN_MATCH] = in_match

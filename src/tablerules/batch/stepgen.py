@@ -355,11 +355,11 @@ _SIZES = ("NSLOTS", "SEATS", "SEATS", "max(STOCKN, 1)", "RESW", _WIDTH, "STOCKN 
 # is one of (in a match or not, hands scored so far, the turn before the deal, the score per
 # side when it was dealt); each seat's strategy (0: random)
 HEAD = ("auto", "seed", "replay", "in_match", "hands_played", "turn")
-# before the hand: the state cleared, the deal as masks (a number that is no piece's id: error
-# 13, which steps.py reads a deal's pairs into for a pair that is no piece; a piece named
-# twice: error 11)
+# before the hand: the state cleared (but for the legal actions' copy: NZERO), the deal as
+# masks (a number that is no piece's id: error 13, which steps.py reads a deal's pairs into for
+# a pair that is no piece; a piece named twice: error 11)
 PROLOGUE = """
-for k in range(NSLOTS):
+for k in range(NZERO):
     S[k] = 0
 for k in range(RESW):
     res[k] = 0

@@ -30,6 +30,9 @@ from .typed import KEYS, TABLE_FUNCS, Gen, NotBatchable, kept_by_arguments, loop
 
 # a generated def's name, a loop in generated code, a generated function called
 _DEF = re.compile(r"def (_[a-z_]*\d+)\(")
+# the slot of the action a rule's `only` and `choose` look at, and its store in a rule's loop
+_A_SLOT = "S[OBS + OBS_A]"
+_A_STORE = f"        {_A_SLOT} = a"
 _LOOP = re.compile(r"^\s*(for|while) ", re.M)
 _CALLED = re.compile(r"\b(_[a-z_]*\d+)\(")
 
@@ -794,6 +797,11 @@ class StrategyPart:
         # every rule inline made a shipped rules kernel compile in 47 s, not 14, for no speed
         mine = self._kept(self.u.defs[k0:])
         del self.u.defs[k0:]
+        # no function but the rules reads the action's slot (an aggregate of a rule's that
+        # reads `a` would): the rules' loops need not write it (their own reads are the local)
+        if not any(_A_SLOT in d for d in mine if not d.startswith("def _r")):
+            mine = [d.replace(_A_STORE + "\n", "") if d.startswith("def _r") else d
+                    for d in mine]
         for d in mine:
             one = d.startswith(("def _a", "def _r", "def _s")) or \
                 _DEF.match(d).group(1) in self._bits
@@ -851,16 +859,20 @@ class StrategyPart:
         lines = []
         if when is not None:
             lines += [f"    if not ({when}):", "        return -1"]
+        # the action looked at is a local of the loop; its slot is written too, for a function
+        # of the strategy that reads `a` itself (an aggregate of the rule's), and that line is
+        # taken out again when no function does (build)
+        only, choose = (None if x is None else x.replace(_A_SLOT, "a") for x in (only, choose))
         lines += ["    best = -1", "    top = 0", "    have = False", "    for q in range(n):",
-                  "        S[OBS + OBS_A] = acts[q]"]
+                  "        a = acts[q]", _A_STORE]
         if only is not None:
             lines += [f"        if not ({only}):", "            continue"]
         if choose is None:
-            lines += ["        if not have:", "            best = acts[q]",
+            lines += ["        if not have:", "            best = a",
                       "            have = True"]
         else:
             lines += [f"        v = _bnd({choose})", "        if not have or v > top:",
-                      "            best = acts[q]", "            top = v", "            have = True"]
+                      "            best = a", "            top = v", "            have = True"]
         lines.append("    return best")
         name = self.u.fresh("r")
         self.u.defs.append(f"def {name}(S, H, acts, n):\n" + "\n".join(lines) + "\n")
