@@ -8,7 +8,9 @@ end `east`; the spinner's other two sides are `north` and `south`.
 
 from __future__ import annotations
 
+import atexit
 import functools
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -34,7 +36,9 @@ _PINNED = "name: allfives\nextends: allfives\ndeal:\n  first_dealer: 0\n"
 
 @functools.lru_cache(maxsize=None)
 def _pinned_path() -> str:
-    p = Path(tempfile.mkdtemp(prefix="allfives-")) / "north_shakes_first.yaml"
+    d = Path(tempfile.mkdtemp(prefix="allfives-"))
+    atexit.register(shutil.rmtree, d, ignore_errors=True)  # not left behind by every run
+    p = d / "north_shakes_first.yaml"
     p.write_text(_PINNED, encoding="utf-8")
     return str(p)
 

@@ -64,8 +64,8 @@ if distributed is not None:
 # three deals are too few for most matches of 7 marks: a match that does not end stops a run
 # on workers with the rule that did not end it, as it stops one process (a kernel of its own:
 # here, as plain Python)
-import os, tempfile
-short = os.path.join(tempfile.mkdtemp(), "short.yaml")
+import os
+short = os.path.join(SHORT_DIR, "short.yaml")  # the test's own folder, which pytest removes
 with open(short, "w", encoding="utf-8") as f:
     f.write("extends: texas42\\nbounds: {max_hands: 3}\\n")
 fault = []
@@ -81,7 +81,9 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def plain(tmp_path_factory):
-    r = plain_python(["-c", f"CHECKS = {CHECKS!r}\n" + SCRIPT], tmp_path_factory.mktemp("cache"),
+    short_dir = str(tmp_path_factory.mktemp("short"))
+    r = plain_python(["-c", f"CHECKS = {CHECKS!r}\nSHORT_DIR = {short_dir!r}\n" + SCRIPT],
+                     tmp_path_factory.mktemp("cache"),
                      timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     return json.loads(r.stdout)
