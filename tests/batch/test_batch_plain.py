@@ -58,7 +58,11 @@ MIX = ("seat + 2 * dealer + 3 * (bidder + 1) + 5 * my_side + 7 * len(hand) + 11 
        " + 101 * (rank(trick[0]) if len(trick) > 0 else 0)"
        " + 103 * (rank(unseen[0]) if len(unseen) > 0 else 0)"
        " + 107 * (played_by(played[len(played) - 1]) + 1 if len(played) > 0 else 0)"
-       " + 109 * (rank(played[0]) if len(played) > 0 else 0)")
+       " + 109 * (rank(played[0]) if len(played) > 0 else 0)"
+       # every legal action (legal[0] alone is a pass through most bidding, and an action that
+       # moves a piece in much else: a copy of them not made read the same there)
+       " + 113 * count(b in legal if b.kind == 'bid') + 127 * sum(b.bid.rank for b in legal"
+       " if b.kind == 'bid') + 131 * count(b in legal if b.kind == 'bury')")
 
 
 def probe(layout: bool, cards: bool) -> str:
