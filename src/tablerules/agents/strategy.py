@@ -662,6 +662,8 @@ def decide(strategy: Strategy, voc: Vocabulary, seat: int, legal: tuple, obs: di
             for a in legal:
                 s.a = a
                 if rule.only(s):
+                    if rule.choose is None:  # the first action `only` keeps: no more asked
+                        return a, rule.name
                     cands.append(a)
             if not cands:
                 continue

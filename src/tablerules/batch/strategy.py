@@ -775,6 +775,7 @@ class StrategyPart:
         # Batch.seats), not the source's: every seating of the same strategies is one kernel
         b.seat_strategy = which if which else [0] * n
         b.const("HAS_RULES", int(bool(strategies)))
+        b.const("BELOW_ANY", -(1 << 62))  # below every int a rule's value may be (_bnd)
         b.const("STAMP_AT", self.u.memos)  # the decision's stamp (see `user`)
         self.u.memos += 1
         voc_kinds = None
@@ -806,7 +807,7 @@ class StrategyPart:
             mine = [d.replace(_A_STORE + "\n", "") if d.startswith("def _r") else d
                     for d in mine]
         # the decision's view copies its legal actions only for a strategy that reads them as
-        # a list (ORDERED's `legal`): a copy that nothing reads was 0.96 of a shipped rules kernel's time
+        # a list (ORDERED's `legal`): a copy nothing read was 0.96 of a rules kernel's time
         b.const("OBS_COPY", int(any(_LEGAL_READ.search(d) for d in mine)))
         for d in mine:
             one = d.startswith(("def _a", "def _r", "def _s")) or \
@@ -869,16 +870,18 @@ class StrategyPart:
         # of the strategy that reads `a` itself (an aggregate of the rule's), and that line is
         # taken out again when no function does (build)
         only, choose = (None if x is None else x.replace(_A_SLOT, "a") for x in (only, choose))
-        lines += ["    best = -1", "    top = 0", "    have = False", "    for q in range(n):",
+        # without a `choose`, the first action `only` keeps; with one, the first of the
+        # largest value, `top` starting below every value a rule may have (_bnd): no flag of
+        # a first value (0.97 of a shipped rules kernel's time without it: docs/speed.md)
+        lines += ["    best = -1", "    top = BELOW_ANY", "    for q in range(n):",
                   "        a = acts[q]", _A_STORE]
         if only is not None:
             lines += [f"        if not ({only}):", "            continue"]
         if choose is None:
-            lines += ["        if not have:", "            best = a",
-                      "            have = True"]
+            lines.append("        return a")
         else:
-            lines += [f"        v = _bnd({choose})", "        if not have or v > top:",
-                      "            best = a", "            top = v", "            have = True"]
+            lines += [f"        v = _bnd({choose})", "        if v > top:",
+                      "            best = a", "            top = v"]
         lines.append("    return best")
         name = self.u.fresh("r")
         self.u.defs.append(f"def {name}(S, H, acts, n):\n" + "\n".join(lines) + "\n")
