@@ -1,0 +1,44 @@
+"""Whether the `tablerules` the tests import is this checkout's (tests/conftest.py asks it once
+a run). `pip install .` puts a copy in site-packages, and `python -m pytest` imports that copy,
+not src/: an edit made since the install is then not what the suite tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# the checkout's parts as the wheel lays them out (pyproject.toml: the package, and the shipped
+# rulesets and schemas under _data)
+PARTS = (("src/tablerules", "", "*.py"), ("rulesets", "_data/rulesets", "*"),
+         ("schemas", "_data/schemas", "*"))
+
+
+def differences(repo: Path, package: Path) -> list[str]:
+    """The checkout's files (paths from `repo`) that the package at `package` holds otherwise,
+    or not at all; empty when it is the checkout as installed."""
+    out = []
+    for src, dst, pattern in PARTS:
+        root = repo / src
+        for f in sorted(root.rglob(pattern)):
+            if not f.is_file() or "__pycache__" in f.parts:
+                continue
+            there = package / dst / f.relative_to(root)
+            if not there.is_file() or there.read_bytes() != f.read_bytes():
+                out.append(f.relative_to(repo).as_posix())
+    return out
+
+
+def stale(repo: Path, package: Path) -> str | None:
+    """Why the tests would not test this checkout (a line to stop the run with), or None: the
+    package is the checkout's own src/ (an editable install, PYTHONPATH=src), or a copy of it
+    as it is now."""
+    own = repo / "src" / "tablerules"
+    if not own.is_dir() or package.resolve() == own.resolve():
+        return None
+    diff = differences(repo, package)
+    if not diff:
+        return None
+    shown = ", ".join(diff[:4]) + (f" and {len(diff) - 4} more" if len(diff) > 4 else "")
+    return (f"the tests import tablerules from {package}, an installed copy that is not this "
+            f"checkout as it is now ({shown} differ). Install the checkout again "
+            "(pip install '.[test]'; pip install -e '.[test]' while editing), or run the tests "
+            "with PYTHONPATH=src.")
