@@ -10,7 +10,7 @@ then writes where each compiled function lies (numba's code library:
 `get_pointer_to_function`), `/tmp/perf-<pid>.map` for `perf report` and a copy of each
 function's bytes. The parent counts the samples that fall in each function. A function the
 kernel inlines is part of its caller: what is listed is what numba compiled on its own (the
-hand loop `_hand`, each `_..._at` body: a strategy's decision function `_s<N>_at`, a kept
+hand loop `_hand`, each `_..._at` body: the rules agent's decisions `_k_rules_at`, a kept
 value `_c<N>_at`, a ruleset function `_u<N>_at`, the dispatchers `_k_..._at`). The compile
 (up to a minute) is not sampled: the recording starts after it. Read docs/speed.md for the
 names; `--annotate NAME` prints that function's hottest instructions (objdump) with their

@@ -379,9 +379,10 @@ play:
     assert len(re.findall(r"_k_obs_suit\(S, _b\d+\) == _popcount", src)) == 1
     assert len(re.findall(r"    return \(S\[KEEP \+ \d+\] >> _b\d+\) & 1 == 1\n", src)) == 2
     # each mask set once a decision, before the rules, and read as a slot by the counts
-    set_at = re.search(r"    _k_obs_prep\(S, H, acts, n\)\n((?:    S\[KEEP \+ \d+\] = .*\n)*)"
-                       r"    sec = ", src)
-    assert set_at is not None and set_at.group(1).count("\n") == 2, src
+    # (in `_k_rules`, where the decision function is written in)
+    set_at = re.search(r"( +)_k_obs_prep\(S, H, acts, n\)\n((?:\1S\[KEEP \+ \d+\] = .*\n)*)"
+                       r"\1sec = ", src)
+    assert set_at is not None and set_at.group(2).count("\n") == 2, src
     agree(tmp_path, name, f"rules:strategy={f}")
 
 

@@ -35,6 +35,7 @@ _A_SLOT = "S[OBS + OBS_A]"
 _A_STORE = f"        {_A_SLOT} = a"
 # a read of the copy of the decision's legal actions (ORDERED's `legal`), not of OBS_LB..
 _LEGAL_READ = re.compile(r"\bOBS \+ OBS_L\b")
+_RETURN = re.compile(r"^(\s*)return (.+)$")
 _LOOP = re.compile(r"^\s*(for|while) ", re.M)
 _CALLED = re.compile(r"\b(_[a-z_]*\d+)\(")
 
@@ -62,22 +63,6 @@ def obs_slots(game, width: int) -> dict[str, int]:
 # the fixed helpers of the rules agent: the record `_choose` keeps, the decision's view, the
 # observation's functions (strategy.py's Seen, _suit, _rank, _beats, _follows)
 TEMPLATE = '''
-# The loop calls it at every decision. Its body is compiled on its own (inlined in the loop it
-# made the loop's code, and its compile, several times longer), and given the arrays as
-# pointers (native.ptr): numba passes an array to a function compiled on its own as seven
-# values on the stack, and the 28 of these four at each decision took up to an eighth of a
-# hand played by a shipped strategy (docs/speed.md).
-''' + on_its_own('''def _k_rules(S, H, R, acts, n):
-    c = S[AGENTS + S[ACTOR]]
-    if c > 0:
-        a = acts[0]
-        if n > 1:
-            a = _k_strat(S, H, acts, n, c)
-    else:
-        a = acts[_rand(R, n)]
-    _k_obs_record(S, a)
-    return a
-''') + '''
 
 @njit(cache=True, inline='always')
 def _k_obs_record(S, a):
@@ -561,9 +546,38 @@ class StrategyGen(Gen):
         raise NotBatchable(f"the function {name}() has no kernel form in a strategy")
 
 
+def _rules_function(decisions: list[str]) -> str:
+    """`_k_rules(S, H, R, acts, n)`, which the hand loop calls at every decision: the action of
+    the seat's strategy (S[AGENTS + seat], from 1: `decisions[c - 1]`, each a decision
+    function `def _sN(S, H, acts, n)` as StrategyPart._strategy makes it), or a random one;
+    recorded for the strategies' view either way. Each decision function's body is written in,
+    its `return x` an assignment and a break from a loop of one pass, where a call of it cost
+    0.96 of a shipped rules kernel's time and numba's inlining of it (inline='always') tripled the
+    kernel's compile (docs/speed.md). It is compiled on its own (in the hand loop it made the
+    loop's code and compile several times longer) and given its arrays as pointers
+    (typed.on_its_own)."""
+    lines = ["def _k_rules(S, H, R, acts, n):", "    c = S[AGENTS + S[ACTOR]]", "    if c > 0:",
+             "        a = acts[0]", "        if n > 1:", "            while True:"]
+    for i, d in enumerate(decisions):
+        body = d.split("\n", 1)[1]
+        if _LOOP.search(body):
+            raise RuntimeError("a decision function has a loop of its own: a break in it "
+                               "would not leave the decision")
+        lines.append(f"                if c == {i + 1}:")
+        for line in body.splitlines():
+            m = _RETURN.match(line)
+            if m:
+                lines += [f"{' ' * 16}{m[1]}a = {m[2]}", f"{' ' * 16}{m[1]}break"]
+            elif line.strip():
+                lines.append(" " * 16 + line)
+    lines += ["                break", "    else:", "        a = acts[_rand(R, n)]",
+              "    _k_obs_record(S, a)", "    return a"]
+    return "\n".join(lines) + "\n"
+
+
 class StrategyPart:
     """The rules agent's part of one kernel: every strategy a seat plays, one decision function
-    each, dispatched by `_k_strat(S, H, acts, n, c)` (c: the strategy's number, from 1)."""
+    each, written into `_k_rules` (_rules_function), chosen by the seat's number `c` (from 1)."""
 
     def __init__(self, builder, agents: tuple):
         self.b = builder
@@ -809,6 +823,9 @@ class StrategyPart:
         # the decision's view copies its legal actions only for a strategy that reads them as
         # a list (ORDERED's `legal`): a copy nothing read was 0.96 of a rules kernel's time
         b.const("OBS_COPY", int(any(_LEGAL_READ.search(d) for d in mine)))
+        # each strategy's decision function is written into `_k_rules` (below), not called
+        decisions = {_DEF.match(d).group(1): d for d in mine if _DEF.match(d).group(1) in fns}
+        mine = [d for d in mine if _DEF.match(d).group(1) not in decisions]
         for d in mine:
             one = d.startswith(("def _a", "def _r", "def _s")) or \
                 _DEF.match(d).group(1) in self._bits
@@ -823,11 +840,7 @@ class StrategyPart:
         b.const("ALL_PIECES", (1 << len(g.pieces)) - 1)
         b.const("HAND_SIZE", g.hand_size)
         b.array("NSUITS", [len(t.suits) for t in b.trick_tabs] or [0])
-        lines = ["def _k_strat(S, H, acts, n, c):"]
-        for i, fn in enumerate(fns):
-            lines += [f"    if c == {i + 1}:", f"        return {fn}(S, H, acts, n)"]
-        lines.append("    return acts[0]")
-        b.dispatch.append("\n".join(lines) + "\n")
+        b.outlined.append(_rules_function([decisions[fn] for fn in fns]))
         b.templates.append(TEMPLATE)
 
     def _strategy(self, s) -> str:
