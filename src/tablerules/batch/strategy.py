@@ -810,9 +810,10 @@ class StrategyPart:
                                    ) from None
         # a strategy's functions and kept values are compiled on their own, not inlined:
         # inlined, every call of a function inside another grows the code as a tree (compiles
-        # took minutes). An aggregate, a rule and the strategy's decision function have one call
-        # site each, so they go by the kernel's rule (_decorated: inlined unless big); forcing
-        # every rule inline made a shipped rules kernel compile in 47 s, not 14, for no speed
+        # took minutes). An aggregate and a rule have one call site each, so they go by the
+        # kernel's rule (_decorated: inlined unless big); forcing every rule inline made a
+        # shipped rules kernel compile in 47 s, not 14, for no speed. The strategy's decision
+        # function is written into `_k_rules` (_rules_function)
         mine = self._kept(self.u.defs[k0:])
         del self.u.defs[k0:]
         # no function but the rules reads the action's slot (an aggregate of a rule's that
@@ -827,7 +828,7 @@ class StrategyPart:
         decisions = {_DEF.match(d).group(1): d for d in mine if _DEF.match(d).group(1) in fns}
         mine = [d for d in mine if _DEF.match(d).group(1) not in decisions]
         for d in mine:
-            one = d.startswith(("def _a", "def _r", "def _s")) or \
+            one = d.startswith(("def _a", "def _r")) or \
                 _DEF.match(d).group(1) in self._bits
             (self.u.defs if one else b.outlined).append(d)
         kinds = voc_kinds or ("play",) * g.actions.num_actions
@@ -844,7 +845,8 @@ class StrategyPart:
         b.templates.append(TEMPLATE)
 
     def _strategy(self, s) -> str:
-        """The decision function `_sN(S, H, acts, n)` of one strategy."""
+        """The decision function `_sN(S, H, acts, n)` of one strategy (its name; its def in
+        the unit's defs, whose body build() writes into `_k_rules`)."""
         self._masks = []
         body = ["    sec = _k_obs_section(acts, n)"]
         for k, sec in enumerate(SECTIONS):
