@@ -4,19 +4,27 @@ not src/: an edit made since the install is then not what the suite tests."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
-# the checkout's parts as the wheel lays them out (pyproject.toml: the package, and the shipped
-# rulesets and schemas under _data)
-PARTS = (("src/tablerules", "", "*.py"), ("rulesets", "_data/rulesets", "*"),
-         ("schemas", "_data/schemas", "*"))
+
+def parts(repo: Path) -> list[tuple[str, str, str]]:
+    """The checkout's parts as its wheel lays them out, read from its pyproject.toml (hatch's
+    wheel target: each package's modules, and each folder force-included into the package):
+    (folder in the checkout, folder in the installed package, files compared)."""
+    wheel = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))[
+        "tool"]["hatch"]["build"]["targets"]["wheel"]
+    out = [(pkg, "", "*.py") for pkg in wheel["packages"]]
+    for src, dst in wheel.get("force-include", {}).items():
+        out.append((src, dst.split("/", 1)[1], "*"))  # "tablerules/_data/x": from the package
+    return out
 
 
 def differences(repo: Path, package: Path) -> list[str]:
     """The checkout's files (paths from `repo`) that the package at `package` holds otherwise,
     or not at all; empty when it is the checkout as installed."""
     out = []
-    for src, dst, pattern in PARTS:
+    for src, dst, pattern in parts(repo):
         root = repo / src
         for f in sorted(root.rglob(pattern)):
             if not f.is_file() or "__pycache__" in f.parts:

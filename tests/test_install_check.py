@@ -13,6 +13,8 @@ REPO = Path(__file__).resolve().parent.parent
 def _checkout(tmp_path: Path) -> Path:
     repo = tmp_path / "repo"
     (repo / "src" / "tablerules" / "engine").mkdir(parents=True)
+    # the wheel's layout as the project's pyproject.toml gives it
+    (repo / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     (repo / "src" / "tablerules" / "__init__.py").write_text("x = 1\n")
     (repo / "src" / "tablerules" / "engine" / "state.py").write_text("y = 2\n")
     (repo / "rulesets").mkdir()

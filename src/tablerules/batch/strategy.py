@@ -825,12 +825,15 @@ class StrategyPart:
         # a list (ORDERED's `legal`): a copy nothing read was 0.96 of a rules kernel's time
         b.const("OBS_COPY", int(any(_LEGAL_READ.search(d) for d in mine)))
         # each strategy's decision function is written into `_k_rules` (below), not called
-        decisions = {_DEF.match(d).group(1): d for d in mine if _DEF.match(d).group(1) in fns}
-        mine = [d for d in mine if _DEF.match(d).group(1) not in decisions]
+        decisions = {}
         for d in mine:
-            one = d.startswith(("def _a", "def _r")) or \
-                _DEF.match(d).group(1) in self._bits
-            (self.u.defs if one else b.outlined).append(d)
+            name = _DEF.match(d).group(1)
+            if name in fns:
+                decisions[name] = d
+            elif d.startswith(("def _a", "def _r")) or name in self._bits:
+                self.u.defs.append(d)
+            else:
+                b.outlined.append(d)
         kinds = voc_kinds or ("play",) * g.actions.num_actions
         sec = {k: SECTIONS.index(SECTION_OF.get(k, "play")) if k != "pass" else 3
                for k in set(kinds)}
@@ -888,16 +891,16 @@ class StrategyPart:
         # without a `choose`, the first action `only` keeps; with one, the first of the
         # largest value, `top` starting below every value a rule may have (_bnd): no flag of
         # a first value (0.97 of a shipped rules kernel's time without it: docs/speed.md)
-        lines += ["    best = -1", "    top = BELOW_ANY", "    for q in range(n):",
-                  "        a = acts[q]", _A_STORE]
+        if choose is not None:
+            lines += ["    best = -1", "    top = BELOW_ANY"]
+        lines += ["    for q in range(n):", "        a = acts[q]", _A_STORE]
         if only is not None:
             lines += [f"        if not ({only}):", "            continue"]
         if choose is None:
-            lines.append("        return a")
+            lines += ["        return a", "    return -1"]
         else:
             lines += [f"        v = _bnd({choose})", "        if v > top:",
-                      "            best = a", "            top = v"]
-        lines.append("    return best")
+                      "            best = a", "            top = v", "    return best"]
         name = self.u.fresh("r")
         self.u.defs.append(f"def {name}(S, H, acts, n):\n" + "\n".join(lines) + "\n")
         return name
