@@ -20,19 +20,30 @@ def parts(repo: Path) -> list[tuple[str, str, str]]:
     return out
 
 
+def _files(root: Path, pattern: str) -> list[Path]:
+    """The files under `root` matching `pattern`, as paths from it (no compiled caches)."""
+    return sorted(f.relative_to(root) for f in root.rglob(pattern)
+                  if f.is_file() and "__pycache__" not in f.parts)
+
+
 def differences(repo: Path, package: Path) -> list[str]:
     """The checkout's files (paths from `repo`) that the package at `package` holds otherwise,
-    or not at all; empty when it is the checkout as installed."""
-    out = []
+    or not at all, then the package's files that the checkout no longer has (a module deleted
+    since the install, which the package would still import), by the path they had; empty
+    when it is the checkout as installed."""
+    out, gone = [], []
     for src, dst, pattern in parts(repo):
-        root = repo / src
-        for f in sorted(root.rglob(pattern)):
-            if not f.is_file() or "__pycache__" in f.parts:
-                continue
-            there = package / dst / f.relative_to(root)
-            if not there.is_file() or there.read_bytes() != f.read_bytes():
-                out.append(f.relative_to(repo).as_posix())
-    return out
+        root, there = repo / src, package / dst
+        mine = _files(root, pattern)
+        for f in mine:
+            if not (there / f).is_file() or (there / f).read_bytes() != (root / f).read_bytes():
+                out.append((Path(src) / f).as_posix())
+        if there.is_dir():
+            # the package's own modules beside its data folders: those are parts of their own
+            inside = {Path(d) for s, d, _ in parts(repo) if d and not dst}
+            gone += [(Path(src) / f).as_posix() for f in set(_files(there, pattern)) - set(mine)
+                     if not any(d in f.parents for d in inside)]
+    return out + sorted(gone)
 
 
 def stale(repo: Path, package: Path) -> str | None:

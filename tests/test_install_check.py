@@ -50,6 +50,19 @@ def test_an_edit_since_the_install_is_named(tmp_path):
     assert "pip install" in why and "PYTHONPATH=src" in why
 
 
+def test_a_module_deleted_since_the_install_is_named(tmp_path):
+    """The installed copy still has a module the checkout deleted: the package would import
+    it (a test of the checkout would pass against it), so the copy is not the checkout."""
+    repo = _checkout(tmp_path)
+    pkg = _install(repo, tmp_path / "site" / "tablerules")
+    (repo / "src" / "tablerules" / "engine" / "state.py").unlink()
+    (repo / "rulesets" / "game.yaml").unlink()
+    (pkg / "__pycache__").mkdir()
+    (pkg / "__pycache__" / "old.cpython-311.pyc").write_bytes(b"x")  # a cache is no module
+    assert differences(repo, pkg) == ["rulesets/game.yaml", "src/tablerules/engine/state.py"]
+    assert "src/tablerules/engine/state.py" in stale(repo, pkg)
+
+
 def test_this_run_imports_the_checkout_as_it_is():
     """What conftest.py checks before the run, so the run got here: the package imported is
     this checkout, or a copy of it as it is now."""

@@ -656,8 +656,11 @@ def decide(strategy: Strategy, voc: Vocabulary, seat: int, legal: tuple, obs: di
     for rule in strategy.sections[sec]:
         if rule.when is not None and not rule.when(s):
             continue
-        cands = legal
-        if rule.only is not None:
+        if rule.only is None:
+            if rule.choose is None:  # neither `only` nor `choose`: the first legal action
+                return legal[0], rule.name
+            cands = legal
+        else:
             cands = []
             for a in legal:
                 s.a = a
@@ -667,8 +670,6 @@ def decide(strategy: Strategy, voc: Vocabulary, seat: int, legal: tuple, obs: di
                     cands.append(a)
             if not cands:
                 continue
-        if rule.choose is None:
-            return cands[0], rule.name
         best, best_key = cands[0], None
         for a in cands:
             s.a = a

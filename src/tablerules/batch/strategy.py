@@ -35,7 +35,6 @@ _A_SLOT = "S[OBS + OBS_A]"
 _A_STORE = f"        {_A_SLOT} = a"
 # a read of the copy of the decision's legal actions (ORDERED's `legal`), not of OBS_LB..
 _LEGAL_READ = re.compile(r"\bOBS \+ OBS_L\b")
-_RETURN = re.compile(r"^(\s*)return (.+)$")
 _LOOP = re.compile(r"^\s*(for|while) ", re.M)
 _CALLED = re.compile(r"\b(_[a-z_]*\d+)\(")
 
@@ -546,30 +545,21 @@ class StrategyGen(Gen):
         raise NotBatchable(f"the function {name}() has no kernel form in a strategy")
 
 
-def _rules_function(decisions: list[str]) -> str:
+def _rules_function(decisions: list[list[str]]) -> str:
     """`_k_rules(S, H, R, acts, n)`, which the hand loop calls at every decision: the action of
-    the seat's strategy (S[AGENTS + seat], from 1: `decisions[c - 1]`, each a decision
-    function `def _sN(S, H, acts, n)` as StrategyPart._strategy makes it), or a random one;
-    recorded for the strategies' view either way. Each decision function's body is written in,
-    its `return x` an assignment and a break from a loop of one pass, where a call of it cost
-    0.96 of a shipped rules kernel's time and numba's inlining of it (inline='always') tripled the
+    the seat's strategy (S[AGENTS + seat], from 1: `decisions[c - 1]`, each the body of its
+    decision as StrategyPart._strategy writes it), or a random one; recorded for the
+    strategies' view either way. Each body is written in, in a loop of one pass that its
+    `a = ...; break` leaves with the action, where a call of a decision function cost 0.96 of
+    a shipped rules kernel's time and numba's inlining of it (inline='always') tripled the
     kernel's compile (docs/speed.md). It is compiled on its own (in the hand loop it made the
     loop's code and compile several times longer) and given its arrays as pointers
     (typed.on_its_own)."""
     lines = ["def _k_rules(S, H, R, acts, n):", "    c = S[AGENTS + S[ACTOR]]", "    if c > 0:",
              "        a = acts[0]", "        if n > 1:", "            while True:"]
-    for i, d in enumerate(decisions):
-        body = d.split("\n", 1)[1]
-        if _LOOP.search(body):
-            raise RuntimeError("a decision function has a loop of its own: a break in it "
-                               "would not leave the decision")
+    for i, body in enumerate(decisions):
         lines.append(f"                if c == {i + 1}:")
-        for line in body.splitlines():
-            m = _RETURN.match(line)
-            if m:
-                lines += [f"{' ' * 16}{m[1]}a = {m[2]}", f"{' ' * 16}{m[1]}break"]
-            elif line.strip():
-                lines.append(" " * 16 + line)
+        lines += [" " * 20 + line for line in body]
     lines += ["                break", "    else:", "        a = acts[_rand(R, n)]",
               "    _k_obs_record(S, a)", "    return a"]
     return "\n".join(lines) + "\n"
@@ -681,18 +671,21 @@ class StrategyPart:
         self._keepable[fname] = (args, body)
         return fname
 
-    def _kept(self, defs: list[str]) -> list[str]:
+    def _kept(self, defs: list[str], decisions: list[list[str]]) -> list[str]:
         """`defs` (the strategies' generated functions) with each function that may be kept by
-        its arguments (`user`) kept, its memo slots taken, where two places in them ask it:
+        its arguments (`user`) kept, its memo slots taken, where two places in them or in the
+        `decisions` (each strategy's lines, `_strategy`) ask it:
         the keeping pays where a value or rule asks again what another asked (the best of the
         suits' strengths, then the suits of that strength), and costs where one place asks it
         with other arguments every time (a layout's best next lay after each end, asked for
         the threat of each lay: there the keeping cost 5% of the hand, docs/speed.md)."""
         names = [_DEF.match(d).group(1) for d in defs]
+        texts = ["\n".join(lines) for lines in decisions]
         out = list(defs)
         for fname, (args, body) in self._keepable.items():
             call = re.compile(rf"\b{fname}\(")
-            if sum(len(call.findall(d)) for d, name in zip(defs, names) if name != fname) >= 2:
+            asked = sum(len(call.findall(d)) for d, name in zip(defs, names) if name != fname)
+            if asked + sum(len(call.findall(t)) for t in texts) >= 2:
                 text, size = kept_by_arguments(fname, args, body, self.u.memos,
                                                "S[MEMO + STAMP_AT]")
                 self.u.memos += size
@@ -793,7 +786,7 @@ class StrategyPart:
         b.const("STAMP_AT", self.u.memos)  # the decision's stamp (see `user`)
         self.u.memos += 1
         voc_kinds = None
-        fns = []
+        decisions = []  # each strategy's, as lines of `_k_rules`
         k0 = len(self.u.defs)
         for s in strategies:
             if s.vocab is None or s.vocab.gd is not g:
@@ -803,7 +796,7 @@ class StrategyPart:
             self._vals = {id(var): (name, c) for name, (var, c) in s.values.items()}
             self._values, self._slots = {}, {}
             try:
-                fns.append(self._strategy(s))
+                decisions.append(self._strategy(s))
             except NotBatchable as e:
                 where = ".".join(str(p) for p in e.path)
                 raise NotBatchable(f"the strategy {s.name} ({s.file}), {where}: {e.message}"
@@ -812,9 +805,9 @@ class StrategyPart:
         # inlined, every call of a function inside another grows the code as a tree (compiles
         # took minutes). An aggregate and a rule have one call site each, so they go by the
         # kernel's rule (_decorated: inlined unless big); forcing every rule inline made a
-        # shipped rules kernel compile in 47 s, not 14, for no speed. The strategy's decision
-        # function is written into `_k_rules` (_rules_function)
-        mine = self._kept(self.u.defs[k0:])
+        # shipped rules kernel compile in 47 s, not 14, for no speed. Each strategy's decision
+        # is written into `_k_rules` (_rules_function)
+        mine = self._kept(self.u.defs[k0:], decisions)
         del self.u.defs[k0:]
         # no function but the rules reads the action's slot (an aggregate of a rule's that
         # reads `a` would): the rules' loops need not write it (their own reads are the local)
@@ -823,14 +816,10 @@ class StrategyPart:
                     for d in mine]
         # the decision's view copies its legal actions only for a strategy that reads them as
         # a list (ORDERED's `legal`): a copy nothing read was 0.96 of a rules kernel's time
-        b.const("OBS_COPY", int(any(_LEGAL_READ.search(d) for d in mine)))
-        # each strategy's decision function is written into `_k_rules` (below), not called
-        decisions = {}
+        b.const("OBS_COPY", int(any(_LEGAL_READ.search(d)
+                                    for d in mine + ["\n".join(x) for x in decisions])))
         for d in mine:
-            name = _DEF.match(d).group(1)
-            if name in fns:
-                decisions[name] = d
-            elif d.startswith(("def _a", "def _r")) or name in self._bits:
+            if d.startswith(("def _a", "def _r")) or _DEF.match(d).group(1) in self._bits:
                 self.u.defs.append(d)
             else:
                 b.outlined.append(d)
@@ -844,28 +833,27 @@ class StrategyPart:
         b.const("ALL_PIECES", (1 << len(g.pieces)) - 1)
         b.const("HAND_SIZE", g.hand_size)
         b.array("NSUITS", [len(t.suits) for t in b.trick_tabs] or [0])
-        b.outlined.append(_rules_function([decisions[fn] for fn in fns]))
+        b.outlined.append(_rules_function(decisions))
         b.templates.append(TEMPLATE)
 
-    def _strategy(self, s) -> str:
-        """The decision function `_sN(S, H, acts, n)` of one strategy (its name; its def in
-        the unit's defs, whose body build() writes into `_k_rules`)."""
+    def _strategy(self, s) -> list[str]:
+        """The decision of one strategy, as lines of `_k_rules`'s loop of one pass
+        (_rules_function): the first rule of the decision's section that applies, its action
+        in `a` and a break; else the first legal action. No loop of its own: a break in it
+        would not leave the decision (a rule's loop is its function's, `_rule`)."""
         self._masks = []
-        body = ["    sec = _k_obs_section(acts, n)"]
+        body = ["sec = _k_obs_section(acts, n)"]
         for k, sec in enumerate(SECTIONS):
             rules = s.sections.get(sec, ())
             if not rules:
                 continue
-            body.append(f"    if sec == {k}:")
+            body.append(f"if sec == {k}:")
             for rule in rules:
                 fn = self._rule(sec, rule)
-                body += [f"        v = {fn}(S, H, acts, n)", "        if v >= 0:",
-                         "            return v"]
-        body[:0] = ["    _k_obs_prep(S, H, acts, n)", *self._masks]
-        name = self.u.fresh("s")
-        self.u.defs.append(f"def {name}(S, H, acts, n):\n" + "\n".join(body)
-                           + "\n    return acts[0]\n")
-        return name
+                body += [f"    v = {fn}(S, H, acts, n)", "    if v >= 0:", "        a = v",
+                         "        break"]
+        return ["_k_obs_prep(S, H, acts, n)", *(m.strip() for m in self._masks), *body,
+                "a = acts[0]", "break"]
 
     def _part(self, sec: str, rule, key: str, hoist: bool) -> str | None:
         c = rule.compiled.get(key)
