@@ -566,8 +566,8 @@ def _rules_function(decisions: list[list[str]]) -> str:
 
 
 class StrategyPart:
-    """The rules agent's part of one kernel: every strategy a seat plays, one decision function
-    each, written into `_k_rules` (_rules_function), chosen by the seat's number `c` (from 1)."""
+    """The rules agent's part of one kernel: every strategy a seat plays, its decision written
+    into `_k_rules` (`_strategy`, _rules_function), chosen by the seat's number `c` (from 1)."""
 
     def __init__(self, builder, agents: tuple):
         self.b = builder
@@ -701,7 +701,7 @@ class StrategyPart:
     def _as_mask(self, typed, locals_: dict) -> str | None:
         """A truth of one piece whose body has a mask form (typed.Gen._piece_mask: the
         piece's attributes, `suit(t) == trump`, guards of the state's own slots), as the slot
-        of that mask, which the strategy's decision function sets at every decision (`_masks`;
+        of that mask, which the strategy's decision sets at every decision (`_masks`;
         a strategy's function reads the observation and its argument, which a decision does
         not change, and a mask's look-ups never fail, so it may be worked out before it is
         asked for): each call is then a bit of it, and a rule's loop reads the slot as often
