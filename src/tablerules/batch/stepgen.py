@@ -3,11 +3,11 @@
 `source(loop, lay, consts)` rewrites the kernel's hand loop (`_hand` of kernel.LOOP, with
 layout.py's `_layout` written into it) as `_steps(at, n, dealer)`, a numba generator that stops
 at every decision instead of choosing: it puts the legal actions, sorted, in io[1:1 + n] and
-yields `n + (seat << 16)`; the caller puts the action taken in io[0] and resumes it. After an
-action that is not among them the same decision is yielded again with its code's bits inverted
-(a negative code: one stop a decision, each stop costing compile time). A hand it cannot go on with
-(the kernel's error codes, ERRORS) leaves the code in its result row and ends, as an ended hand
-does with 0 there. The branches on the module's constants are taken here (_Fold), not left to
+yields n (the seat deciding is S[ACTOR] in its buffer, which steps.py reads when asked); the
+caller puts the action taken in io[0] and resumes it. After an action that is not among them
+the same decision is yielded again with its count's bits inverted (a negative number: one stop
+a decision, each stop costing compile time). A hand it cannot go on with (the kernel's error
+codes, ERRORS) leaves the code in its result row and ends, as an ended hand does with 0 there. The branches on the module's constants are taken here (_Fold), not left to
 numba. The rewrite is of the fixed template text only (the loop's own source, parsed with
 `ast`): no ruleset text reaches it, and the module's check of generated names covers it.
 """
@@ -53,7 +53,7 @@ for q_ in range({n}):
     io[1 + q_] = acts[q_]
 bad_ = 0
 while True:
-    yield ({n} + (S[ACTOR] << 16)) ^ bad_
+    yield {n} ^ bad_
     {x} = io[0]
     if _in({x}, acts[:{n}]):
         break

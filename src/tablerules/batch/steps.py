@@ -52,6 +52,8 @@ class Steps:
         self._b_at = self.places[len(_PARTS) + 4]
         self._head_at = head
         self._score_at = self._b_at + int(module.SCORE)
+        self._actor_at = self._b_at + int(module.ACTOR)  # the seat deciding (S is B's start)
+        self._start = self._run  # what starts a hand's generator (`_compiled`)
         # io before the deal: the setting, and B (which needs no setting)
         self._head = array("q", bytes(8 * self._ids_at))
         self._head[head + _TURN] = -1  # a hand on its own: no turn carried
@@ -93,6 +95,15 @@ class Steps:
         except TypeError:
             self._refuse(dealt, dealer)
         return CompiledHand(self, dealer, io)
+
+    def _compiled(self) -> None:
+        """Once the generator is compiled (compile_steps): a hand starts it by its compiled
+        entry point, with its three ints as they are (the dispatcher's look-up of their types
+        cost about 0.15 us a hand); by the dispatcher when numba does not compile
+        (NUMBA_DISABLE_JIT: plain Python) or compiled more than one form."""
+        over = getattr(self._run, "overloads", None) or {}
+        if len(over) == 1:
+            self._start = next(iter(over.values())).entry_point
 
     def _read(self, dealt) -> array | None:
         """The hand's buffer with the deal's piece ids; None when a piece is not one, or the
@@ -171,8 +182,7 @@ class Steps:
 class CompiledHand:
     """One hand on the kernel, one decision at a time: see the module."""
 
-    __slots__ = ("steps", "dealer", "_io", "_next", "_legal", "_code", "_unpack", "_shadow",
-                 "_synced")
+    __slots__ = ("steps", "dealer", "_io", "_next", "_legal", "_unpack", "_shadow", "_synced")
 
     def __init__(self, steps: Steps, dealer: int, io, replay=()):
         self.steps = steps
@@ -182,7 +192,7 @@ class CompiledHand:
         self._io = io
         self._shadow = None
         self._unpack = steps._legal_of
-        self._next = steps._run(*io.buffer_info(), dealer).__next__
+        self._next = steps._start(*io.buffer_info(), dealer).__next__
         for a in replay:  # a clone: the same actions again, in the kernel
             self._go()
             io[0] = a
@@ -191,14 +201,13 @@ class CompiledHand:
     def _go(self) -> None:
         """On to the next decision (or the hand's end)."""
         try:
-            code = self._next()
+            n = self._next()  # the number of legal actions
         except StopIteration:
             self._end()
             return
         except (ValueError, ZeroDivisionError) as e:
             raise self._stopped(e) from None
-        self._code = code
-        self._legal = self._unpack[code & 0xFFFF](self._io, 8)
+        self._legal = self._unpack[n](self._io, 8)
 
     @staticmethod
     def _stopped(e: Exception) -> GameError:
@@ -252,23 +261,23 @@ class CompiledHand:
         return False
 
     def current_player(self) -> int:
-        return self._code >> 16 if self._legal else TERMINAL
+        return self._io[self.steps._actor_at] if self._legal else TERMINAL
 
     @property
     def actor(self) -> int:
-        return self._code >> 16 if self._legal else TERMINAL
+        return self._io[self.steps._actor_at] if self._legal else TERMINAL
 
     def legal_actions(self) -> tuple[int, ...]:
         return self._legal
 
     def apply_action(self, action: int) -> None:
         """Apply the next decision; one not legal now is the caller's mistake (CallerError):
-        the kernel checks it, and waits at the same decision (its code negative). (`_go`
+        the kernel checks it, and waits at the same decision (its count negative). (`_go`
         written out: a call fewer at every decision.)"""
         io = self._io
         try:
             io[0] = action
-            code = self._next()
+            n = self._next()
         except StopIteration:
             if not self._legal:
                 raise CallerError("the hand is over: no action is legal") from None
@@ -277,13 +286,12 @@ class CompiledHand:
         except (ValueError, ZeroDivisionError) as e:
             raise self._stopped(e) from None
         except (TypeError, OverflowError):  # not an int: not an action
-            code = -1
-        if code < 0:  # the kernel found it is not among the legal actions: nothing changed
+            n = -1
+        if n < 0:  # the kernel found it is not among the legal actions: nothing changed
             raise CallerError(f"{self.action_to_string(action)} is not a legal action for "
                               f"{self.player_name()} (legal: "
                               f"{', '.join(self.action_to_string(a) for a in self._legal)})")
-        self._code = code
-        self._legal = self._unpack[code & 0xFFFF](io, 8)
+        self._legal = self._unpack[n](io, 8)
 
     def clone(self) -> "CompiledHand":
         """An independent copy: the same deal and decisions, replayed in the kernel."""
@@ -318,7 +326,7 @@ class CompiledHand:
         return action_text(self.game, action)
 
     def player_name(self) -> str:
-        return self.game.seat_names[self._code >> 16] if self._legal else "nobody"
+        return self.game.seat_names[self.current_player()] if self._legal else "nobody"
 
     # -- the rest, from the step engine's state at the same point -----------------------------
 
@@ -372,6 +380,7 @@ def compile_steps(game, agents=None) -> Steps:
             steps = Steps(game, _load(source), builder.seat_strategy, agents)
             io = array("q", steps._head)
             steps._run(*io.buffer_info(), 0)  # numba compiles (or loads) _steps
+            steps._compiled()
             if any(agents):  # and what a play-out calls after it, not in the first play-out
                 steps.module._steps_after(*io.buffer_info())
         except Exception as e:  # numba's: the generator has no compiled form here
