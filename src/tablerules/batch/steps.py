@@ -86,9 +86,17 @@ class Steps:
         stock when the game has one; at its first decision, as engine/state.py's `new_hand`."""
         if dealer.__class__ is not int or not 0 <= dealer < self._seats:
             raise CallerError(f"the dealer is a seat 0..{self._seats - 1}, got {dealer!r}")
-        io = self._read(dealt)
-        if io is None:
-            self._refuse(dealt, dealer)
+        io = self._blank[:]
+        try:  # (high, low) pairs: two list reads a piece (`_read` written out: a call fewer)
+            if dealt[0][0].__class__ is not tuple:
+                raise TypeError
+            pair = self._by_pair
+            # a pair that is no piece reads -1, which the kernel refuses (`_end`)
+            self._put(io, self._deal_at, *[pair[a][b] for h in dealt for a, b in h])
+        except (TypeError, ValueError, IndexError, struct.error):
+            io = self._read(dealt)  # not pairs of ends of this set: ids, pairs or names
+            if io is None:
+                self._refuse(dealt, dealer)
         try:
             if list(map(len, dealt)) != self._lens:
                 raise TypeError
@@ -106,20 +114,12 @@ class Steps:
             self._start = next(iter(over.values())).entry_point
 
     def _read(self, dealt) -> array | None:
-        """The hand's buffer with the deal's piece ids; None when a piece is not one, or the
-        deal has not as many pieces as a deal has."""
+        """The hand's buffer with the deal's piece ids, read one by one (ids, (high, low) pairs
+        or names: `new_hand` reads pairs of this set's ends itself); None when a piece is not
+        one, or the deal has not as many pieces as a deal has."""
         io = self._blank[:]
-        at = self._deal_at
         try:
-            if dealt[0][0].__class__ is tuple:  # (high, low) pairs: two list reads a piece
-                pair = self._by_pair
-                # a pair that is no piece reads -1, which the kernel refuses (`_end`)
-                self._put(io, at, *[pair[a][b] for h in dealt for a, b in h])
-                return io
-        except (TypeError, ValueError, IndexError, struct.error):
-            pass  # not pairs of ends of this set: read as ids, pairs or names below
-        try:
-            self._put(io, at, *map(self._get, chain.from_iterable(dealt)))
+            self._put(io, self._deal_at, *map(self._get, chain.from_iterable(dealt)))
         except (KeyError, TypeError, struct.error):
             return None
         return io
@@ -184,7 +184,7 @@ class CompiledHand:
 
     __slots__ = ("steps", "dealer", "_io", "_next", "_legal", "_unpack", "_shadow", "_synced")
 
-    def __init__(self, steps: Steps, dealer: int, io, replay=()):
+    def __init__(self, steps: Steps, dealer: int, io):
         self.steps = steps
         self.dealer = dealer
         # the generator reads and writes io by its address (native.py): io lives as long as
@@ -193,9 +193,6 @@ class CompiledHand:
         self._shadow = None
         self._unpack = steps._legal_of
         self._next = steps._start(*io.buffer_info(), dealer).__next__
-        for a in replay:  # a clone: the same actions again, in the kernel
-            self._go()
-            io[0] = a
         self._go()
 
     def _go(self) -> None:
@@ -295,9 +292,12 @@ class CompiledHand:
 
     def clone(self) -> "CompiledHand":
         """An independent copy: the same deal and decisions, replayed in the kernel."""
-        st = self.steps
-        return CompiledHand(st, self.dealer, array("q", self._io),
-                            [a for _, a in self._decisions()])
+        hand = CompiledHand(self.steps, self.dealer, array("q", self._io))
+        io = hand._io
+        for _, a in self._decisions():  # the same actions again, in the kernel
+            io[0] = a
+            hand._go()
+        return hand
 
     def returns(self) -> list[float]:
         """A single hand: 0 for every seat (as engine/state.py's)."""
