@@ -182,7 +182,7 @@ class Steps:
 class CompiledHand:
     """One hand on the kernel, one decision at a time: see the module."""
 
-    __slots__ = ("steps", "dealer", "_io", "_next", "_legal", "_unpack", "_shadow", "_synced")
+    __slots__ = ("steps", "dealer", "_io", "_gen", "_legal", "_unpack", "_shadow", "_synced")
 
     def __init__(self, steps: Steps, dealer: int, io):
         self.steps = steps
@@ -192,13 +192,14 @@ class CompiledHand:
         self._io = io
         self._shadow = None
         self._unpack = steps._legal_of
-        self._next = steps._start(*io.buffer_info(), dealer).__next__
+        # resumed by next(), not its __next__ (a method wrapper: 10 ns more a call)
+        self._gen = steps._start(*io.buffer_info(), dealer)
         self._go()
 
     def _go(self) -> None:
         """On to the next decision (or the hand's end)."""
         try:
-            n = self._next()  # the number of legal actions
+            n = next(self._gen)  # the number of legal actions
         except StopIteration:
             self._end()
             return
@@ -274,7 +275,7 @@ class CompiledHand:
         io = self._io
         try:
             io[0] = action
-            n = self._next()
+            n = next(self._gen)
         except StopIteration:
             if not self._legal:
                 raise CallerError("the hand is over: no action is legal") from None
