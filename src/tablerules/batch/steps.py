@@ -98,7 +98,7 @@ class Steps:
             if io is None:
                 self._refuse(dealt, dealer)
         try:
-            if list(map(len, dealt)) != self._lens:
+            if [*map(len, dealt)] != self._lens:  # (not list(): 0.05 us less)
                 raise TypeError
         except TypeError:
             self._refuse(dealt, dealer)
