@@ -207,10 +207,18 @@ def test_a_deal_that_is_not_one_is_refused_in_the_step_engines_words(steps):
     short[0] = short[0][1:]
     with pytest.raises(CallerError, match="pieces"):
         steps.new_hand(short, 0)
+    uneven = [list(h) for h in dealt]  # every piece dealt, one seat's too many: as pairs too
+    uneven[1].append(uneven[0].pop())
+    with pytest.raises(CallerError, match="pieces"):
+        steps.new_hand(uneven, 0)
+    with pytest.raises(CallerError, match="pieces"):
+        steps.new_hand([[g.pieces.ends[t] for t in h] for h in uneven], 0)
     with pytest.raises(CallerError, match="not one of this set|not a piece"):
         steps.new_hand([[999] + h[1:] for h in dealt], 0)
     with pytest.raises(CallerError, match="the dealer is a seat"):
         steps.new_hand(dealt, g.seat_count)
+    with pytest.raises(TypeError, match="comes from Steps.new_hand"):
+        type(steps.new_hand(dealt, 0))(steps, 0, None)
 
 
 def test_a_hand_left_before_its_end_keeps_no_memory(steps):
