@@ -186,6 +186,8 @@ def test_an_illegal_action_is_the_callers_mistake_and_changes_nothing(steps):
         st.apply_action(bad)
     with pytest.raises(CallerError, match="is not a legal action"):
         st.apply_action("a string")
+    with pytest.raises(CallerError, match="is not a legal action"):
+        st.apply_action(2 ** 70)  # no int64: no action
     fresh = new_hand(g, st.dealt, 0)
     assert st.legal_actions() == legal and st.history == fresh.history
     st.apply_action(legal[0])
