@@ -32,15 +32,17 @@ def differences(repo: Path, package: Path) -> list[str]:
     since the install, which the package would still import), by the path they had; empty
     when it is the checkout as installed."""
     out, gone = [], []
-    for src, dst, pattern in parts(repo):
+    layout = parts(repo)
+    data = {Path(dst) for _, dst, _ in layout if dst}  # the data folders inside the package
+    for src, dst, pattern in layout:
         root, there = repo / src, package / dst
         mine = _files(root, pattern)
         for f in mine:
             if not (there / f).is_file() or (there / f).read_bytes() != (root / f).read_bytes():
                 out.append((Path(src) / f).as_posix())
         if there.is_dir():
-            # the package's own modules beside its data folders: those are parts of their own
-            inside = {Path(d) for s, d, _ in parts(repo) if d and not dst}
+            # the package's own modules are looked for beside its data folders, not in them
+            inside = set() if dst else data
             gone += [(Path(src) / f).as_posix() for f in set(_files(there, pattern)) - set(mine)
                      if not any(d in f.parents for d in inside)]
     return out + sorted(gone)

@@ -7,9 +7,10 @@ yields n (the seat deciding is S[ACTOR] in its buffer, which steps.py reads when
 caller puts the action taken in io[0] and resumes it. After an action that is not among them
 the same decision is yielded again with its count's bits inverted (a negative number: one stop
 a decision, each stop costing compile time). A hand it cannot go on with (the kernel's error
-codes, ERRORS) leaves the code in its result row and ends, as an ended hand does with 0 there. The branches on the module's constants are taken here (_Fold), not left to
-numba. The rewrite is of the fixed template text only (the loop's own source, parsed with
-`ast`): no ruleset text reaches it, and the module's check of generated names covers it.
+codes, ERRORS) leaves the code in its result row and ends, as an ended hand does with 0 there.
+The branches on the module's constants are taken here (_Fold), not left to numba. The rewrite
+is of the fixed template text only (the loop's own source, parsed with `ast`): no ruleset text
+reaches it, and the module's check of generated names covers it.
 """
 
 from __future__ import annotations

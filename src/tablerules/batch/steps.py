@@ -94,8 +94,7 @@ class Steps:
             # a pair that is no piece reads -1, which the kernel refuses (`_end`)
             self._put(io, self._deal_at, *[pair[a][b] for h in dealt for a, b in h])
         except (TypeError, ValueError, IndexError, struct.error):
-            io = self._read(dealt)  # not pairs of ends of this set: ids, pairs or names
-            if io is None:
+            if not self._read(dealt, io):  # not pairs of ends of this set: ids, pairs or names
                 self._refuse(dealt, dealer)
         try:
             if [*map(len, dealt)] != self._lens:  # (not list(): 0.05 us less)
@@ -113,16 +112,15 @@ class Steps:
         if len(over) == 1:
             self._start = next(iter(over.values())).entry_point
 
-    def _read(self, dealt) -> array | None:
-        """The hand's buffer with the deal's piece ids, read one by one (ids, (high, low) pairs
-        or names: `new_hand` reads pairs of this set's ends itself); None when a piece is not
-        one, or the deal has not as many pieces as a deal has."""
-        io = self._blank[:]
+    def _read(self, dealt, io: array) -> bool:
+        """The deal's piece ids written into the hand's buffer `io`, read one by one (ids,
+        (high, low) pairs or names: `new_hand` reads pairs of this set's ends itself); False
+        when a piece is not one, or the deal has not as many pieces as a deal has."""
         try:
             self._put(io, self._deal_at, *map(self._get, chain.from_iterable(dealt)))
         except (KeyError, TypeError, struct.error):
-            return None
-        return io
+            return False
+        return True
 
     def playout(self, state, seed: int = 0) -> list[int] | None:
         """The match score once `state` (engine/state.py's, at a decision of a hand of this
@@ -255,7 +253,7 @@ class CompiledHand:
 
     @property
     def actor(self) -> int:
-        return self._io[self.steps._actor_at] if self._legal else TERMINAL
+        return self.current_player()
 
     def legal_actions(self) -> tuple[int, ...]:
         return self._legal

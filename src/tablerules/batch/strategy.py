@@ -671,21 +671,20 @@ class StrategyPart:
         self._keepable[fname] = (args, body)
         return fname
 
-    def _kept(self, defs: list[str], decisions: list[list[str]]) -> list[str]:
+    def _kept(self, defs: list[str], decisions: list[str]) -> list[str]:
         """`defs` (the strategies' generated functions) with each function that may be kept by
         its arguments (`user`) kept, its memo slots taken, where two places in them or in the
-        `decisions` (each strategy's lines, `_strategy`) ask it:
+        `decisions` (each strategy's, as `_strategy` writes it) ask it:
         the keeping pays where a value or rule asks again what another asked (the best of the
         suits' strengths, then the suits of that strength), and costs where one place asks it
         with other arguments every time (a layout's best next lay after each end, asked for
         the threat of each lay: there the keeping cost 5% of the hand, docs/speed.md)."""
         names = [_DEF.match(d).group(1) for d in defs]
-        texts = ["\n".join(lines) for lines in decisions]
         out = list(defs)
         for fname, (args, body) in self._keepable.items():
             call = re.compile(rf"\b{fname}\(")
             asked = sum(len(call.findall(d)) for d, name in zip(defs, names) if name != fname)
-            if asked + sum(len(call.findall(t)) for t in texts) >= 2:
+            if asked + sum(len(call.findall(t)) for t in decisions) >= 2:
                 text, size = kept_by_arguments(fname, args, body, self.u.memos,
                                                "S[MEMO + STAMP_AT]")
                 self.u.memos += size
@@ -807,7 +806,8 @@ class StrategyPart:
         # kernel's rule (_decorated: inlined unless big); forcing every rule inline made a
         # shipped rules kernel compile in 47 s, not 14, for no speed. Each strategy's decision
         # is written into `_k_rules` (_rules_function)
-        mine = self._kept(self.u.defs[k0:], decisions)
+        texts = ["\n".join(lines) for lines in decisions]
+        mine = self._kept(self.u.defs[k0:], texts)
         del self.u.defs[k0:]
         # no function but the rules reads the action's slot (an aggregate of a rule's that
         # reads `a` would): the rules' loops need not write it (their own reads are the local)
@@ -816,8 +816,7 @@ class StrategyPart:
                     for d in mine]
         # the decision's view copies its legal actions only for a strategy that reads them as
         # a list (ORDERED's `legal`): a copy nothing read was 0.96 of a rules kernel's time
-        b.const("OBS_COPY", int(any(_LEGAL_READ.search(d)
-                                    for d in mine + ["\n".join(x) for x in decisions])))
+        b.const("OBS_COPY", int(any(_LEGAL_READ.search(d) for d in mine + texts)))
         for d in mine:
             if d.startswith(("def _a", "def _r")) or _DEF.match(d).group(1) in self._bits:
                 self.u.defs.append(d)
