@@ -118,17 +118,143 @@ def step_summary(game, block):
     return out
 
 
-def plain_python(args, cache, *, cwd=None, path=(), timeout: float = 300):
-    """Run `python -W ignore ARGS` in a process of its own with numba's NUMBA_DISABLE_JIT: the
-    batch engine's generated kernels then run as plain Python (the same source, no compiling),
-    their cache under `cache`; this checkout's source and `path` first on its path."""
+# The plain-Python runner: one process per test worker, started with numba's NUMBA_DISABLE_JIT
+# (read once, when numba is imported), that runs each `plain_python` call as a new `python`
+# would: its argv, working folder, path, TABLERULES_CACHE and PYTHONPATH, its own stdin (empty),
+# stdout and stderr (files: a child process it starts writes there too), exit code from
+# SystemExit, a traceback and 1 for any other exception; the modules a call imported from
+# outside the checkout's source and Python's own are forgotten after it. What stays between
+# calls is what the process has imported: starting Python, importing tablerules and numba and
+# building the first kernel cost about a second a call when each was a process of its own.
+# Requests and answers are JSON lines on descriptors of their own (never 0, 1 or 2).
+_RUNNER = r"""
+import io, json, os, runpy, sys, traceback, warnings
+warnings.simplefilter("ignore")
+requests = os.fdopen(int(sys.argv[1]), "r", encoding="utf-8")
+answers = os.fdopen(int(sys.argv[2]), "w", encoding="utf-8")
+home = os.getcwd()
+own = tuple(os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix))
+saved = {k: os.dup(k) for k in (0, 1, 2)}
+null = os.open(os.devnull, os.O_RDONLY)
+
+
+def exited(e):
+    if e.code is None:
+        return 0
+    if isinstance(e.code, int):
+        return e.code
+    print(e.code, file=sys.stderr)
+    return 1
+
+
+def run(args, cwd, path):
+    if args[0] == "-m":
+        sys.argv = [args[1], *args[2:]]
+        sys.path[:0] = [cwd, *path]
+        runpy.run_module(args[1], run_name="__main__", alter_sys=True)
+    elif args[0] == "-c":
+        sys.argv = ["-c", *args[2:]]
+        sys.path[:0] = [cwd, *path]
+        exec(compile(args[1], "<string>", "exec"), {"__name__": "__main__"})
+    else:
+        sys.argv = list(args)
+        sys.path[:0] = [os.path.dirname(os.path.abspath(args[0])), *path]
+        runpy.run_path(args[0], run_name="__main__")
+
+
+for line in requests:
+    req = json.loads(line)
+    env, argv, syspath, modules = dict(os.environ), sys.argv, list(sys.path), set(sys.modules)
+    os.environ.update(req["env"])
+    os.chdir(req["cwd"] or home)
+    out, err = (open(os.path.join(req["tmp"], n), "w+b") for n in ("stdout", "stderr"))
+    sys.stdout.flush(), sys.stderr.flush()
+    os.dup2(null, 0)
+    os.dup2(out.fileno(), 1)
+    os.dup2(err.fileno(), 2)
+    try:
+        run(req["args"], os.getcwd(), req["path"])
+        code = 0
+    except SystemExit as e:
+        code = exited(e)
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush(), sys.stderr.flush()
+    for k, fd in saved.items():
+        os.dup2(fd, k)
+    sys.argv, sys.path[:] = argv, syspath
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(home)
+    for name in set(sys.modules) - modules:
+        f = getattr(sys.modules[name], "__file__", None)
+        if f and not os.path.realpath(f).startswith((req["src"], *own)):
+            del sys.modules[name]
+    texts = []
+    for f in (out, err):
+        f.seek(0)
+        texts.append(f.read().decode("utf-8", "replace"))
+        f.close()
+    answers.write(json.dumps({"returncode": code, "stdout": texts[0], "stderr": texts[1]}) + "\n")
+    answers.flush()
+"""
+_runner = None
+
+
+def _plain_runner():
+    """This worker's plain-Python runner, started on first use (and again after one died)."""
+    import atexit
     import subprocess
     import sys
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", TABLERULES_CACHE=str(cache),
-               PYTHONPATH=os.pathsep.join(filter(None, [SRC, *map(str, path),
-                                                        os.environ.get("PYTHONPATH")])))
-    return subprocess.run([sys.executable, "-W", "ignore", *args], capture_output=True,
-                          text=True, env=env, timeout=timeout, cwd=cwd)
+    global _runner
+    if _runner is not None and _runner[0].poll() is None:
+        return _runner
+    ask_r, ask_w = os.pipe()
+    ans_r, ans_w = os.pipe()
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1",
+               PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
+    proc = subprocess.Popen([sys.executable, "-W", "ignore", "-c", _RUNNER, str(ask_r),
+                             str(ans_w)], env=env, pass_fds=(ask_r, ans_w),
+                            stdin=subprocess.DEVNULL)
+    os.close(ask_r)
+    os.close(ans_w)
+    _runner = (proc, os.fdopen(ask_w, "w", encoding="utf-8"),
+               os.fdopen(ans_r, "r", encoding="utf-8"))
+    atexit.register(proc.kill)
+    return _runner
+
+
+def plain_python(args, cache, *, cwd=None, path=(), timeout: float = 300):
+    """`python ARGS` with numba's NUMBA_DISABLE_JIT: the batch engine's generated kernels run
+    as plain Python (the same source, no compiling), their cache under `cache`; this
+    checkout's source and `path` first on its path; run by this worker's plain-Python runner
+    (above) as a process of its own would run it. The answer is subprocess.run's (returncode,
+    stdout, stderr); past `timeout` seconds the runner is stopped and TimeoutExpired raised."""
+    import json
+    import select
+    import subprocess
+    import tempfile
+
+    paths = [os.path.abspath(p) for p in path]
+    proc, ask, answer = _plain_runner()
+    with tempfile.TemporaryDirectory() as tmp:
+        ask.write(json.dumps({
+            "args": [str(a) for a in args], "cwd": str(cwd) if cwd else None, "path": paths,
+            "tmp": tmp, "src": os.path.realpath(SRC),
+            "env": {"TABLERULES_CACHE": str(cache), "PYTHONPATH": os.pathsep.join(filter(
+                None, [SRC, *paths, os.environ.get("PYTHONPATH")]))}}) + "\n")
+        ask.flush()
+        if not select.select([answer], [], [], timeout)[0]:
+            proc.kill()
+            proc.wait()
+            raise subprocess.TimeoutExpired(args, timeout)
+        line = answer.readline()
+    if not line:  # the runner died (a crash of the interpreter): as a process that crashed
+        proc.wait()
+        return subprocess.CompletedProcess(args, proc.returncode, "", "the runner ended")
+    got = json.loads(line)
+    return subprocess.CompletedProcess(args, got["returncode"], got["stdout"], got["stderr"])
 
 
 def kernel_source(name: str, strategy) -> str:

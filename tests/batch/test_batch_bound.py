@@ -25,7 +25,8 @@ def test_the_step_engine_stops_where_the_rule_is_written():
 
 def test_the_batch_engine_stops_at_the_bound_too(tmp_path):
     """The kernel run as plain Python (numba's NUMBA_DISABLE_JIT: the same generated source, no
-    compiling), in a process of its own: the same bound, placed at the ruleset's file."""
+    compiling), in the test worker's plain-Python process: the same bound, placed at the
+    ruleset's file."""
     r = plain_python(["-m", "tablerules", "simulate", GROWING, "--games", "1", "--agents",
                       "random", "--engine", "batch", "--no-progress"], tmp_path)
     assert r.returncode == 1, r.stderr

@@ -6,10 +6,11 @@ seat laid away), follows in tiers (the suit, else a tarok), shares the talon out
 pays chips between seats: every decision and result, payments included, must agree.
 
 Taroky's kernel with the options below takes about a minute to compile, which the suite's time
-budget has no room for: its rules are checked here as plain Python (numba's NUMBA_DISABLE_JIT,
-in a process of its own: the same generated source, no compiling), and numba's typing of a card
-kernel (52 pieces, the card helpers, follow by suit, a trump suit) is checked by compiling the
-plain 52-card fixture, in about ten seconds. Compiled, taroky is checked by
+budget has no room for: its rules are checked here as plain Python (numba's NUMBA_DISABLE_JIT, in
+the test worker's plain-Python process, support.plain_python: the same generated source, no
+compiling), and numba's typing of a card kernel (52 pieces, the card helpers, follow by suit, a
+trump suit) is checked by compiling the plain 52-card fixture, in about ten seconds. Compiled,
+taroky is checked by
 `tablerules batch taroky --check` (docs/speed.md).
 """
 

@@ -2,11 +2,11 @@
 match d of each is dealt the same hands, --check replays as many matches as asked, and the
 comparison counts what it played.
 
-The second option set (min_bid=31) is its own kernel, which would be a fifth trick kernel
-compiled by the suite (Texas 42's is compiled by test_batch_matches.py and the others): both
-run here as plain Python (numba's NUMBA_DISABLE_JIT, one process of its own for the file), the
-same generated source with no compiling. The counts are the compiled kernels' too: the
-snapshot was taken from them."""
+The second option set (min_bid=31) is its own kernel, which would be a fifth trick kernel compiled
+by the suite (Texas 42's is compiled by test_batch_matches.py and the others): both run here as
+plain Python (numba's NUMBA_DISABLE_JIT, in the test worker's plain-Python process,
+support.plain_python), the same generated source with no compiling. The counts are the compiled
+kernels' too: the snapshot was taken from them."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
 """Compiled steps of layout play (All Fives: the line, the spinner, drawing from the boneyard,
 knocking, muggins claims) agree with the step engine decision by decision.
 
-The kernel runs as plain Python here (numba's NUMBA_DISABLE_JIT, in a process of its own): the
-same generated source, with no compiling, which would add a third generator to the suite's
-budget (tests/batch/test_steps.py compiles Texas 42's and Moon's). numba's compiled form of it
-is played by `python benchmarks/bench_allfives.py` (2,000 hands against the step engine)."""
+The kernel runs as plain Python here (numba's NUMBA_DISABLE_JIT, in the test worker's plain-Python
+process, support.plain_python): the same generated source, with no compiling, which would add a
+third generator to the suite's budget (tests/batch/test_steps.py compiles Texas 42's and Moon's).
+numba's compiled form of it is played by `python benchmarks/bench_allfives.py` (2,000 hands against
+the step engine)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The search agent's compiled play-outs (engine=batch) of Texas 42's fortytwo strategy and All
-Fives' (a layout's ends) make the same choices as its play-outs in Python, checked with the
-kernel run as plain Python (numba's NUMBA_DISABLE_JIT, in a process of its own: the same
-generated source, no compiling; the fortytwo generator compiles for most of a minute, Moon's
-compiled one is checked in test_search_compiled.py)."""
+Fives' (a layout's ends) make the same choices as its play-outs in Python, checked with the kernel
+run as plain Python (numba's NUMBA_DISABLE_JIT, in the test worker's plain-Python process,
+support.plain_python: the same generated source, no compiling; the fortytwo generator compiles for
+most of a minute, Moon's compiled one is checked in test_search_compiled.py)."""
 
 from __future__ import annotations
 
