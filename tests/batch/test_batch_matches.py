@@ -59,14 +59,28 @@ def test_the_summary_is_the_one_the_step_engine_folds_from_the_same_matches(texa
 
 def test_cli_simulate_on_the_batch_engine(snapshot):
     r = cli("simulate", "texas42", "--engine", "batch", "-n", "300", "-s", "4", "--check", "30",
-            "--no-progress")
+            "--agents", "random", "--no-progress")
     assert r.exit_code == 0, r.output
     assert r.stdout == snapshot
     j = json.loads(cli("simulate", "texas42", "--engine", "batch", "-n", "300", "-s", "4",
-                       "--check", "30", "--format", "json").stdout)
+                       "--check", "30", "--agents", "random", "--format", "json").stdout)
     assert j["games"] == 300 and j["engine"] == "batch"
     assert j["checked"] == {"games": 30, "agree": 30, "disagreements": []}
     assert sum(j["wins_by_side"].values()) >= 300
+
+
+def test_cli_simulate_on_the_batch_engine_plays_the_rulesets_agents_by_default():
+    """Without --agents, --engine batch plays the agents simulate plays on the step engine
+    (the ruleset's: Moon's rules agent, whose matches end where random bidders' may not)."""
+    r = cli("simulate", "moon", "--engine", "batch", "-n", "30", "-s", "2", "--check", "3",
+            "--format", "json", "--no-progress")
+    assert r.exit_code == 0, r.output
+    batch = json.loads(r.stdout)
+    step = json.loads(cli("simulate", "moon", "-n", "1", "--format", "json",
+                          "--no-progress").stdout)
+    assert batch["agents"] == step["agents"] and set(batch["agents"]) == {"rules"}
+    assert batch["games"] == 30
+    assert batch["checked"] == {"games": 3, "agree": 3, "disagreements": []}
 
 
 def test_cli_simulate_on_the_batch_engine_with_workers_is_the_summary_of_one_process(

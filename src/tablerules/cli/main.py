@@ -459,7 +459,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     one process with the same seed: every game is seeded by its number alone, and the games are
     written and counted in order. --engine batch plays the matches in compiled code (numba: pip
     install 'tablerules\\[fast]'), each seat random or the rules agent (its strategy compiled
-    too); its games are its own, not the step engine's, and it prints the same summary (with
+    too; without --agents, the ruleset's, as on the step engine); its games are its own, not the step engine's, and it prints the same summary (with
     --workers or --cluster, the summary of one process; a cluster's workers need the fast
     extra too).
     """
@@ -568,6 +568,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     from ..records.runner import seat_agents
     game = _load(ruleset, option)
     gd = game.definition
+    names = _agents_for(game, names)  # as the step engine: --agents, else the ruleset's
     engine = _batch_engine(game, _batch_agents(game, names))
     bar = _Progress(games, enabled=progress and sys.stderr.isatty())
     started = time.perf_counter()
@@ -596,7 +597,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     bar.close()
     elapsed = time.perf_counter() - started
     result = {"ruleset": gd.canonical, "seed": seed, "engine": "batch",
-              "agents": seat_agents(names or ["random"], gd.seat_count), **summary.as_dict(),
+              "agents": seat_agents(names, gd.seat_count), **summary.as_dict(),
               "record": None, "checked": checked}
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
