@@ -569,7 +569,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     game = _load(ruleset, option)
     gd = game.definition
     names = _agents_for(game, names)  # as the step engine: --agents, else the ruleset's
-    engine = _batch_engine(game, _batch_agents(game, names))
+    engine = _batch_engine(game, _batch_agents(game, names), progress=progress)
     bar = _Progress(games, enabled=progress and sys.stderr.isatty())
     started = time.perf_counter()
     try:
@@ -617,14 +617,17 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
 
 
 def _batch_engine(game, agents, hint: str = "the step engine plays it: leave out --engine batch",
-                  what: str = "matches", threads: int = 1):
+                  what: str = "matches", threads: int = 1, progress: bool = False):
     """The game compiled for the batch engine with `agents` (compile_batch), its loop of
     `what` ready; a part it has no form of is refused where it is written, a missing numba
-    said (exit 1)."""
+    said (exit 1). With `progress` at a terminal, a line on stderr says what it waits for
+    while it compiles (a ruleset's first run: 10 to 40 s) or loads from numba's cache."""
     from ..batch import BatchUnavailable, NotBatchable, compile_batch
     try:
-        engine = compile_batch(game.definition, agents)
-        engine.ready(what, threads)
+        with _Waiting(f"compiling {game.definition.name} (numba, once: later runs load it)",
+                      progress and sys.stderr.isatty()):
+            engine = compile_batch(game.definition, agents)
+            engine.ready(what, threads)
     except NotBatchable as e:
         _refused(game, e, hint)
     except BatchUnavailable as e:
@@ -882,8 +885,8 @@ def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, work
                    f"{seats_text(c.agents)}")
     if same_game(a, b):
         return _compare_batch_match(a, b, games, seed, check, progress, workers, cluster)
-    engines = [_batch_engine(c.game, _batch_agents(c.game, c.agents[:1]), _COMPARE_PLAYS)
-               for c in (a, b)]
+    engines = [_batch_engine(c.game, _batch_agents(c.game, c.agents[:1]), _COMPARE_PLAYS,
+                             progress=progress) for c in (a, b)]
     return _with_progress(progress, lambda tick: compare_batch(
         a, b, engines[0], engines[1], games=games, seed=seed, check=check, progress=tick,
         workers=workers, cluster=cluster))
@@ -901,7 +904,8 @@ def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool
     from ..records.compare import match_seatings
 
     plans = match_seatings(a, b)
-    engine = _batch_engine(a.game, _batch_agents(a.game, plans[0][0]), _COMPARE_PLAYS)
+    engine = _batch_engine(a.game, _batch_agents(a.game, plans[0][0]), _COMPARE_PLAYS,
+                           progress=progress)
     return _with_progress(progress, lambda tick: compare_batch_match(
         a, b, engine, plans, games=games, seed=seed, check=check, progress=tick,
         workers=workers, cluster=cluster))
@@ -1346,7 +1350,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     game = _load(ruleset, option)
     gd = game.definition
     engine = _batch_engine(game, _batch_agents(game, names), "simulate plays it", "hands",
-                           n_threads)
+                           n_threads, progress)
     tally = Tally(gd)
     block = 50_000
     stride = max(1, hands // check) if check else 0
@@ -1492,6 +1496,31 @@ def diff(ruleset_a: str = typer.Argument(..., help="Built-in name or .yaml path.
         typer.echo(json.dumps(d.as_dict(), indent=2, default=str))
     else:
         typer.echo(render_diff(d))
+
+
+class _Waiting:
+    """A line on stderr while something slow is prepared (with `enabled`: at a terminal): what
+    it is, a spinner and the time gone; gone when it is done."""
+
+    def __init__(self, text: str, enabled: bool):
+        self.text = text
+        self.bar = None
+        if enabled:
+            from rich.console import Console
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+            self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"),
+                                TimeElapsedColumn(), console=Console(stderr=True),
+                                transient=True)
+
+    def __enter__(self) -> "_Waiting":
+        if self.bar is not None:
+            self.bar.start()
+            self.bar.add_task(self.text, total=None)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 class _Progress:

@@ -1,0 +1,55 @@
+"""At a terminal the batch engine says what a run waits for while its kernel compiles (a ruleset's
+first run: 10 to 40 seconds) or loads from numba's cache: a line on stderr with the time gone,
+erased once the kernel is ready. Piped, or with --no-progress, nothing is said."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+
+import pytest
+
+from support import SRC, cli
+
+numba = pytest.importorskip("numba")
+
+RUN = ("batch", "moon", "--agents", "rules", "-n", "200", "--check", "10")
+SAID = "compiling moon (numba, once: later runs load it)"
+
+
+def at_terminal(*args: str) -> tuple[int, str]:
+    """`tablerules ARGS` with a pseudo-terminal for its stdin, stdout and stderr: its exit code
+    and everything it wrote there."""
+    main, child = pty.openpty()
+    env = dict(os.environ, COLUMNS="100", PYTHONPATH=os.pathsep.join(
+        filter(None, [SRC, os.environ.get("PYTHONPATH")])))
+    p = subprocess.Popen([sys.executable, "-W", "ignore", "-m", "tablerules", *args],
+                         stdin=child, stdout=child, stderr=child, env=env)
+    os.close(child)
+    out = bytearray()
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # the terminal's other end closed: the process has ended
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(main)
+    return p.wait(timeout=300), out.decode("utf-8", "replace")
+
+
+def test_a_terminal_is_told_while_the_kernel_is_prepared():
+    code, out = at_terminal(*RUN)
+    assert code == 0, out
+    assert SAID in out
+    assert out.index(SAID) < out.index("hands: 200")  # said before the run, not after
+
+
+def test_nothing_is_said_when_piped_or_without_progress():
+    r = cli(*RUN)
+    assert r.exit_code == 0 and "compiling" not in r.stderr, r.stderr
+    code, out = at_terminal(*RUN, "--no-progress")
+    assert code == 0 and "compiling" not in out, out
