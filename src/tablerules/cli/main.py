@@ -841,9 +841,9 @@ def compare(ctx: typer.Context,
     b = Config("B", game_b, _per_seat(b_names, game_b))
     started = time.perf_counter()
     checked = None
-    if batch:
-        res, checked = _compare_batch(a, b, games, seed, check, progress,
-                                      _spare(n_workers, games), cluster)
+    if batch:  # timed from when the kernels are ready, as simulate's and batch's runs are
+        (res, checked), started = _compare_batch(a, b, games, seed, check, progress,
+                                                 _spare(n_workers, games), cluster)
     else:
         res = _with_progress(progress, lambda tick: run(a, b, games=games, seed=seed,
                                                         progress=tick, workers=n_workers,
@@ -876,7 +876,8 @@ def compare(ctx: typer.Context,
 def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, workers: int = 1,
                    cluster: str | None = None):
     """compare --engine batch: both sides' kernels, then the paired matches (records/batchrun),
-    on `workers` processes or on `cluster`."""
+    on `workers` processes or on `cluster`; with the time the matches started (the kernels
+    compiled or loaded)."""
     from ..records.batchrun import compare_batch
     from ..records.compare import same_game, seats_text
     for c in (a, b):
@@ -887,9 +888,10 @@ def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, work
         return _compare_batch_match(a, b, games, seed, check, progress, workers, cluster)
     engines = [_batch_engine(c.game, _batch_agents(c.game, c.agents[:1]), _COMPARE_PLAYS,
                              progress=progress) for c in (a, b)]
+    started = time.perf_counter()
     return _with_progress(progress, lambda tick: compare_batch(
         a, b, engines[0], engines[1], games=games, seed=seed, check=check, progress=tick,
-        workers=workers, cluster=cluster))
+        workers=workers, cluster=cluster)), started
 
 
 _COMPARE_PLAYS = "compare plays it: leave out --engine batch"
@@ -906,9 +908,10 @@ def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool
     plans = match_seatings(a, b)
     engine = _batch_engine(a.game, _batch_agents(a.game, plans[0][0]), _COMPARE_PLAYS,
                            progress=progress)
+    started = time.perf_counter()
     return _with_progress(progress, lambda tick: compare_batch_match(
         a, b, engine, plans, games=games, seed=seed, check=check, progress=tick,
-        workers=workers, cluster=cluster))
+        workers=workers, cluster=cluster)), started
 
 
 def _with_progress(progress: bool, run):
