@@ -1,6 +1,7 @@
 """At a terminal the batch engine says what a run waits for while its kernel compiles (a ruleset's
 first run: 10 to 40 seconds) or loads from numba's cache: a line on stderr with the time gone,
-erased once the kernel is ready. Piped, or with --no-progress, nothing is said."""
+erased once the kernel is ready. Piped, or with --no-progress, nothing is said. So does a run
+whose search agent plays its play-outs in compiled code (engine=batch)."""
 
 from __future__ import annotations
 
@@ -53,3 +54,12 @@ def test_nothing_is_said_when_piped_or_without_progress():
     assert r.exit_code == 0 and "compiling" not in r.stderr, r.stderr
     code, out = at_terminal(*RUN, "--no-progress")
     assert code == 0 and "compiling" not in out, out
+
+
+def test_a_terminal_is_told_while_the_search_agents_play_outs_are_prepared():
+    code, out = at_terminal("simulate", "moon", "-n", "1", "-s", "3", "--agents",
+                            "search:engine=batch:worlds=2:playouts=1")
+    assert code == 0, out
+    said = "compiling moon's play-outs for search (numba, once: later runs load them)"
+    assert said in out
+    assert out.index(said) < out.index("games     1")

@@ -304,6 +304,30 @@ def _agents_for(game, names: list[str] | None) -> list[str]:
     return names
 
 
+def _compiled_agents_ready(game, names: list[str], progress: bool) -> None:
+    """Each agent of `names` that plays in compiled code (the search agent's engine=batch) made
+    once here, its play-outs compiled (most of a minute the first time) or loaded from numba's
+    cache while a line at the terminal says so: the games' own agents find them made (the
+    search agent keeps them for the process, and forked workers inherit them). An agent that
+    cannot be made is left to the run, which says why where it makes it."""
+    import random
+
+    from ..agents import AgentTextError, parse
+    for text in dict.fromkeys(names):
+        try:
+            choice = parse(text)
+        except AgentTextError:
+            continue
+        if choice.params.get("engine") != "batch":
+            continue
+        with _Waiting(f"compiling {game.definition.name}'s play-outs for {choice.spec.name} "
+                      "(numba, once: later runs load them)", progress and sys.stderr.isatty()):
+            try:
+                choice.make(random.Random(0), game.definition)
+            except ValueError:
+                pass
+
+
 def _load(ruleset: str, options: list[str] | None, *, profile: bool = False):
     """The game, with its checked trees kept: the batch engine and the search agent's compiled
     play-outs build on them (keeping them costs nothing measurable)."""
@@ -488,6 +512,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option, profile=profile)
     names = _agents_for(game, names)
+    if cluster is None:  # a cluster's workers make their own
+        _compiled_agents_ready(game, names, progress)
     from ..records.runner import DETAILS, seat_agents
     if detail not in DETAILS:
         _err(f"error: --record-detail is compact or full, got '{detail}'")
@@ -845,6 +871,10 @@ def compare(ctx: typer.Context,
         (res, checked), started = _compare_batch(a, b, games, seed, check, progress,
                                                  _spare(n_workers, games), cluster)
     else:
+        if cluster is None:  # a cluster's workers make their own
+            for c in (a, b):
+                _compiled_agents_ready(c.game, list(c.agents), progress)
+        started = time.perf_counter()
         res = _with_progress(progress, lambda tick: run(a, b, games=games, seed=seed,
                                                         progress=tick, workers=n_workers,
                                                         cluster=cluster))
@@ -1144,6 +1174,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             given = given * gd.seat_count
         names = _agents_for(game, given)
         names = [names[s % len(names)] for s in range(gd.seat_count)]
+        _compiled_agents_ready(game, names, True)
         if seed is None:
             seed = _random.SystemRandom().randrange(10 ** 6)
             typer.echo(f"seed {seed}")
