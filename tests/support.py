@@ -128,7 +128,7 @@ def step_summary(game, block):
 # building the first kernel cost about a second a call when each was a process of its own.
 # Requests and answers are JSON lines on descriptors of their own (never 0, 1 or 2).
 _RUNNER = r"""
-import io, json, os, runpy, sys, traceback, warnings
+import json, os, runpy, sys, traceback, warnings
 warnings.simplefilter("ignore")
 requests = os.fdopen(int(sys.argv[1]), "r", encoding="utf-8")
 answers = os.fdopen(int(sys.argv[2]), "w", encoding="utf-8")
@@ -166,7 +166,7 @@ for line in requests:
     req = json.loads(line)
     env, argv, syspath, modules = dict(os.environ), sys.argv, list(sys.path), set(sys.modules)
     os.environ.update(req["env"])
-    os.chdir(req["cwd"] or home)
+    os.chdir(req["cwd"])
     out, err = (open(os.path.join(req["tmp"], n), "w+b") for n in ("stdout", "stderr"))
     sys.stdout.flush(), sys.stderr.flush()
     os.dup2(null, 0)
@@ -240,7 +240,7 @@ def plain_python(args, cache, *, cwd=None, path=(), timeout: float = 300):
     proc, ask, answer = _plain_runner()
     with tempfile.TemporaryDirectory() as tmp:
         ask.write(json.dumps({
-            "args": [str(a) for a in args], "cwd": str(cwd) if cwd else None, "path": paths,
+            "args": [str(a) for a in args], "cwd": str(cwd or os.getcwd()), "path": paths,
             "tmp": tmp, "src": os.path.realpath(SRC),
             "env": {"TABLERULES_CACHE": str(cache), "PYTHONPATH": os.pathsep.join(filter(
                 None, [SRC, *paths, os.environ.get("PYTHONPATH")]))}}) + "\n")
