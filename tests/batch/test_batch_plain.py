@@ -3,13 +3,14 @@ NUMBA_DISABLE_JIT, in the test worker's plain-Python process, support.plain_pyth
 generated source, no compiling): every hand replayed through the step engine agrees, decision by
 decision and result by result.
 
-Taroky's default rules compile for about 40 seconds and All Fives' strategy for about half a
-minute; Texas 42's fortytwo strategy (about 25 seconds) is compiled only by the workers benchmark
-(tests/scale/test_scale_workers.py), which replays none of its hands. The suite compiles Moon's
-strategy and a plain 52-card game (test_batch_rules.py, test_batch_cards.py, which checks Taroky's other
-options as plain Python too), so numba's typing of each kind is checked there and here their
-rules. A probe strategy whose choices turn on every name a strategy reads checks each name's
-kernel form against the Python agent's view, game by game."""
+Taroky's default rules compile for about 40 seconds and All Fives' strategy for about half a minute;
+Texas 42's fortytwo strategy (about 25 seconds) is compiled for the workers benchmark
+(tests/scale/test_scale_workers.py) and simulate --engine batch's tests, which play it by default
+and replay a few of its matches. The suite compiles Moon's strategy and a plain 52-card game
+(test_batch_rules.py, test_batch_cards.py, which checks Taroky's other options as plain Python too),
+so numba's typing of each kind is checked there and here their rules. A probe strategy whose choices
+turn on every name a strategy reads checks each name's kernel form against the Python agent's view,
+game by game."""
 
 from __future__ import annotations
 

@@ -22,8 +22,8 @@ numba = pytest.importorskip("numba")
 # kernel's hand loop, and compiled in one process the two share the strategy's functions
 # through numba's cache (on two workers at once each compiled them: about 25 s more). All
 # Fives' layout play is checked by `python benchmarks/bench_allfives.py` (2,000 hands against
-# the step engine) and, as plain Python, by tests/batch/test_steps_layout.py: compiled, it
-# would be a third generator in a suite near its time budget
+# the step engine), as plain Python by tests/batch/test_steps_layout.py, and compiled for a
+# boneyard with muggins by tests/batch/test_batch_layout.py (a third generator, 16 s cold)
 HANDS = {"texas42": 400, "moon": 300}
 
 

@@ -2,10 +2,9 @@
 knocking, muggins claims) agree with the step engine decision by decision.
 
 The kernel runs as plain Python here (numba's NUMBA_DISABLE_JIT, in the test worker's plain-Python
-process, support.plain_python): the same generated source, with no compiling, which would add a
-third generator to the suite's budget (tests/batch/test_steps.py compiles Texas 42's and Moon's).
-numba's compiled form of it is played by `python benchmarks/bench_allfives.py` (2,000 hands against
-the step engine)."""
+process, support.plain_python): the same generated source, with no compiling. numba's compiled
+form is checked for the boneyard with muggins (test_batch_layout.py, the kernel that file compiles)
+and played by `python benchmarks/bench_allfives.py` (2,000 hands against the step engine)."""
 
 from __future__ import annotations
 
