@@ -20,10 +20,10 @@ numba = pytest.importorskip("numba")
 # with -n the file runs on one worker (--dist loadfile), so its kernels are compiled once; a
 # kernel another worker is compiling is waited for and loaded from numba's cache
 
-# the game whose default strategy the suite's kernel plays (a rules kernel compiles for half a
-# minute; texas42's fortytwo kernel, one to two minutes, is checked the same way by
-# `tablerules batch texas42 --agents rules --check 2000`: docs/speed.md, and as plain Python by
-# test_batch_plain.py)
+# the game whose default strategy the suite's kernel plays (a rules kernel compiles for 15 to 40
+# s; texas42's fortytwo kernel, about 25 s, is compiled for the workers benchmark and simulate
+# --engine batch's tests and checked the same way by `tablerules batch texas42 --agents rules
+# --check 2000`: docs/speed.md, and as plain Python by test_batch_plain.py)
 GAMES = ("moon",)
 
 
@@ -141,6 +141,21 @@ def test_cli_simulate_plays_rules_seats_on_the_batch_engine(batch):
             "200", "--check", "20", "--no-progress")
     assert r.exit_code == 0, r.output
     assert "checked: 20 of 20 games replayed through the step engine agree" in r.stdout
+
+
+def test_cli_simulate_on_the_batch_engine_plays_the_rulesets_agents_by_default(batch):
+    """Without --agents, --engine batch plays the agents simulate plays on the step engine
+    (the ruleset's: Moon's rules agent, the fixture's kernel, whose matches end where random
+    bidders' may not)."""
+    r = cli("simulate", "moon", "--engine", "batch", "-n", "30", "-s", "2", "--check", "3",
+            "--format", "json", "--no-progress")
+    assert r.exit_code == 0, r.output
+    played = json.loads(r.stdout)
+    step = json.loads(cli("simulate", "moon", "-n", "1", "--format", "json",
+                          "--no-progress").stdout)
+    assert played["agents"] == step["agents"] and set(played["agents"]) == {"rules"}
+    assert played["games"] == 30
+    assert played["checked"] == {"games": 3, "agree": 3, "disagreements": []}
 
 
 def test_every_seating_of_a_strategy_is_one_kernel(batch):
