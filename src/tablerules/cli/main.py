@@ -451,7 +451,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              agents: Optional[str] = typer.Option(None, "--agents", metavar="AGENTS",
                                                   help=AGENTS_HELP),
              progress: bool = typer.Option(True, "--progress/--no-progress",
-                                           help="Progress bar on a terminal for runs over a second."),
+                                           help="Progress bar on a terminal for runs over a second (and a line "
+                                                "while a kernel compiles)."),
              profile: bool = typer.Option(False, "--profile",
                                           help="Time every rule of the ruleset and of the rules "
                                                "agent's strategy, and print where the run's time "
@@ -777,7 +778,7 @@ def compare(ctx: typer.Context,
                                      help="Master seed; same seed, same games."),
             progress: bool = typer.Option(True, "--progress/--no-progress",
                                           help="Progress bar on a terminal for runs over a "
-                                               "second."),
+                                               "second (and a line while a kernel compiles)."),
             workers: str = WorkersArg,
             cluster: Optional[str] = ClusterArg,
             each_rule_off: bool = typer.Option(
@@ -1359,7 +1360,8 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
                                                "this process may use). The same hands as one."),
               progress: bool = typer.Option(True, "--progress/--no-progress",
                                             help="Progress bar on a terminal for runs over a "
-                                                 "second."),
+                                                 "second (and a line while the kernel "
+                                                 "compiles)."),
               agents: Optional[str] = typer.Option(
                   None, "--agents", "-a", help="Comma-separated agents, one for every seat or "
                   "one per seat: random (the default) or rules[:strategy=NAME...] (a strategy "
