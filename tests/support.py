@@ -34,6 +34,12 @@ SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 
 RULESETS = os.path.join(os.path.dirname(SRC), "rulesets")
 
 
+def pythonpath(*first) -> str:
+    """A PYTHONPATH for a child Python: this checkout's source, then `first`, then this
+    process's own PYTHONPATH."""
+    return os.pathsep.join(filter(None, [SRC, *map(str, first), os.environ.get("PYTHONPATH")]))
+
+
 def allfives_with_arms(folder, arms: str):
     """All Fives with `play.spinner_arms` set to `arms` (YAML, e.g. "[north, south, up]"),
     written to `folder` (a play part is replaced whole, so the ruleset is copied); its path."""
@@ -72,8 +78,7 @@ def long_simulate(record, *extra: str, new_session: bool = False):
     workers in a process group of their own."""
     import subprocess
     import sys
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [SRC,
-                                                                    os.environ.get("PYTHONPATH")])))
+    env = dict(os.environ, PYTHONPATH=pythonpath())
     return subprocess.Popen([sys.executable, "-m", "tablerules", "simulate", "texas42", "-n",
                              "100000", "-s", "1", "-r", str(record), "--no-progress", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -132,6 +137,7 @@ import json, os, runpy, sys, traceback, warnings
 warnings.simplefilter("ignore")
 requests = os.fdopen(int(sys.argv[1]), "r", encoding="utf-8")
 answers = os.fdopen(int(sys.argv[2]), "w", encoding="utf-8")
+src = sys.argv[3]  # the checkout's source: its modules are kept between calls
 home = os.getcwd()
 own = tuple(os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix))
 saved = {k: os.dup(k) for k in (0, 1, 2)}
@@ -189,7 +195,7 @@ for line in requests:
     os.chdir(home)
     for name in set(sys.modules) - modules:
         f = getattr(sys.modules[name], "__file__", None)
-        if f and not os.path.realpath(f).startswith((req["src"], *own)):
+        if f and not os.path.realpath(f).startswith((src, *own)):
             del sys.modules[name]
     texts = []
     for f in (out, err):
@@ -212,11 +218,10 @@ def _plain_runner():
         return _runner
     ask_r, ask_w = os.pipe()
     ans_r, ans_w = os.pipe()
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1",
-               PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=pythonpath())
     proc = subprocess.Popen([sys.executable, "-W", "ignore", "-c", _RUNNER, str(ask_r),
-                             str(ans_w)], env=env, pass_fds=(ask_r, ans_w),
-                            stdin=subprocess.DEVNULL)
+                             str(ans_w), os.path.realpath(SRC)], env=env,
+                            pass_fds=(ask_r, ans_w), stdin=subprocess.DEVNULL)
     os.close(ask_r)
     os.close(ans_w)
     _runner = (proc, os.fdopen(ask_w, "w", encoding="utf-8"),
@@ -241,9 +246,8 @@ def plain_python(args, cache, *, cwd=None, path=(), timeout: float = 300):
     with tempfile.TemporaryDirectory() as tmp:
         ask.write(json.dumps({
             "args": [str(a) for a in args], "cwd": str(cwd or os.getcwd()), "path": paths,
-            "tmp": tmp, "src": os.path.realpath(SRC),
-            "env": {"TABLERULES_CACHE": str(cache), "PYTHONPATH": os.pathsep.join(filter(
-                None, [SRC, *paths, os.environ.get("PYTHONPATH")]))}}) + "\n")
+            "tmp": tmp,
+            "env": {"TABLERULES_CACHE": str(cache), "PYTHONPATH": pythonpath(*paths)}}) + "\n")
         ask.flush()
         if not select.select([answer], [], [], timeout)[0]:
             proc.kill()

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from support import SRC, cli
+from support import cli, pythonpath
 
 numba = pytest.importorskip("numba")
 
@@ -24,8 +24,7 @@ def at_terminal(*args: str) -> tuple[int, str]:
     """`tablerules ARGS` with a pseudo-terminal for its stdin, stdout and stderr: its exit code
     and everything it wrote there."""
     main, child = pty.openpty()
-    env = dict(os.environ, COLUMNS="100", PYTHONPATH=os.pathsep.join(
-        filter(None, [SRC, os.environ.get("PYTHONPATH")])))
+    env = dict(os.environ, COLUMNS="100", PYTHONPATH=pythonpath())
     p = subprocess.Popen([sys.executable, "-W", "ignore", "-m", "tablerules", *args],
                          stdin=child, stdout=child, stderr=child, env=env)
     os.close(child)

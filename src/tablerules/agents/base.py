@@ -134,6 +134,9 @@ class AgentSpec:
     help: str  # one line
     params: tuple[Param, ...]
     make: Callable[[random.Random, "GameDef", dict], Agent]  # params: name -> parsed value
+    # what making one with these parameters compiles (numba: the first time most of a minute,
+    # then loaded), in a few words; None: nothing slow
+    compiles: Callable[[dict], str | None] | None = None
 
     def param(self, name: str) -> Param | None:
         return find_param(self, name)
@@ -158,6 +161,10 @@ class AgentChoice:
 
     def make(self, rng: random.Random, game: "GameDef") -> Agent:
         return self.spec.make(rng, game, dict(self.params))
+
+    def compiles(self) -> str | None:
+        """What making this agent compiles (its spec's `compiles`), or None."""
+        return self.spec.compiles(dict(self.params)) if self.spec.compiles else None
 
     def paths(self) -> dict[str, str]:
         """Its file parameters whose value is a path (read relative to the current directory),

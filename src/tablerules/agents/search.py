@@ -267,4 +267,5 @@ def make(rng: random.Random, game: GameDef, params: dict) -> SearchAgent:
 
 
 SPEC = AgentSpec("search", "perfect-information Monte Carlo over sampled worlds, exact search "
-                 "near the end of a hand", PARAMS, make)
+                 "near the end of a hand", PARAMS, make,
+                 lambda params: "play-outs" if params["engine"] == "batch" else None)

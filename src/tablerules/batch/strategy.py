@@ -714,7 +714,7 @@ class StrategyPart:
         if mask is None:
             return None
         slot = self.u.slot()
-        self._masks.append(f"    {slot} = {mask}")
+        self._masks.append(f"{slot} = {mask}")
         return slot
 
     def _loops(self, body: str) -> bool:
@@ -851,7 +851,7 @@ class StrategyPart:
                 fn = self._rule(sec, rule)
                 body += [f"    v = {fn}(S, H, acts, n)", "    if v >= 0:", "        a = v",
                          "        break"]
-        return ["_k_obs_prep(S, H, acts, n)", *(m.strip() for m in self._masks), *body,
+        return ["_k_obs_prep(S, H, acts, n)", *self._masks, *body,
                 "a = acts[0]", "break"]
 
     def _part(self, sec: str, rule, key: str, hoist: bool) -> str | None:

@@ -305,11 +305,11 @@ def _agents_for(game, names: list[str] | None) -> list[str]:
 
 
 def _compiled_agents_ready(game, names: list[str], progress: bool) -> None:
-    """Each agent of `names` that plays in compiled code (the search agent's engine=batch) made
-    once here, its play-outs compiled (most of a minute the first time) or loaded from numba's
-    cache while a line at the terminal says so: the games' own agents find them made (the
-    search agent keeps them for the process, and forked workers inherit them). An agent that
-    cannot be made is left to the run, which says why where it makes it."""
+    """Each agent of `names` whose making compiles code (its spec's `compiles`: the search
+    agent's engine=batch play-outs) made once here, compiled (most of a minute the first time)
+    or loaded from numba's cache while a line at the terminal says so: the games' own agents
+    find it made (such an agent keeps it for the process, and forked workers inherit it). An
+    agent that cannot be made is left to the run, which says why where it makes it."""
     import random
 
     from ..agents import AgentTextError, parse
@@ -318,10 +318,11 @@ def _compiled_agents_ready(game, names: list[str], progress: bool) -> None:
             choice = parse(text)
         except AgentTextError:
             continue
-        if choice.params.get("engine") != "batch":
+        what = choice.compiles()
+        if what is None:
             continue
-        with _Waiting(f"compiling {game.definition.name}'s play-outs for {choice.spec.name} "
-                      "(numba, once: later runs load them)", progress and sys.stderr.isatty()):
+        with _Waiting(f"compiling {game.definition.name}'s {what} for {choice.spec.name} "
+                      "(numba, once: later runs load them)", progress):
             try:
                 choice.make(random.Random(0), game.definition)
             except ValueError:
@@ -451,8 +452,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              agents: Optional[str] = typer.Option(None, "--agents", metavar="AGENTS",
                                                   help=AGENTS_HELP),
              progress: bool = typer.Option(True, "--progress/--no-progress",
-                                           help="Progress bar on a terminal for runs over a second (and a line "
-                                                "while a kernel compiles)."),
+                                           help="Progress bar on a terminal for runs over a "
+                                                "second (and a line while a kernel compiles)."),
              profile: bool = typer.Option(False, "--profile",
                                           help="Time every rule of the ruleset and of the rules "
                                                "agent's strategy, and print where the run's time "
@@ -484,9 +485,9 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     one process with the same seed: every game is seeded by its number alone, and the games are
     written and counted in order. --engine batch plays the matches in compiled code (numba: pip
     install 'tablerules\\[fast]'), each seat random or the rules agent (its strategy compiled
-    too; without --agents, the ruleset's, as on the step engine); its games are its own, not the step engine's, and it prints the same summary (with
-    --workers or --cluster, the summary of one process; a cluster's workers need the fast
-    extra too).
+    too; without --agents, the ruleset's, as on the step engine); its games are its own, not
+    the step engine's, and it prints the same summary (with --workers or --cluster, the summary
+    of one process; a cluster's workers need the fast extra too).
     """
     from ..records.io import open_text
     from ..records.runner import simulate as run
@@ -647,12 +648,12 @@ def _batch_engine(game, agents, hint: str = "the step engine plays it: leave out
                   what: str = "matches", threads: int = 1, progress: bool = False):
     """The game compiled for the batch engine with `agents` (compile_batch), its loop of
     `what` ready; a part it has no form of is refused where it is written, a missing numba
-    said (exit 1). With `progress` at a terminal, a line on stderr says what it waits for
-    while it compiles (a ruleset's first run: 10 to 40 s) or loads from numba's cache."""
+    said (exit 1). With `progress`, a line at the terminal says what it waits for while it
+    compiles (a ruleset's first run: 10 to 40 s) or loads from numba's cache."""
     from ..batch import BatchUnavailable, NotBatchable, compile_batch
     try:
         with _Waiting(f"compiling {game.definition.name} (numba, once: later runs load it)",
-                      progress and sys.stderr.isatty()):
+                      progress):
             engine = compile_batch(game.definition, agents)
             engine.ready(what, threads)
     except NotBatchable as e:
@@ -866,7 +867,6 @@ def compare(ctx: typer.Context,
     b_names = _agents_for(game_b, b_names)
     a = Config("A", game_a, _per_seat(a_names, game_a))
     b = Config("B", game_b, _per_seat(b_names, game_b))
-    started = time.perf_counter()
     checked = None
     if batch:  # timed from when the kernels are ready, as simulate's and batch's runs are
         (res, checked), started = _compare_batch(a, b, games, seed, check, progress,
@@ -1535,13 +1535,13 @@ def diff(ruleset_a: str = typer.Argument(..., help="Built-in name or .yaml path.
 
 
 class _Waiting:
-    """A line on stderr while something slow is prepared (with `enabled`: at a terminal): what
-    it is, a spinner and the time gone; gone when it is done."""
+    """A line on stderr while something slow is prepared (with `enabled`, at a terminal only):
+    what it is, a spinner and the time gone; gone when it is done."""
 
     def __init__(self, text: str, enabled: bool):
         self.text = text
         self.bar = None
-        if enabled:
+        if enabled and sys.stderr.isatty():
             from rich.console import Console
             from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
             self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"),
