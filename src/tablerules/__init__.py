@@ -1,4 +1,4 @@
-"""tablerules: a rules language and interpreter for domino games.
+"""tablerules: a rules language and interpreter for domino and card games.
 
 The pipeline from a ruleset to a runnable game is `tablerules.game` (`load_game`, `check`, `Game`).
 """

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from support import pythonpath
 from tablerules.game import load_game
 from tablerules.records.runner import simulate
 
@@ -112,7 +113,7 @@ def test_the_record_does_not_depend_on_the_process(tmp_path):
     for hashseed in ("1", "2"):
         f = tmp_path / f"r{hashseed}.jsonl"
         env = dict(os.environ, PYTHONHASHSEED=hashseed,
-                   PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])))
+                   PYTHONPATH=pythonpath())
         subprocess.run([sys.executable, "-m", "tablerules", "simulate", "texas42", "--games", "3",
                         "--seed", "21", "--record", str(f), "--record-detail", "full", "--no-progress", "-o", "nello_doubles=suit",
                         "--agents", "random"],

@@ -6,17 +6,14 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
 
 import pexpect
 
-from support import cli, default_sigint
-
-SRC = str(Path(__file__).resolve().parents[2] / "src")
+from support import cli, default_sigint, pythonpath
 
 
 def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
-    env = dict(os.environ, PYTHONPATH=SRC, COLUMNS="200")
+    env = dict(os.environ, PYTHONPATH=pythonpath(), COLUMNS="200")
     env.pop("NO_COLOR", None)
     if not colour:
         env["NO_COLOR"] = "1"

@@ -9,15 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from support import cli
+from support import cli, pythonpath
 
-SRC = str(Path(__file__).resolve().parents[2] / "src")
 FULL = Path("/dev/full")
 needs_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full here")
 
 
 def run_to(stdout, stderr, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": SRC}
+    env = {**os.environ, "PYTHONPATH": pythonpath()}
     return subprocess.run([sys.executable, "-m", "tablerules", *args], stdout=stdout,
                           stderr=stderr, env=env, timeout=120)
 

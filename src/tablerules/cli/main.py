@@ -147,7 +147,8 @@ app = typer.Typer(
     cls=_Group,
     add_completion=False,
     no_args_is_help=True,
-    help="Write domino game rules as YAML, check them like a compiler, and simulate them.\n\n"
+    help="Write domino and card game rules as YAML, check them like a compiler, and simulate "
+         "them.\n\n"
          "A RULESET is a built-in name (see `tablerules list`) or a path to a .yaml file.",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -161,7 +162,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                        help="Print the version and exit.")) -> None:
-    """Write domino game rules as YAML, check them like a compiler, and simulate them."""
+    """Write domino and card game rules as YAML, check them like a compiler, and simulate them."""
 
 
 OptionArg = typer.Option(None, "--option", "-o", metavar="NAME=VALUE",
@@ -869,8 +870,8 @@ def compare(ctx: typer.Context,
     b = Config("B", game_b, _per_seat(b_names, game_b))
     checked = None
     if batch:  # timed from when the kernels are ready, as simulate's and batch's runs are
-        (res, checked), started = _compare_batch(a, b, games, seed, check, progress,
-                                                 _spare(n_workers, games), cluster)
+        res, checked, started = _compare_batch(a, b, games, seed, check, progress,
+                                               _spare(n_workers, games), cluster)
     else:
         if cluster is None:  # a cluster's workers make their own
             for c in (a, b):
@@ -907,8 +908,8 @@ def compare(ctx: typer.Context,
 def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, workers: int = 1,
                    cluster: str | None = None):
     """compare --engine batch: both sides' kernels, then the paired matches (records/batchrun),
-    on `workers` processes or on `cluster`; with the time the matches started (the kernels
-    compiled or loaded)."""
+    on `workers` processes or on `cluster`: the result, the replay check, and the time the
+    matches started (the kernels compiled or loaded)."""
     from ..records.batchrun import compare_batch
     from ..records.compare import same_game, seats_text
     for c in (a, b):
@@ -920,9 +921,10 @@ def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, work
     engines = [_batch_engine(c.game, _batch_agents(c.game, c.agents[:1]), _COMPARE_PLAYS,
                              progress=progress) for c in (a, b)]
     started = time.perf_counter()
-    return _with_progress(progress, lambda tick: compare_batch(
+    res, checked = _with_progress(progress, lambda tick: compare_batch(
         a, b, engines[0], engines[1], games=games, seed=seed, check=check, progress=tick,
-        workers=workers, cluster=cluster)), started
+        workers=workers, cluster=cluster))
+    return res, checked, started
 
 
 _COMPARE_PLAYS = "compare plays it: leave out --engine batch"
@@ -932,7 +934,7 @@ def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool
                          workers: int = 1, cluster: str | None = None):
     """compare --engine batch, A's agents against B's at one table: one kernel with both
     strategies (compiled with the first seating's agents), each seating's strategy per seat
-    given to it at run time."""
+    given to it at run time; returns as _compare_batch does."""
     from ..records.batchrun import compare_batch_match
     from ..records.compare import match_seatings
 
@@ -940,9 +942,10 @@ def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool
     engine = _batch_engine(a.game, _batch_agents(a.game, plans[0][0]), _COMPARE_PLAYS,
                            progress=progress)
     started = time.perf_counter()
-    return _with_progress(progress, lambda tick: compare_batch_match(
+    res, checked = _with_progress(progress, lambda tick: compare_batch_match(
         a, b, engine, plans, games=games, seed=seed, check=check, progress=tick,
-        workers=workers, cluster=cluster)), started
+        workers=workers, cluster=cluster))
+    return res, checked, started
 
 
 def _with_progress(progress: bool, run):
