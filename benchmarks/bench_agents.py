@@ -29,6 +29,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))  # run from a checkout
 
+from harness import POSITIVE, guarded  # noqa: E402
+
 GAMES = ("texas42", "moon", "allfives", "taroky")
 AGENT_NAMES = ("rules", "search")
 
@@ -78,13 +80,14 @@ def measure(game, ruleset: str, agent: str, decisions: int, seed: int) -> dict:
             "dps": done / spent if spent else None, "work": digest.hexdigest()[:12]}
 
 
+@guarded
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="rules and search agents: decisions per second")
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated built-in rulesets")
     ap.add_argument("--agents", default=",".join(AGENT_NAMES), help="comma-separated agents")
-    ap.add_argument("--rules-decisions", type=int, default=2000,
+    ap.add_argument("--rules-decisions", type=POSITIVE, default=2000,
                     help="timed decisions per ruleset for the rules agent (default 2000)")
-    ap.add_argument("--search-decisions", type=int, default=12,
+    ap.add_argument("--search-decisions", type=POSITIVE, default=12,
                     help="timed decisions per ruleset for the search agent (default 12)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
@@ -92,6 +95,9 @@ def main(argv=None) -> int:
 
     games = [g for g in a.games.split(",") if g]
     agents = [x for x in a.agents.split(",") if x]
+    from tablerules.agents import parse
+    for x in agents:  # an agent's text read before anything is timed (AgentTextError: exit 2)
+        parse(x)
     print(f"python {sys.version.split()[0]}  seed={a.seed}  rules decisions={a.rules_decisions}  "
           f"search decisions={a.search_decisions}")
     print(f"{'ruleset':<10} {'agent':<20} {'decisions':>9} {'seconds':>9} {'decisions/s':>12} "

@@ -17,7 +17,8 @@ and result. Its compile time (numba's, cached after the first run) is printed an
 With `--agents rules` every seat of the batch engine plays the rules agent, and the hand-written
 side is the strategy's own hand-written player where there is one (handwritten42_rules.py,
 handwritten_moon_rules.py, handwritten_allfives_rules.py: every seat, checked action for action
-against the Python rules agent by their --check).
+against the Python rules agent by their --check); the step engine plays the Python rules agent
+on every seat too, on the first twentieth of the deals (it is a hundred times slower).
 
 The ratio that matters is `speedup = handwritten seconds / batch seconds` on one core (the
 batch engine runs one thread), each side's best time; each repeat's own ratio (its two timings
@@ -25,7 +26,8 @@ taken one after the other) is printed too, with their lowest, median and highest
 whose speed drifts during the run moves the best times apart, a repeat's pair less. Then the
 two play the deals again slice by slice (`--slices`, 10 a repeat), each slice by both, a few
 milliseconds apart: the median of those ratios, with its quartiles (`speedup_sliced`), is the
-figure a drifting machine moves least. The last line is one JSON object for tools.
+figure a drifting machine moves least. The last line is a JSON list for tools, one object a
+game.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
     t0 = time.perf_counter()
     if agent == "random":
         batch = compile_batch(g)
-    else:  # every seat the rules agent (its strategy compiled in); the hand-written stay random
+    else:  # every seat the rules agent (its strategy compiled in), as on the other two engines
         from tablerules.agents import make_agent
         batch = compile_batch(g, [make_agent(agent, random.Random(seed), g)])
     masks = np.array([[sum(1 << t for t in h) for h in game.deal_ids(d)[:seats]] for d in deals],
@@ -90,6 +92,10 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
     def batched(lo, hi):  # the same deals on the batch engine, each seeded by its number
         return batch.play_deals(masks[lo:hi], stocks[lo:hi], dealer_arr[lo:hi], seed, first=lo)
 
+    # the step engine plays what the batch plays: random moves, or the Python rules agent on
+    # every seat (a twentieth of the deals: it makes about 1,000 hands a second)
+    step_play = harness.run_interpreter if agent == "random" else harness.run_rules_agent
+    step_n = hands if agent == "random" else max(1, hands // 20)
     best = {"handwritten": float("inf"), "batch": float("inf"), "step": float("inf")}
     out = None
     paired = []  # each repeat's ratio: its two timings taken one after the other
@@ -103,7 +109,7 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
         paired.append(hw_dt / dt)
         line += f"  batch {dt:.3f}s ({hw_dt / dt:.2f}x)"
         if step:
-            dt, _ = harness.timed_with(harness.run_interpreter, game, deals, dealers, seed)
+            dt, _ = harness.timed_with(step_play, game, deals[:step_n], dealers[:step_n], seed)
             best["step"] = min(best["step"], dt)
             line += f"  step engine {dt:.3f}s"
         print(line)
@@ -117,8 +123,9 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
           f"{time.perf_counter() - t0:.2f}s: {len(sample) - len(problems)} agree")
     for p in problems[:5]:
         print("   ", p)
-    hw_work, _ = harness.interpreter_work(game, deals[:2000], dealers[:2000], seed) if step else (
-        None, None)
+    work = harness.interpreter_work if agent == "random" else harness.rules_work
+    n_work = min(2000, step_n)
+    hw_work, _ = work(game, deals[:n_work], dealers[:n_work], seed) if step else (None, None)
     res = {
         "game": name, "hands": hands, "seed": seed, "repeat": repeat,
         "handwritten_hps": round(hands / best["handwritten"], 1),
@@ -142,8 +149,9 @@ def bench(name: str, hands: int, seed: int, repeat: int, verify: int, step: bool
         "batch_choices_per_second": round(float((out.legal > 1).sum()) / best["batch"], 1),
     }
     if step:
-        res["step_hps"] = round(hands / best["step"], 1)
-        res["batch_over_step"] = round(best["step"] / best["batch"], 1)
+        res["step_hands"] = step_n
+        res["step_hps"] = round(step_n / best["step"], 1)
+        res["batch_over_step"] = round(res["batch_hps"] / res["step_hps"], 1)  # hands a second
     print(f"{name:8s} speedup {res['speedup']:6.2f}x  (hand-written {res['handwritten_hps']:>10,.0f}"
           f" hands/s, batch {res['batch_hps']:>12,.0f}"
           + (f", step engine {res['step_hps']:>9,.0f}" if step else "") + ")")
@@ -160,16 +168,19 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="batch engine vs hand-written engines, hands/second")
     ap.add_argument("--game", action="append", choices=sorted(GAMES),
                     help="texas42, moon or allfives (default: all three)")
-    ap.add_argument("--hands", type=int, default=20000)
+    ap.add_argument("--hands", type=harness.POSITIVE, default=20000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--verify", type=int, default=2000, help="batch hands replayed (default 2000)")
+    ap.add_argument("--repeat", type=harness.POSITIVE, default=3)
+    ap.add_argument("--verify", type=harness.NONNEGATIVE, default=2000,
+                    help="batch hands replayed (default 2000)")
     ap.add_argument("--no-step", action="store_true", help="do not time the step engine")
-    ap.add_argument("--slices", type=int, default=10,
+    ap.add_argument("--slices", type=harness.NONNEGATIVE, default=10,
                     help="also time both engines slice by slice, this many slices a repeat, "
                          "the two a few milliseconds apart (0: not)")
-    ap.add_argument("--agents", default="random", help="the batch engine's agent on every seat: "
-                    "random, or rules (its choices replayed too); the others stay random")
+    ap.add_argument("--agents", choices=("random", "rules"), default="random",
+                    help="every seat's agent: random, or rules (the strategy's hand-written "
+                         "player, the Python rules agent on the step engine; the batch's "
+                         "choices replayed too)")
     a = ap.parse_args(argv)
     try:
         import numba  # noqa: F401  (only whether it is installed)
@@ -183,7 +194,7 @@ def main(argv=None) -> int:
     for name in a.game or sorted(GAMES):
         try:
             results.append(bench(name, a.hands, a.seed, a.repeat, a.verify, not a.no_step,
-                                 a.agents, max(a.slices, 0)))
+                                 a.agents, a.slices))
         except NotBatchable as e:  # a strategy with no kernel form
             print(f"{name}: not played on the batch engine with --agents {a.agents}: {e}")
             results.append({"game": name, "batch_agents": a.agents, "error": str(e)})

@@ -43,15 +43,16 @@ import handwritten_taroky as hw
 import handwritten_taroky_rules as hw_rules
 
 
+@harness.guarded
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="batch engine vs step engine on taroky, hands/s")
-    ap.add_argument("--hands", type=int, default=20000)
-    ap.add_argument("--step-hands", type=int, default=2000,
+    ap.add_argument("--hands", type=harness.POSITIVE, default=20000)
+    ap.add_argument("--step-hands", type=harness.POSITIVE, default=2000,
                     help="hands the step engine plays (the first of the same deals)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--verify", type=int, default=2000)
-    ap.add_argument("--slices", type=int, default=10,
+    ap.add_argument("--repeat", type=harness.POSITIVE, default=3)
+    ap.add_argument("--verify", type=harness.NONNEGATIVE, default=2000)
+    ap.add_argument("--slices", type=harness.NONNEGATIVE, default=10,
                     help="also time the batch and hand-written engines slice by slice, this many "
                          "slices a repeat, a few milliseconds apart (0: not)")
     ap.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
@@ -61,7 +62,7 @@ def main(argv=None) -> int:
     from tablerules.batch import compile_batch, deals as batch_deals
     from tablerules.game import load_game
 
-    options = dict(o.split("=", 1) for o in a.option)
+    options = harness.options(ap, a.option)
     game = load_game("taroky", options, typed=True)
     g = game.definition
     t0 = time.perf_counter()

@@ -25,8 +25,14 @@ import os
 import sys
 import time
 
+# as the tablerules command does (cli/main.py main): numpy's BLAS starts no pool of threads, so
+# that the pool's workers are forked (records/parallel.py start_method), as a user's run's are;
+# with its threads running, every worker would be spawned and load the ruleset afresh
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))  # run from a checkout
+
+from harness import POSITIVE, guarded  # noqa: E402
 
 
 def timed(game, names, games, seed, workers, cluster=None, batch=None):
@@ -48,13 +54,14 @@ def timed(game, names, games, seed, workers, cluster=None, batch=None):
     return time.perf_counter() - t, summary.as_dict()
 
 
+@guarded
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ruleset", default="texas42")
-    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--games", type=POSITIVE, default=400)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--workers", type=POSITIVE, default=2)
+    ap.add_argument("--repeat", type=POSITIVE, default=3)
     ap.add_argument("--engine", choices=("step", "batch"), default="step",
                     help="the step engine, or the batch engine (numba: the fast extra)")
     ap.add_argument("--cluster", metavar="ADDRESS",
@@ -62,7 +69,7 @@ def main(argv=None) -> int:
                          "pool; --workers: its one-thread workers")
     args = ap.parse_args(argv)
     from tablerules.game import load_game
-    from tablerules.records.parallel import cores
+    from tablerules.records.parallel import cores, start_method
     game = load_game(args.ruleset, typed=True)  # as the CLI loads it (a forked worker inherits it)
     names = list(game.definition.agents) or ["random"]
     batch = None
@@ -86,6 +93,7 @@ def main(argv=None) -> int:
     # the pool's start alone: a run of one game a worker, best of `repeat` (what a run of any
     # length pays once: forking the workers, or spawning them, each importing and loading)
     start = min(run(args.workers, args.workers)[0] for _ in range(args.repeat))
+    how = None if args.cluster else start_method()  # how the pool's workers started
     thr1, thrn = args.games / best[1], args.games / best[args.workers]
     ratio = thrn / thr1
     steady = args.games / max(best[args.workers] - start, 1e-9) / thr1
@@ -96,7 +104,8 @@ def main(argv=None) -> int:
           f"(target {target:.2f}; {cores()} cores available; load average "
           f"{os.getloadavg()[0]:.2f})")
     what = "the cluster client's start" if args.cluster else "the pool's start"
-    print(f"{what} (a run of {args.workers} games) {start:.2f}s; without it the "
+    print(f"{what} (a run of {args.workers} games{', workers ' + how + 'ed' if how else ''}) "
+          f"{start:.2f}s; without it the "
           f"workers' ratio would be {steady:.2f}: a longer run comes nearer to that")
     print(json.dumps({"ruleset": args.ruleset, "games": args.games, "seed": args.seed,
                       "engine": args.engine, "cluster": args.cluster,
@@ -105,7 +114,7 @@ def main(argv=None) -> int:
                       "ratio": round(ratio, 3),
                       "ratio_is": "throughput(workers) / throughput(1 process)",
                       "target": round(target, 2), "loadavg": round(os.getloadavg()[0], 2),
-                      "pool_start_s": round(start, 3), "ratio_without_start": round(steady, 3)}))
+                      "pool_start_s": round(start, 3), "start_method": how, "ratio_without_start": round(steady, 3)}))
     return 0
 
 

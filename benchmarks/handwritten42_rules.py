@@ -600,14 +600,16 @@ def bench(n: int, seed: int, repeat: int, engine_hands: int) -> int:
 def _main(argv=None) -> int:
     import argparse
 
+    from harness import POSITIVE
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", type=int, metavar="N",
+    ap.add_argument("--check", type=POSITIVE, metavar="N",
                     help="compare N hands with the step engine's rules agent")
-    ap.add_argument("--hands", type=int, default=20000, help="time N hands (default 20000)")
-    ap.add_argument("--engine-hands", type=int, default=2000,
+    ap.add_argument("--hands", type=POSITIVE, default=20000, help="time N hands (default 20000)")
+    ap.add_argument("--engine-hands", type=POSITIVE, default=2000,
                     help="the step engine plays the first N of those deals (default 2000)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=POSITIVE, default=3)
     a = ap.parse_args(argv)
     if a.check:
         return check(a.check, a.seed)

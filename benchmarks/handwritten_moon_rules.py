@@ -439,12 +439,14 @@ def bench(n: int, engine_n: int, repeat: int, seed: int) -> int:
 
 
 def _main(argv=None) -> int:
+    from harness import POSITIVE
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", type=int, metavar="N", help="compare N hands with the rules agent")
-    ap.add_argument("--hands", type=int, default=20000, help="time N hands (default 20000)")
-    ap.add_argument("--engine-hands", type=int, default=1000,
+    ap.add_argument("--check", type=POSITIVE, metavar="N", help="compare N hands with the rules agent")
+    ap.add_argument("--hands", type=POSITIVE, default=20000, help="time N hands (default 20000)")
+    ap.add_argument("--engine-hands", type=POSITIVE, default=1000,
                     help="of which the step engine plays the first N (default 1000)")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=POSITIVE, default=3)
     ap.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
     a = ap.parse_args(argv)
     if a.check:

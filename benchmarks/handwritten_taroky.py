@@ -720,15 +720,17 @@ def _main(argv=None) -> int:
     import argparse
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from harness import POSITIVE
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", type=int, metavar="N",
+    ap.add_argument("--check", type=POSITIVE, metavar="N",
                     help="the differential check in lock step against the step engine, N hands "
                          "(exit status 1 on any disagreement)")
-    ap.add_argument("--bench", type=int, metavar="N",
+    ap.add_argument("--bench", type=POSITIVE, metavar="N",
                     help="time this engine and the step engine on the same N deals")
-    ap.add_argument("--hands", type=int, default=20000, help="time N hands of this engine alone")
+    ap.add_argument("--hands", type=POSITIVE, default=20000, help="time N hands of this engine alone")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=POSITIVE, default=3)
     a = ap.parse_args(argv)
     if a.check:
         return self_check(a.check)

@@ -27,6 +27,60 @@ sys.path.insert(0, HERE)
 from deals import make_deals  # noqa: E402
 
 
+def count(least: int = 1) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `least` (hands, repeats, games: 1; a
+    number that may be none, such as slices or hands replayed: 0), so that `--hands 0` is a
+    usage error, not a division by zero later."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if v < least:
+            raise argparse.ArgumentTypeError(f"{v} is less than {least}")
+        return v
+    parse.__name__ = "count"  # argparse names the type in its message
+    return parse
+
+
+POSITIVE, NONNEGATIVE = count(1), count(0)
+
+
+def options(ap: argparse.ArgumentParser, pairs: list[str]) -> dict[str, str]:
+    """`--option NAME=VALUE` flags as a dict; one without `=` is a usage error."""
+    bad = [o for o in pairs if "=" not in o]
+    if bad:
+        ap.error(f"--option {bad[0]!r}: give NAME=VALUE")
+    return dict(o.split("=", 1) for o in pairs)
+
+
+def user_error(e: BaseException) -> bool:
+    """Whether `e` is a user's mistake that tablerules explains itself (a ruleset or option it
+    cannot load, an agent's text it cannot read), to be printed as its message, not a
+    traceback."""
+    try:
+        from tablerules.agents.base import AgentTextError
+        from tablerules.errors import TablerulesError
+    except ImportError:
+        return False
+    return isinstance(e, (TablerulesError, AgentTextError))
+
+
+def guarded(main: Callable) -> Callable:
+    """A script's `main(argv)`, with a user's mistake (user_error) its message on stderr and
+    exit status 2, as argparse's own usage errors are."""
+    def run(argv=None) -> int:
+        try:
+            return main(argv)
+        except Exception as e:
+            if not user_error(e):
+                raise
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    run.__doc__, run.__name__ = main.__doc__, main.__name__
+    return run
+
+
 def run_interpreter(game, deals, dealers, seed):
     rng = random.Random(seed)
     choice = rng.choice
@@ -134,10 +188,10 @@ def rules_player_main(argv, doc: str, name: str, play_hand, make_deals, results:
     """A hand-written rules player's command line: `--check N` (check_rules_player) or
     `--hands N` (time_rules_player), on `make_deals(N, --seed)`, the dealer rotating."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
-    ap.add_argument("--check", type=int, metavar="N", help="compare N hands with the rules agent")
-    ap.add_argument("--hands", type=int, default=5000)
+    ap.add_argument("--check", type=POSITIVE, metavar="N", help="compare N hands with the rules agent")
+    ap.add_argument("--hands", type=POSITIVE, default=5000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=POSITIVE, default=3)
     a = ap.parse_args(argv)
     from tablerules.game import load_game
 
@@ -170,6 +224,19 @@ def time_rules_player(label: str, play_hand, game, deals, dealers, repeat: int) 
     hh, sh = len(deals) / best_h, step_n / best_s
     print(f"hand-written {label} rules player {hh:,.0f} hands/s; step engine with the rules "
           f"agent {sh:,.0f} ({step_n} hands): {hh / sh:.1f}x")
+
+
+def rules_work(game, deals, dealers, seed):
+    """Untimed: mean decisions per hand (apply_action calls) with the Python rules agent on
+    every seat, and each hand's result (State.hand_result())."""
+    agents = rules_agents(game, seed)
+    total = 0
+    results = []
+    for deal, dealer in zip(deals, dealers):
+        log = []
+        results.append(rules_hand(game, agents, deal, dealer, log))
+        total += len(log)
+    return total / len(deals), results
 
 
 def interpreter_work(game, deals, dealers, seed):
@@ -276,8 +343,8 @@ def baseline_main(description: str, play_hands: Callable, self_check: Callable,
                   argv=None, *, make_deals: Callable = make_deals, seats: int = 4) -> int:
     """The command line of a hand-written engine: `--check N` self-check, or time `--hands`."""
     ap = argparse.ArgumentParser(description=description)
-    ap.add_argument("--check", type=int, metavar="N", help="run the self-check over N hands")
-    ap.add_argument("--hands", type=int, default=20000, help="time N hands (default 20000)")
+    ap.add_argument("--check", type=POSITIVE, metavar="N", help="run the self-check over N hands")
+    ap.add_argument("--hands", type=POSITIVE, default=20000, help="time N hands (default 20000)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     if a.check:
@@ -317,14 +384,14 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     """
     ap = argparse.ArgumentParser(description=f"{game_name}: hand-written vs interpreter, "
                                              "hands/second")
-    ap.add_argument("--hands", type=int, default=20000)
+    ap.add_argument("--hands", type=POSITIVE, default=20000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=POSITIVE, default=3)
     ap.add_argument("--ruleset", default=game_name, help="built-in ruleset name for load_game")
     ap.add_argument("--option", action="append", default=list(default_options), help=option_help)
     ap.add_argument("--no-compiled", action="store_true",
                     help="do not time the compiled steps (the step engine's API on the kernel)")
-    ap.add_argument("--slices", type=int, default=10,
+    ap.add_argument("--slices", type=NONNEGATIVE, default=10,
                     help="also time the compiled steps against the hand-written engine slice by "
                          "slice, this many slices a repeat, a few milliseconds apart (0: not)")
     for flag, text in (flags or {}).items():
@@ -348,11 +415,13 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         from tablerules.game import load_game
 
         t0 = time.perf_counter()
-        game = load_game(a.ruleset, options=dict(o.split("=", 1) for o in a.option),
-                         typed=not a.no_compiled)
+        game = load_game(a.ruleset, options=options(ap, a.option), typed=not a.no_compiled)
         print(f"load_game({a.ruleset!r}) took {time.perf_counter() - t0:.3f}s (not timed below)")
         run_interpreter(game, deals[:20], dealers[:20], a.seed)  # fail fast, before timing
     except Exception as e:  # ImportError, or anything a broken interpreter raises
+        if user_error(e):  # a ruleset or option named wrong: not a broken interpreter
+            print(f"error: {e}", file=sys.stderr)
+            return 2
         interp_error = f"{type(e).__name__}: {e}"
         game = None
         print(f"interpreter not available: {interp_error}")
@@ -477,4 +546,6 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     if interp_error:
         summary["interpreter_error"] = interp_error
     print(json.dumps(summary))
-    return 0
+    # games that should be the same and are not: the ratio compares unlike work
+    differ = [x for x in (same_count, cs_same) if x is not None and x[0] != x[1]]
+    return 1 if differ else 0

@@ -17,6 +17,8 @@ import os
 import subprocess
 import sys
 
+from harness import POSITIVE
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 HANDS = (("texas42", "bench_hands.py", ()), ("allfives", "bench_allfives.py", ()),
          ("allfives-plain", "bench_allfives.py", ("--plain",)), ("moon", "bench_moon.py", ()))
@@ -36,14 +38,14 @@ def _run(script: str, *args: str) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="run every benchmark at a modest size")
-    ap.add_argument("--hands", type=int, default=5000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--hands", type=POSITIVE, default=5000)
+    ap.add_argument("--repeat", type=POSITIVE, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-agents", action="store_true", help="skip bench_agents.py")
     ap.add_argument("--no-compiled", action="store_true",
                     help="do not time the compiled steps (numba; compiling takes 10-15 s a game)")
-    ap.add_argument("--rules-decisions", type=int, default=500)
-    ap.add_argument("--search-decisions", type=int, default=4)
+    ap.add_argument("--rules-decisions", type=POSITIVE, default=500)
+    ap.add_argument("--search-decisions", type=POSITIVE, default=4)
     a = ap.parse_args(argv)
     results: dict = {}
     failed = False

@@ -158,3 +158,58 @@ def test_sliced_times_both_engines_on_every_slice_in_turn():
     assert [c[1:] for c in calls[1::2]] == [(0, 4), (4, 8), (8, 10)] * 2
     assert [c[0] for c in calls[:6]] == ["slow", "fast", "fast", "slow", "slow", "fast"]
     assert harness.quartiles([1.0, 2.0, 3.0, 4.0, 5.0]) == [1.5, 3.0, 4.5]
+
+
+@pytest.mark.parametrize("script, args", [
+    ("bench_hands.py", ["--hands", "0"]),
+    ("bench_moon.py", ["--repeat", "0"]),
+    ("bench_allfives.py", ["--slices", "-1"]),
+    ("bench_batch.py", ["--hands", "-5"]),
+    ("bench_batch_cards.py", ["--verify", "-1"]),
+    ("bench_workers.py", ["--workers", "0"]),
+    ("bench_agents.py", ["--rules-decisions", "0"]),
+    ("run_all.py", ["--repeat", "0"]),
+    ("handwritten42.py", ["--check", "-5"]),
+    ("handwritten42_rules.py", ["--engine-hands", "0"]),
+    ("handwritten_moon_rules.py", ["--check", "0"]),
+    ("handwritten_taroky.py", ["--bench", "-3"]),
+    ("handwritten_taroky_rules.py", ["--hands", "0"]),
+])
+def test_a_count_below_its_least_is_a_usage_error(script, args):
+    """Hands, repeats, games and checks are counts: 0 or less stops the script with argparse's
+    usage message (exit 2), before anything runs; it was a division by zero, a NaN in the JSON,
+    or a check that passed on no hands."""
+    r = run(script, *args)
+    assert r.returncode == 2, r.stdout + r.stderr
+    least = "0" if args[0] in ("--slices", "--verify") else "1"
+    assert f"argument {args[0]}: {args[1]} is less than {least}" in r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+@pytest.mark.parametrize("script, args, says", [
+    ("bench_hands.py", ["--ruleset", "nosuch", "--hands", "10"], "no built-in ruleset named"),
+    ("bench_moon.py", ["--option", "nosuch=1", "--hands", "10"], "unknown option 'nosuch'"),
+    ("bench_allfives.py", ["--option", "players", "--hands", "10"], "give NAME=VALUE"),
+    ("bench_agents.py", ["--games", "moon", "--agents", "nosuch"], "unknown agent 'nosuch'"),
+    ("bench_agents.py", ["--games", "nosuch"], "no built-in ruleset named"),
+    ("bench_workers.py", ["--ruleset", "nosuch"], "no built-in ruleset named"),
+    ("bench_batch_cards.py", ["-o", "nosuch=1"], "unknown option 'nosuch'"),
+])
+def test_a_ruleset_option_or_agent_named_wrong_is_its_message(script, args, says):
+    """A user's mistake in a ruleset, an option or an agent is tablerules' own message and exit
+    status 2, never a traceback; the hand benchmarks took a ruleset named wrong for a broken
+    interpreter, printed a traceback, wrote a null ratio and exited 0."""
+    r = run(script, *args)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert says in r.stderr and "Traceback" not in r.stderr
+
+
+def test_games_that_should_be_the_same_and_are_not_fail_the_run():
+    """bench_moon.py's two engines play the same games from a seed; with an option the
+    hand-written engine does not play (a 7-piece set) they differ, and the run's exit status
+    says so (it was 0: the ratio compared unlike work)."""
+    r = run("bench_moon.py", "--option", "moon_set=7", "--hands", "200", "--repeat", "1",
+            "--no-compiled", "--slices", "0")
+    assert r.returncode == 1, r.stdout + r.stderr
+    same = json.loads(r.stdout.strip().splitlines()[-1])["same_games"]
+    assert same[0] < same[1] == 200

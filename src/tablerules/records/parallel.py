@@ -19,6 +19,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,13 +202,23 @@ def start_method() -> str:
     return "spawn"
 
 
-def _threads() -> int:
+def _threads(settle: float = 0.02) -> int:
     """The threads this process runs (Linux): native ones too, which Python does not count:
     numba's once hands have been played on threads (`Batch.play(threads=...)`; OpenMP's
     among them, which a forked child cannot use) and a BLAS library's pool, which numpy
-    starts when it is imported unless told not to (the CLI tells it: cli/main.py)."""
+    starts when it is imported unless told not to (the CLI tells it: cli/main.py).
+    A thread Python has joined is still listed while it exits: right after a pool closed
+    (a run before this one, in the same process) one in ten counts found its thread there,
+    for 1.1 to 1.2 ms. So a count above one is read again, for up to `settle` seconds,
+    before it stands (a thread that runs on is there all along: a spawning run waits that
+    long once)."""
     try:
-        return len(os.listdir("/proc/self/task"))
+        deadline = time.monotonic() + settle
+        while True:
+            n = len(os.listdir("/proc/self/task"))
+            if n == 1 or time.monotonic() >= deadline:
+                return n
+            time.sleep(0.001)
     except OSError:  # no /proc: Python's count is all there is
         return threading.active_count()
 
