@@ -47,6 +47,18 @@ def test_matches_played_without_their_decisions_are_the_same_and_one_alone_too(t
         assert replay_matches(game.definition, alone, [0]) == []
 
 
+def test_a_run_of_a_trillion_matches_starts_with_a_block_of_its_own_size(texas42):
+    """A block's match results are made for the matches it can hold, not for every match of the
+    run still to play (a billion games took 74.5 GiB before the first was played; a trillion
+    asked numpy for more than it can): its first block is the first matches of the run, as a
+    short run plays them."""
+    game, batch = texas42
+    first = next(batch.matches(10 ** 12, 3, decisions=False))
+    assert first.first == 0 and 0 < len(first) < 10 ** 6
+    (short,) = list(batch.matches(len(first), 3, decisions=False))
+    assert (first.results == short.results).all()
+
+
 def test_the_summary_is_the_one_the_step_engine_folds_from_the_same_matches(texas42):
     game, batch = texas42
     (block,) = list(batch.matches(120, 9))

@@ -62,3 +62,54 @@ def test_a_terminal_is_told_while_the_search_agents_play_outs_are_prepared():
     said = "compiling moon's play-outs for search (numba, once: later runs load them)"
     assert said in out
     assert out.index(said) < out.index("games     1")
+
+
+@pytest.mark.parametrize("args, unit, said", [
+    (("simulate", "moon", "--engine", "batch", "-n", "100000000", "-w", "1"), "games",
+     ("games     ", "hands     ")),
+    (("simulate", "moon", "--engine", "batch", "-n", "100000000", "-w", "2"), "games",
+     ("games     ", "hands     ")),
+    (("batch", "moon", "--agents", "rules", "-n", "100000000"), "hands",
+     ("hands: ", "contracts")),
+], ids=["simulate", "simulate-workers", "batch"])
+def test_ctrl_c_in_a_batch_run_prints_the_report_so_far(args, unit, said):
+    """Ctrl-C once the run's progress bar shows: the report of the matches (or hands) counted
+    before it, the line that says how many of how many, exit status 130, as the step engine's
+    simulate (they printed "interrupted" and the count alone). The process is in a session of
+    its own with the terminal, as a user's run is; the signal goes to its group, the workers'
+    too."""
+    import signal
+    import time
+
+    main, child = pty.openpty()
+    env = dict(os.environ, COLUMNS="100", PYTHONPATH=pythonpath())
+    p = subprocess.Popen([sys.executable, "-W", "ignore", "-m", "tablerules", *args, "-s", "2"],
+                         stdin=child, stdout=child, stderr=child, env=env,
+                         start_new_session=True)
+    os.close(child)
+    out = bytearray()
+    sent = False
+    deadline = time.monotonic() + 240
+    try:
+        while time.monotonic() < deadline:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal's other end closed: the process has ended
+                break
+            if not chunk:
+                break
+            out += chunk
+            if not sent and f"{unit}/s".encode() in out:  # the bar: the run is playing
+                os.killpg(p.pid, signal.SIGINT)
+                sent = True
+    finally:
+        os.close(main)
+        if p.poll() is None and not sent:
+            os.killpg(p.pid, signal.SIGKILL)
+    code = p.wait(timeout=60)
+    text = out.decode("utf-8", "replace")
+    assert sent, text
+    assert code == 130, text
+    assert "Traceback" not in text
+    assert all(x in text for x in said), text  # the report
+    assert "interrupted after " in text and f" of 100000000 {unit}" in text

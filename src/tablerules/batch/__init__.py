@@ -284,10 +284,13 @@ class Batch:
                 ((rows, result_width(g)), np.int64, 0), ((rows, width), np.int16, -1),
                 ((rows, width), np.int16, 0), ((rows, g.seat_count), np.int64, 0),
                 ((rows, max(g.stock, 1)), np.int64, 0), (rows, np.int64, 0))
-            mres = np.zeros((n - done, len(MATCH_RESULT) + ns + g.seat_count), dtype=np.int64)
+            # a block plays at most a match a row: its results' rows are made for those only,
+            # not for every match of the run still to play (a billion matches: 74.5 GiB)
+            k = min(n - done, rows)
+            mres = np.zeros((k, len(MATCH_RESULT) + ns + g.seat_count), dtype=np.int64)
             try:
                 played, used = self.module.play_matches(
-                    np.int64(n - done), np.int64(seed & 0x7FFF_FFFF_FFFF_FFFF),
+                    np.int64(k), np.int64(seed & 0x7FFF_FFFF_FFFF_FFFF),
                     np.int64(first + done), np.int64(dealer), deals, stocks, dealers, actions,
                     legal, results, mres, self.seats)
             except (ValueError, ZeroDivisionError) as e:

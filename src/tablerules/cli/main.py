@@ -601,6 +601,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     engine = _batch_engine(game, _batch_agents(game, names), progress=progress)
     bar = _Progress(games, enabled=progress and sys.stderr.isatty())
     started = time.perf_counter()
+    term = _terminate_as_interrupt()
     try:
         summary, checked = simulate_batch(game, engine, games=games, seed=seed, check=check,
                                           progress=bar.update, workers=workers, texts=names,
@@ -612,7 +613,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
         bar.close()
         _err(f"error: {e.message}")
         raise typer.Exit(1)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the run's loop (its own Ctrl-C gives the summary)
         bar.close()
         _err("interrupted")
         raise typer.Exit(130)
@@ -623,11 +624,15 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
             _err("note: uniformly random bidders may never finish a match of this game (try "
                  "--agents rules); `tablerules batch` plays its hands")
         _fail(game.locate(e) if isinstance(e, GameError) else e)
+    finally:
+        _restore_terminate(term)
     bar.close()
     elapsed = time.perf_counter() - started
     result = {"ruleset": gd.canonical, "seed": seed, "engine": "batch",
               "agents": seat_agents(names, gd.seat_count), **summary.as_dict(),
               "record": None, "checked": checked}
+    if summary.interrupted:
+        result["interrupted"] = True
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
     else:
@@ -643,6 +648,9 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
         _write_report(report, lambda: simulate_report(result, summary.distributions()))
     if checked["disagreements"]:
         raise typer.Exit(1)
+    if summary.interrupted:
+        _err(f"interrupted after {summary.games} of {games} games")
+        raise typer.Exit(130)
 
 
 def _batch_engine(game, agents, hint: str = "the step engine plays it: leave out --engine batch",
@@ -1395,6 +1403,9 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     stride = max(1, hands // check) if check else 0
     bar = _Progress(hands, enabled=progress and sys.stderr.isatty(), unit="hands")
     started = time.perf_counter()
+    from ..records.runner import _signals_held
+    interrupted = False
+    term = _terminate_as_interrupt()
     try:
         for first in range(0, hands, block):
             n = min(block, hands - first)
@@ -1402,21 +1413,24 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
             # sample's hands are played again with theirs (hand i is the same alone)
             played = engine.play(n, seed & 0x7FFF_FFFF_FFFF_FFFF, first=first, threads=n_threads,
                                  decisions=False)
-            tally.add(played)
-            if stride:
-                sample = [i for i in range(n) if (first + i) % stride == 0][:check - tally.checked]
+            disagree = []
+            sample = [i for i in range(n) if (first + i) % stride == 0][:check - tally.checked] \
+                if stride else []
+            for i in sample:
+                again = engine.play(1, seed & 0x7FFF_FFFF_FFFF_FFFF, first=first + i)
+                disagree += engine.verify(again, [0])
+            with _signals_held():  # a block is counted whole, its sample with it
+                tally.add(played)
                 tally.checked += len(sample)
-                for i in sample:
-                    again = engine.play(1, seed & 0x7FFF_FFFF_FFFF_FFFF, first=first + i)
-                    tally.disagree += engine.verify(again, [0])
+                tally.disagree += disagree
             bar.update(first + n)
-    except KeyboardInterrupt:
-        bar.close()
-        _err(f"interrupted after {tally.hands} of {hands} hands")
-        raise typer.Exit(130)
+    except KeyboardInterrupt:  # the report of the blocks counted before it, then exit 130
+        interrupted = True
     except TablerulesError as e:
         bar.close()
         _fail(game.locate(e) if isinstance(e, GameError) else e)
+    finally:
+        _restore_terminate(term)
     bar.close()
     elapsed = time.perf_counter() - started
     from ..agents import for_seats
@@ -1430,6 +1444,9 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
              "hands/s)")
     if tally.disagree:
         raise typer.Exit(1)
+    if interrupted:
+        _err(f"interrupted after {tally.hands} of {hands} hands")
+        raise typer.Exit(130)
 
 
 def _plays_random(names: list[str] | None) -> bool:

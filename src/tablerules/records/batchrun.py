@@ -18,7 +18,7 @@ import numpy as np
 
 from ..batch import MATCH_RESULT, RESULT
 from ..batch.replay import replay_matches
-from .runner import FORCED, NO_BID, Summary, add_rows, new_summary
+from .runner import FORCED, NO_BID, Summary, _signals_held, add_rows, new_summary
 
 
 def fold_block(summary: Summary, game, block) -> None:
@@ -239,23 +239,33 @@ def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
     """Play `games` matches on the batch engine; (the summary, what the check found: matches
     replayed, how many agree, the first disagreements). With `workers` > 1 the matches are
     played on that many processes, or with `cluster` on a Dask cluster (`texts`: the agent
-    texts `batch` was compiled with), and counted in order: the same summary."""
+    texts `batch` was compiled with), and counted in order: the same summary. Ctrl-C (a
+    KeyboardInterrupt) stops the run: the summary of the blocks counted before it, marked
+    `interrupted` (a block is counted whole or not at all), as the step engine's run does."""
     summary = new_summary(game)
     checked, problems = 0, []
+    pool = None
     if workers > 1 or cluster is not None:
-        parts = (part for _n, part in _on_pool(
-            ((game, batch, texts),), workers, games, BATCH_CHUNK,
-            lambda srcs, a, n: (play_match_range, srcs[0][0], texts, seed, a, a + n, games,
-                                check, srcs[0][2]), cluster))
+        pool = _on_pool(((game, batch, texts),), workers, games, BATCH_CHUNK,
+                        lambda srcs, a, n: (play_match_range, srcs[0][0], texts, seed, a, a + n,
+                                            games, check, srcs[0][2]), cluster)
+        parts = (part for _n, part in pool)
     else:
         parts = ((_folded(game, block), n, bad) for block, n, bad in
                  _match_blocks(batch, game.definition, seed, 0, games, games, check))
-    for part, n, bad in parts:
-        summary.absorb(part)
-        checked += n
-        problems += bad
-        if progress is not None:
-            progress(summary.games)
+    try:
+        for part, n, bad in parts:
+            with _signals_held():  # a block is counted whole
+                summary.absorb(part)
+                checked += n
+                problems += bad
+            if progress is not None:
+                progress(summary.games)
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    finally:
+        if pool is not None:  # the workers stopped
+            pool.close()
     return summary, {"games": checked, "agree": checked - len(problems),
                      "disagreements": problems[:10]}
 
