@@ -173,9 +173,20 @@ def test_every_seating_of_a_strategy_is_one_kernel(batch):
 
 def test_cli_compare_agents_at_one_table_on_the_batch_engine(batch):
     """compare A's agents against B's on the batch engine: each deal once per seating (Moon's
-    three sides), the fixture's kernel with the strategy per seat given at run time."""
+    three sides), the fixture's kernel with the strategy per seat given at run time; --games
+    rounded up to whole deals, as the step engine rounds it (the batch engine took it for
+    deals: three times the games)."""
+    for n, deals in (("20", 7), ("2", 1)):
+        counts = []
+        for engine in ("step", "batch"):
+            r = cli("compare", "moon", "--agents", "rules", "--vs", "--agents", "random",
+                    "--engine", engine, "-n", n, "--check", "1", "--no-progress", "-f", "json")
+            assert r.exit_code == 0, r.output
+            j = json.loads(r.stdout)
+            counts.append((j["deals"], j["games"]))
+        assert counts == [(deals, 3 * deals)] * 2
     r = cli("compare", "moon", "--agents", "rules", "--vs", "--agents", "random", "--engine",
-            "batch", "-n", "60", "--check", "6", "--no-progress", "--format", "json")
+            "batch", "-n", "180", "--check", "6", "--no-progress", "--format", "json")
     assert r.exit_code == 0, r.output
     j = json.loads(r.stdout)
     assert j["engine"] == "batch" and j["mode"] == "match" and j["deals"] == 60
@@ -184,7 +195,7 @@ def test_cli_compare_agents_at_one_table_on_the_batch_engine(batch):
     assert res["a_wins"] + res["b_wins"] + res["draws"] == 180
     assert res["a_win_rate"] > res["even"]  # the strategy beats random play
     two = cli("compare", "moon", "--agents", "rules", "--vs", "--agents", "random", "--engine",
-              "batch", "-n", "60", "--check", "6", "--no-progress", "--format", "json",
+              "batch", "-n", "180", "--check", "6", "--no-progress", "--format", "json",
               "--workers", "2")  # forked with the kernel: each seating of a part in one worker
     assert two.exit_code == 0 and json.loads(two.stdout) == j, two.output
 
@@ -207,7 +218,7 @@ def test_a_batch_match_comparison_counts_as_compare_counts_the_same_matches(batc
     seatings = match_seatings_for(kernel, plans)
     assert [(r, strategy) for r, strategy, _who in seatings] == [
         (r, [1 if gd.side_of[s] == r else 0 for s in range(3)]) for r in range(3)]
-    got, checked = compare_batch_match(a, b, kernel, plans, games=40, seed=3, check=3)
+    got, checked = compare_batch_match(a, b, kernel, plans, games=120, seed=3, check=3)
     assert checked["agree"] == checked["games"] == 9
     assert list(kernel.seats) == [1, 0, 0]  # as compiled, after the seatings
     want = Comparison("match", a, b, 3)
@@ -226,7 +237,7 @@ def test_a_batch_match_comparison_counts_as_compare_counts_the_same_matches(batc
     assert got.as_dict() == want.as_dict()
     assert got.deal_diffs == want.deal_diffs
     batch.seats = np.array([1, 1, 1], dtype=np.int64)  # the fixture's, as compiled
-    mirror, _ = compare_batch_match(a, a, batch, match_seatings(a, a), games=40, seed=3,
+    mirror, _ = compare_batch_match(a, a, batch, match_seatings(a, a), games=120, seed=3,
                                     check=0)
     assert mirror.games == 120 and mirror.deal_diffs == {0: 40}
     assert mirror.draws or 2 * mirror.a_wins == mirror.b_wins

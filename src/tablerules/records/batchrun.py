@@ -510,20 +510,22 @@ def compare_batch_match(a, b, batch, plans, *, games: int, seed: int, check: int
     tally over the seats it held, per deal A's side's score less the others' mean); `check`
     matches of each seating replayed through the step engine; with `workers` > 1 on that many
     processes, or on `cluster` (the same comparison). Returns (the comparison, what the check
-    found)."""
+    found). `games` is rounded up to whole deals, as the step engine's compare rounds it: a
+    deal is a game for each seating."""
     from .compare import Comparison
 
     res = Comparison("match", a, b, seed)
     seatings = _seated(batch, plans)
+    deals = max(1, -(-games // len(plans)))
     checked, problems = 0, []
     if workers > 1 or cluster is not None:
-        parts = _on_pool(((a.game, batch, plans[0][0]),), workers, games, COMPARE_CHUNK,
+        parts = _on_pool(((a.game, batch, plans[0][0]),), workers, deals, COMPARE_CHUNK,
                          lambda srcs, start, k: (compare_range, "match",
                                                  (srcs[0][0], plans, srcs[0][2]),
-                                                 seed, start, k, games, check), cluster)
+                                                 seed, start, k, deals, check), cluster)
     else:
-        parts = ((k, _match_part(a.game, batch, seatings, seed, start, k, games, check))
-                 for start, k in _compare_chunks(games))
+        parts = ((k, _match_part(a.game, batch, seatings, seed, start, k, deals, check))
+                 for start, k in _compare_chunks(deals))
     try:
         for k, (ta, tb, wins, played, diffs, n, bad) in parts:
             # a part counts whole or not at all (Ctrl-C keeps the whole deals before it)
@@ -538,7 +540,7 @@ def compare_batch_match(a, b, batch, plans, *, games: int, seed: int, check: int
             problems += bad
             res.deals += k
             if progress is not None:
-                progress(res.deals * len(seatings), games * len(seatings))
+                progress(res.deals * len(seatings), deals * len(seatings))
     except KeyboardInterrupt:
         res.interrupted = True
     res.games = res.played["AB"]
