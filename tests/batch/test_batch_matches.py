@@ -79,6 +79,10 @@ def test_cli_simulate_on_the_batch_engine(snapshot):
     assert j["games"] == 300 and j["engine"] == "batch"
     assert j["checked"] == {"games": 30, "agree": 30, "disagreements": []}
     assert sum(j["wins_by_side"].values()) >= 300
+    none = cli("simulate", "texas42", "--engine", "batch", "-n", "300", "-s", "4", "--check",
+               "0", "--agents", "random", "--no-progress")  # nothing replayed: no check line
+    assert none.exit_code == 0 and "checked:" not in none.stdout, none.output
+    assert none.stdout == r.stdout.split("checked:")[0]
 
 
 def test_cli_simulate_on_the_batch_engine_with_workers_is_the_summary_of_one_process(

@@ -637,8 +637,9 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
         typer.echo(json.dumps(result, indent=2))
     else:
         typer.echo(_render_summary(result))
-        typer.echo(f"checked: {checked['agree']} of {checked['games']} games replayed through "
-                   "the step engine agree")
+        if checked["games"]:  # (--check 0: none, and no line, as `batch` says none)
+            typer.echo(f"checked: {checked['agree']} of {checked['games']} games replayed "
+                       "through the step engine agree")
         for d in checked["disagreements"]:
             typer.echo(f"  {d}")
         _err(f"{summary.games} games, {summary.hands} hands in {elapsed:.2f}s "
@@ -896,7 +897,7 @@ def compare(ctx: typer.Context,
         typer.echo(json.dumps(out, indent=2))
     else:
         typer.echo(_render_compare(out))
-        if checked is not None:
+        if checked is not None and checked["games"]:
             typer.echo(f"checked: {checked['agree']} of {checked['games']} matches replayed "
                        "through the step engine agree")
             for d in checked["disagreements"]:
