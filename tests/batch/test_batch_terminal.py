@@ -20,25 +20,42 @@ RUN = ("batch", "moon", "--agents", "rules", "-n", "200", "--check", "10")
 SAID = "compiling moon (numba, once: later runs load it)"
 
 
-def at_terminal(*args: str) -> tuple[int, str]:
+def at_terminal(*args: str, interrupt_on: str | None = None) -> tuple[int, str]:
     """`tablerules ARGS` with a pseudo-terminal for its stdin, stdout and stderr: its exit code
-    and everything it wrote there."""
+    and everything it wrote there. With `interrupt_on`, Ctrl-C once that text shows: SIGINT
+    to the process's group (a session of its own with the terminal, as a user's run is; its
+    workers are in it too); the run must show it within four minutes."""
+    import signal
+    import time
+
     main, child = pty.openpty()
     env = dict(os.environ, COLUMNS="100", PYTHONPATH=pythonpath())
     p = subprocess.Popen([sys.executable, "-W", "ignore", "-m", "tablerules", *args],
-                         stdin=child, stdout=child, stderr=child, env=env)
+                         stdin=child, stdout=child, stderr=child, env=env,
+                         start_new_session=interrupt_on is not None)
     os.close(child)
     out = bytearray()
-    while True:
-        try:
-            chunk = os.read(main, 65536)
-        except OSError:  # the terminal's other end closed: the process has ended
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.close(main)
-    return p.wait(timeout=300), out.decode("utf-8", "replace")
+    sent = False
+    deadline = time.monotonic() + 240
+    try:
+        while time.monotonic() < deadline:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal's other end closed: the process has ended
+                break
+            if not chunk:
+                break
+            out += chunk
+            if interrupt_on is not None and not sent and interrupt_on.encode() in out:
+                os.killpg(p.pid, signal.SIGINT)
+                sent = True
+    finally:
+        os.close(main)
+        if p.poll() is None and interrupt_on is not None and not sent:
+            os.killpg(p.pid, signal.SIGKILL)
+    text = out.decode("utf-8", "replace")
+    assert interrupt_on is None or sent, text
+    return p.wait(timeout=300), text
 
 
 def test_a_terminal_is_told_while_the_kernel_is_prepared():
@@ -75,40 +92,8 @@ def test_a_terminal_is_told_while_the_search_agents_play_outs_are_prepared():
 def test_ctrl_c_in_a_batch_run_prints_the_report_so_far(args, unit, said):
     """Ctrl-C once the run's progress bar shows: the report of the matches (or hands) counted
     before it, the line that says how many of how many, exit status 130, as the step engine's
-    simulate (they printed "interrupted" and the count alone). The process is in a session of
-    its own with the terminal, as a user's run is; the signal goes to its group, the workers'
-    too."""
-    import signal
-    import time
-
-    main, child = pty.openpty()
-    env = dict(os.environ, COLUMNS="100", PYTHONPATH=pythonpath())
-    p = subprocess.Popen([sys.executable, "-W", "ignore", "-m", "tablerules", *args, "-s", "2"],
-                         stdin=child, stdout=child, stderr=child, env=env,
-                         start_new_session=True)
-    os.close(child)
-    out = bytearray()
-    sent = False
-    deadline = time.monotonic() + 240
-    try:
-        while time.monotonic() < deadline:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # the terminal's other end closed: the process has ended
-                break
-            if not chunk:
-                break
-            out += chunk
-            if not sent and f"{unit}/s".encode() in out:  # the bar: the run is playing
-                os.killpg(p.pid, signal.SIGINT)
-                sent = True
-    finally:
-        os.close(main)
-        if p.poll() is None and not sent:
-            os.killpg(p.pid, signal.SIGKILL)
-    code = p.wait(timeout=60)
-    text = out.decode("utf-8", "replace")
-    assert sent, text
+    simulate (they printed "interrupted" and the count alone)."""
+    code, text = at_terminal(*args, "-s", "2", interrupt_on=f"{unit}/s")  # the bar: it plays
     assert code == 130, text
     assert "Traceback" not in text
     assert all(x in text for x in said), text  # the report
