@@ -83,6 +83,31 @@ def test_merge_wants_every_shard_of_one_run_once(tmp_path, shards):
         assert not (tmp_path / "out.jsonl").exists()
 
 
+def test_a_shard_that_cannot_be_read_is_one_line(tmp_path, monkeypatch):
+    """A damaged gzip shard (bytes overwritten inside its compressed data), a cut-off one, one
+    that is not gzip and one that is missing: as the other shards that cannot be read."""
+    monkeypatch.chdir(tmp_path)
+    parts = []
+    for k in (1, 2, 3):
+        r = cli("simulate", "texas42", *RUN, "--shard", f"{k}/3", "-r", f"s{k}.jsonl.gz")
+        assert r.exit_code == 0, r.output
+        parts.append(f"s{k}.jsonl.gz")
+    data = (tmp_path / "s2.jsonl.gz").read_bytes()
+    assert len(data) > 400
+    (tmp_path / "damaged.jsonl.gz").write_bytes(data[:200] + b"\xff" * 16 + data[216:])
+    (tmp_path / "cut.jsonl.gz").write_bytes(data[:300])
+    (tmp_path / "plain.jsonl.gz").write_bytes(b"not gzip\n")
+    for name, why in [("damaged.jsonl.gz", "not a valid gzip file (Error -3 while decompressing"),
+                      ("cut.jsonl.gz", "the gzip file is cut off (it was not closed)"),
+                      ("plain.jsonl.gz", "not a valid gzip file (Not a gzipped file"),
+                      ("missing.jsonl.gz", "No such file or directory")]:
+        r = cli("merge", "out.jsonl.gz", parts[0], name, parts[2])
+        assert r.exit_code == 1 and r.stderr.startswith(f"error: cannot read {name}: {why}"), \
+            r.output
+        assert "\n" not in r.stderr.strip()
+        assert not (tmp_path / "out.jsonl.gz").exists()
+
+
 def test_shard_is_k_of_n():
     for bad in ("0/3", "4/3", "x", "1/9"):
         r = cli("simulate", "texas42", "-n", "7", "--shard", bad)

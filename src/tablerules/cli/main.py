@@ -1326,8 +1326,7 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
 
 def _render_record_error(d) -> str:
     """A record error with its line quoted, at most 200 characters of it around the column."""
-    import zlib
-    from ..records.io import open_bytes
+    from ..records.io import UNREADABLE, open_bytes
     from ..records.replay import QUOTE
     head = render(d)
     line = d.span.line
@@ -1336,7 +1335,7 @@ def _render_record_error(d) -> str:
     try:
         with open_bytes(d.span.file) as f:
             raw = next((x for i, x in enumerate(f, 1) if i == line), None)
-    except (OSError, EOFError, zlib.error):
+    except UNREADABLE:
         return head
     if raw is None:
         return head

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..errors import TablerulesError
 from .runner import Summary, dumps, end_line
-from .io import open_text
+from .io import UNREADABLE, gzip_problem, open_text
 
 SHARD = "shard"
 SAME = ("format", "version", "ruleset", "source", "canonical", "ruleset_hash", "options", "seed",
@@ -48,12 +48,18 @@ class Merged:
     shards: int
 
 
+def _unreadable(path: str, e: BaseException) -> MergeError:
+    """A shard that cannot be read: missing, not UTF-8, or a damaged or cut-off gzip file."""
+    why = e if isinstance(e, UnicodeDecodeError) else gzip_problem(e)
+    return MergeError(f"cannot read {path}: {why}")
+
+
 def _header(path: str) -> dict:
     try:
         with open_text(path) as f:
             first = f.readline()
-    except (OSError, EOFError, UnicodeDecodeError) as e:
-        raise MergeError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    except (*UNREADABLE, UnicodeDecodeError) as e:
+        raise _unreadable(path, e) from None
     try:
         head = json.loads(first)
     except ValueError:
@@ -160,8 +166,8 @@ def _copy(path: str, shard: dict, out, summary: Summary) -> None:
                     for s in obj.get("winner") or ():
                         summary.side_wins[s] += 1
                 out.write(raw if raw.endswith("\n") else raw + "\n")
-    except (OSError, EOFError, UnicodeDecodeError) as e:
-        raise MergeError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    except (*UNREADABLE, UnicodeDecodeError) as e:
+        raise _unreadable(path, e) from None
     held = want - shard["first"]
     if end is None:
         raise MergeError(f"{path}: the shard ends without its end line (cut off after {held} "
