@@ -62,6 +62,20 @@ def test_gzip_shards_merge_too(tmp_path, shards):
         (tmp_path / "one.jsonl").read_bytes()
 
 
+@pytest.mark.parametrize("detail", ["compact", "full"])
+def test_a_merged_gzip_record_is_the_bytes_simulate_writes(tmp_path, monkeypatch, detail):
+    """Not only the same lines: the same gzip stream, as `simulate -r X.jsonl.gz` writes it."""
+    monkeypatch.chdir(tmp_path)
+    extra = ("--record-detail", detail)
+    assert cli("simulate", "texas42", *RUN, *extra, "-r", "one.jsonl.gz").exit_code == 0
+    parts = [f"s{k}.jsonl.gz" for k in (1, 2, 3)]
+    for k, name in enumerate(parts, 1):
+        r = cli("simulate", "texas42", *RUN, *extra, "--shard", f"{k}/3", "-r", name)
+        assert r.exit_code == 0, r.output
+    assert cli("merge", "all.jsonl.gz", *parts).exit_code == 0
+    assert (tmp_path / "all.jsonl.gz").read_bytes() == (tmp_path / "one.jsonl.gz").read_bytes()
+
+
 def test_merge_wants_every_shard_of_one_run_once(tmp_path, shards):
     s1, s2, s3 = shards("texas42", 3)
     cli("simulate", "texas42", "-n", "7", "-s", "5", "--shard", "3/3", "-r", "other.jsonl")

@@ -290,6 +290,14 @@ def dumps(obj: dict) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
+def write_lines(out: IO[str], text: str) -> None:
+    """Write record lines to `out` and flush them. A record is written in these steps, whoever
+    writes it (`simulate`, `merge`): its header, each game's lines, its end line; a gzip
+    record's stream marks each flush, so the same steps give the same bytes."""
+    out.write(text)
+    out.flush()
+
+
 @contextmanager
 def _signals_held():
     """SIGINT and SIGTERM wait while a finished game is written, so a record holds whole games."""
@@ -414,8 +422,7 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
 
     def put(*objs: dict) -> None:
         if out is not None:
-            out.write("".join(dumps(o) + "\n" for o in objs))
-            out.flush()
+            write_lines(out, "".join(dumps(o) + "\n" for o in objs))
 
     if detail not in DETAILS:
         raise ValueError(f"detail is one of {', '.join(DETAILS)}, not {detail!r}")
@@ -440,8 +447,7 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
                 raise err from None
             with _signals_held():
                 if out is not None:
-                    out.write(p.text)
-                    out.flush()
+                    write_lines(out, p.text)
                 fold(summary, p)
             if progress is not None:
                 progress(summary.games)
