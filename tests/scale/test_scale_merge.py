@@ -123,9 +123,21 @@ def test_a_shard_that_cannot_be_read_is_one_line(tmp_path, monkeypatch):
 
 
 def test_shard_is_k_of_n():
-    for bad in ("0/3", "4/3", "x", "1/9"):
+    for bad in ("0/3", "4/3", "x", "1/9", "\u00b2/3", "1/\u0663"):  # ², an Arabic 3
         r = cli("simulate", "texas42", "-n", "7", "--shard", bad)
         assert r.exit_code == 2 and r.stderr.startswith("error: --shard"), r.output
+
+
+def test_a_bid_that_is_no_number_merges_as_a_label(tmp_path, shards):
+    """Merge copies game lines unchecked (replay verifies them): a bid edited to '²' is a row
+    of its own in the summary, not a traceback."""
+    s1, s2 = shards("texas42", 2)
+    text = (tmp_path / s2).read_text()
+    assert '"bid":"32"' in text
+    (tmp_path / s2).write_text(text.replace('"bid":"32"', '"bid":"\u00b2"', 1))
+    r = cli("merge", "all.jsonl", s1, s2)
+    assert r.exit_code == 0, r.output
+    assert "\n\u00b2 " in r.stdout
 
 
 def test_the_merged_summary_holds_the_report_distributions_of_one_run(shards, tmp_path):

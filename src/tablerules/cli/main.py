@@ -674,15 +674,22 @@ def _refused(game, e, hint: str = "the step engine plays it: leave out --engine 
     _fail(TablerulesError(text, game.tree.span(e.path)))
 
 
+def _digits(text: str) -> bool:
+    """Whether `text` is a number in the digits 0-9 (str.isdigit alone is true of '²', which
+    int() refuses, and of other scripts' digits)."""
+    return text.isascii() and text.isdigit()
+
+
 def _workers(text: str, flag: str = "--workers", what: str = "processes") -> int:
-    """--workers N|auto -> a count of processes (0 and auto: the cores available)."""
+    """--workers N|auto -> a count of processes (auto, and 0 however written: the cores
+    available)."""
     from ..records.parallel import cores
     t = text.strip().lower()
-    if t in ("auto", "0"):
+    if t == "auto":
         return cores()
-    if not t.isdigit():
+    if not _digits(t):
         _usage(f"{flag} is a number of {what} or auto, got '{text}'")
-    return int(t)
+    return int(t) or cores()
 
 
 def _spare(workers: int, games: int) -> int:
@@ -704,7 +711,7 @@ def _need_cluster(text: str) -> None:
 def _shard(text: str, games: int) -> tuple[int, int]:
     """--shard K/N -> (K, N): 1 <= K <= N <= games."""
     k, slash, n = text.partition("/")
-    if not (slash and k.strip().isdigit() and n.strip().isdigit()):
+    if not (slash and _digits(k.strip()) and _digits(n.strip())):
         _usage(f"--shard is K/N, shard K of N (e.g. 2/4), got '{text}'")
     k_, n_ = int(k), int(n)
     if not 1 <= k_ <= n_:
@@ -1228,7 +1235,7 @@ def _seat_of(text: str | None, gd) -> int:
     if text is None:
         return 0
     t = text.strip()
-    if t.isdigit() and int(t) < gd.seat_count:
+    if _digits(t) and int(t) < gd.seat_count:
         return int(t)
     for s, name in enumerate(gd.seat_names):
         if name.lower() == t.lower():
@@ -1358,8 +1365,9 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
                                              "the run: it must agree on every decision and result "
                                              "(exit status 1 if not)."),
               threads: str = typer.Option("1", "--threads", "-t", metavar="N|auto",
-                                          help="Threads to play the hands on (auto: every core "
-                                               "this process may use). The same hands as one."),
+                                          help="Threads to play the hands on (0 or auto: every "
+                                               "core this process may use). The same hands as "
+                                               "one."),
               progress: bool = typer.Option(True, "--progress/--no-progress",
                                             help="Progress bar on a terminal for runs over a "
                                                  "second (and a line while the kernel "

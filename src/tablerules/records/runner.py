@@ -214,7 +214,8 @@ def _bid_key(label: str):
     forced = label.endswith(FORCED)
     base = label[:-len(FORCED)] if forced else label
     name, _, level = base.rpartition(" ")
-    return (forced, (name, int(level)) if level.lstrip("-").isdigit() else (base, 0))
+    number = level[1:] if level.startswith("-") else level
+    return (forced, (name, int(level)) if number.isascii() and number.isdigit() else (base, 0))
 
 
 def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
