@@ -502,14 +502,14 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                 _usage(f"--engine batch keeps no record and plays every match: leave out "
                        f"{flag}")
         if cluster is not None:
-            _need_cluster(workers)
+            _need_cluster(cluster, workers)
         names = _agent_list(agents) if agents is not None else None
         _simulate_batch(ruleset, option, games, seed, check, progress, report, fmt, names,
                         _spare(_workers(workers), games), cluster)
         return
     n_workers = _workers(workers)
     if cluster is not None:
-        _need_cluster(workers)
+        _need_cluster(cluster, workers)
     if profile and (cluster is not None or n_workers > 1):
         _usage("--profile times the rules in this process: leave out --workers and --cluster")
     names = _agent_list(agents) if agents is not None else None
@@ -697,15 +697,21 @@ def _spare(workers: int, games: int) -> int:
     return min(workers, max(games, 1))
 
 
-def _need_cluster(text: str) -> None:
-    """--cluster needs Dask distributed (the cluster extra) and no --workers."""
+def _need_cluster(address: str, workers: str) -> None:
+    """--cluster needs Dask distributed (the cluster extra), a scheduler's address or local,
+    and no --workers."""
     import importlib.util
-    if text.strip() != "1":
+    if workers.strip() != "1":
         _usage("--workers and --cluster: give one (the cluster's workers play the games)")
     if importlib.util.find_spec("distributed") is None:
         from ..records.parallel import CLUSTER_EXTRA
         _err(f"error: {CLUSTER_EXTRA}")
         raise typer.Exit(1)
+    from ..records.parallel import address_problem
+    problem = address_problem(address)
+    if problem is not None:
+        _usage(f"--cluster '{address}': {problem}; give a scheduler's address "
+               "(tcp://HOST:8786) or local")
 
 
 def _shard(text: str, games: int) -> tuple[int, int]:
@@ -846,7 +852,7 @@ def compare(ctx: typer.Context,
     _need_report(report)
     n_workers = _workers(workers)
     if cluster is not None:
-        _need_cluster(workers)
+        _need_cluster(cluster, workers)
     if engine not in ("step", "batch"):
         _usage(f"--engine is step or batch, got '{engine}'")
     batch = engine == "batch"
