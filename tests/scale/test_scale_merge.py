@@ -140,6 +140,21 @@ def test_a_bid_that_is_no_number_merges_as_a_label(tmp_path, shards):
     assert "\n\u00b2 " in r.stdout
 
 
+def test_merge_checks_the_shards_not_the_games_and_replay_verifies_them(tmp_path, shards):
+    """As merge --help says: a game line changed in a shard is merged as it is (its summary
+    counts it), and `replay -q OUT` refuses the merged record."""
+    s1, s2 = shards("texas42", 2)
+    text = (tmp_path / s2).read_text()
+    assert '"bid":"32"' in text
+    (tmp_path / s2).write_text(text.replace('"bid":"32"', '"bid":"33"', 1))
+    assert cli("merge", "all.jsonl", s1, s2).exit_code == 0
+    r = cli("replay", "-q", "all.jsonl")
+    assert r.exit_code == 1 and "all.jsonl:" in r.stderr, r.output
+    said = " ".join(cli("merge", "--help").stdout.split())
+    assert "does not play the games again" in said
+    assert "`tablerules replay -q OUT` verifies its games" in said
+
+
 def test_the_merged_summary_holds_the_report_distributions_of_one_run(shards, tmp_path):
     """The report's distributions (deals a match lasted, the bidding side's points) too, not
     only the printed summary: merge folds a shard's lines as the run folds its games."""

@@ -1499,11 +1499,16 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
           fmt: str = FormatArg) -> None:
     """Merge the shard records of one run (`simulate --shard K/N -r ...`) into its record.
 
-    The shards must be of the same run (ruleset and its hash, options, agents, seed, games) and
-    cover every shard once. OUT is byte for byte the record one `simulate` would have written,
-    and the summary printed is that run's: it is rebuilt from OUT's hand, match and decision
-    lines, not added up from the shards' summaries (so shards are merged from their records).
-    Exit status 1 if the shards do not make one whole run.
+    Merge checks the shards' headers (one run: the same ruleset and its hash, options, agents,
+    seats, seed, games and record format; each shard K of N naming the games it holds), that
+    every shard is given once, and each shard's lines: record lines, its games numbered in
+    order from its first to its last, and an end line saying it holds them all (not stopped).
+    It copies the game lines as they are and does not play the games again: from the shards
+    `simulate` wrote, OUT is byte for byte the record one `simulate` would have written, and
+    `tablerules replay -q OUT` verifies its games (a changed game line merges, and replay
+    refuses it). The summary printed is rebuilt from OUT's hand, match and decision lines, not
+    added up from the shards' summaries (so shards are merged from their records). Exit status
+    1 if the shards do not make one whole run.
     """
     from ..records.merge import MergeError, _header, merge as run
     from ..records.replay import RecordError, _game_for
