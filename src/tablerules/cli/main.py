@@ -458,7 +458,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              profile: bool = typer.Option(False, "--profile",
                                           help="Time every rule of the ruleset and of the rules "
                                                "agent's strategy, and print where the run's time "
-                                               "went, rule by rule (the timing slows the run; one "
+                                               "went, rule by rule, on stderr (with --format "
+                                               "json, in the JSON; the timing slows the run; one "
                                                "process only)."),
              workers: str = WorkersArg,
              shard: Optional[str] = typer.Option(
