@@ -77,7 +77,8 @@ class Game:
             return t
         if isinstance(t, str):
             a, _, b = t.partition("-")
-            t = (int(a), int(b)) if a.isdigit() and b.isdigit() else (-1, -1)
+            digits = (a + b).isascii() and a.isdigit() and b.isdigit()  # not '²'
+            t = (int(a), int(b)) if digits else (-1, -1)
         i = self.definition.pieces.index(*t)
         if i is None:
             raise TablerulesError(f"no piece {t[0]}-{t[1]} in this set")

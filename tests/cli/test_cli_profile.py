@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from support import cli
 
@@ -36,6 +37,19 @@ def test_profile_text_report():
     r = cli("simulate", "allfives", "-n", "2", "--no-progress", "--profile")
     assert r.exit_code == 0
     assert "profile: " in r.stderr and "contracts.layout.play.scores (" in r.stderr
+
+
+def test_the_profile_is_on_stderr_and_the_summary_on_stdout_as_the_docs_say():
+    r = cli("simulate", "allfives", "-n", "2", "--no-progress", "--profile")
+    assert r.exit_code == 0
+    assert "profile: " in r.stderr and "profile: " not in r.stdout
+    assert r.stdout.startswith("ruleset   allfives")
+    said = " ".join(cli("simulate", "--help").stdout.replace("│", " ").split())
+    assert "went, rule by rule, on stderr (with --format json, in the JSON;" in said
+    root = Path(__file__).resolve().parents[2]
+    for doc in ("README.md", "docs/speed.md"):
+        text = " ".join((root / doc).read_text(encoding="utf-8").split())
+        assert "prints on stderr, after the summary (on stdout), the rules" in text, doc
 
 
 def test_profile_is_one_process():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from tablerules.cli.main import app
@@ -25,19 +26,21 @@ def test_one_turn_screen_without_colour(tmp_path, snapshot):
 def test_names_and_refusals_are_read_generously(tmp_path):
     rec = tmp_path / "t.jsonl"
     res = run("texas42", "--seed", "3", "--seat", "South", "--record", str(rec),
-              input="help\nBID   29\nfrobnicate\n99\npass\nquit\n")
+              input="help\nBID   29\nfrobnicate\n99\n\u00b2\npass\nquit\n")
     assert "choose by number or by name: 1) pass" in res.output
     assert "not allowed: " in res.output
     assert "'frobnicate' is not a choice" in res.output
     assert "there is no choice 99" in res.output
+    assert "'\u00b2' is not a choice" in res.output  # a digit to isdigit(), not to int()
     assert "South (you)  pass" in res.output
 
 
-def test_unknown_seat_is_a_one_line_error():
-    res = run("texas42", "--seat", "Nobody")
+@pytest.mark.parametrize("seat", ["Nobody", "\u00b2"])  # ²: a digit to isdigit(), not to int()
+def test_unknown_seat_is_a_one_line_error(seat):
+    res = run("texas42", "--seat", seat)
     assert res.exit_code == 2
     assert res.output.strip().splitlines() == [
-        "error: no seat 'Nobody' in texas42: the seats are 0 North, 1 East, 2 South, 3 West"]
+        f"error: no seat '{seat}' in texas42: the seats are 0 North, 1 East, 2 South, 3 West"]
 
 
 def test_resume_of_another_ruleset_is_a_one_line_error(tmp_path):

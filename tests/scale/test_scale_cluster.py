@@ -91,6 +91,36 @@ def test_compare_cluster_and_workers_is_a_usage_error():
     assert "--workers and --cluster" in r.output
 
 
+@pytest.mark.parametrize("command", [["simulate", "moon", "-n", "12"],
+                                     ["simulate", "moon", "-n", "12", "--engine", "batch"],
+                                     ["compare", "moon", "--vs", "-o", "min_bid=5", "-n", "4"]],
+                         ids=["simulate", "batch", "compare"])
+@pytest.mark.parametrize("address, problem", [
+    ("bogus", "no port"), ("tcp://localhost", "no port"),
+    ("localhost:abc", "its port 'abc' is not a number"),
+    ("localhost:\u00b2", "its port '\u00b2' is not a number"),
+    ("localhost:0", "its port 0 is not 1 to 65535"), (":8786", "no host"),
+    ("foo://x:1", "no scheme foo:// (distributed knows "), ("", "it is empty")])
+def test_an_address_that_is_none_is_a_usage_error(command, address, problem):
+    """Said before anything is played or any scheduler is asked (no cluster is started)."""
+    pytest.importorskip("distributed")
+    r = cli(*command, "--no-progress", "--cluster", address)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith(f"error: --cluster '{address}': {problem}"), r.stderr
+    assert r.stderr.endswith("; give a scheduler's address (tcp://HOST:8786) or local\n")
+    assert r.stdout == ""
+
+
+def test_a_client_that_cannot_start_is_one_line():
+    """An address of a known form that the client still refuses (tls:// with no TLS
+    configured): the scheduler cannot be reached, exit 1, not a traceback."""
+    pytest.importorskip("distributed")
+    r = cli("simulate", "moon", "-n", "2", "--no-progress", "--cluster", "tls://localhost:1")
+    assert r.exit_code == 1, r.output
+    assert r.stderr.startswith("error: cannot reach the Dask scheduler at tls://localhost:1: ")
+    assert "\n" not in r.stderr.strip()
+
+
 def test_the_batch_engine_on_a_cluster_gives_the_summary_of_one_process(scheduler):
     """simulate --engine batch on a cluster: its parts played by the cluster's workers (the
     kernel compiled or loaded there), the summary and the check those of one process."""

@@ -62,6 +62,20 @@ def test_gzip_shards_merge_too(tmp_path, shards):
         (tmp_path / "one.jsonl").read_bytes()
 
 
+@pytest.mark.parametrize("detail", ["compact", "full"])
+def test_a_merged_gzip_record_is_the_bytes_simulate_writes(tmp_path, monkeypatch, detail):
+    """Not only the same lines: the same gzip stream, as `simulate -r X.jsonl.gz` writes it."""
+    monkeypatch.chdir(tmp_path)
+    extra = ("--record-detail", detail)
+    assert cli("simulate", "texas42", *RUN, *extra, "-r", "one.jsonl.gz").exit_code == 0
+    parts = [f"s{k}.jsonl.gz" for k in (1, 2, 3)]
+    for k, name in enumerate(parts, 1):
+        r = cli("simulate", "texas42", *RUN, *extra, "--shard", f"{k}/3", "-r", name)
+        assert r.exit_code == 0, r.output
+    assert cli("merge", "all.jsonl.gz", *parts).exit_code == 0
+    assert (tmp_path / "all.jsonl.gz").read_bytes() == (tmp_path / "one.jsonl.gz").read_bytes()
+
+
 def test_merge_wants_every_shard_of_one_run_once(tmp_path, shards):
     s1, s2, s3 = shards("texas42", 3)
     cli("simulate", "texas42", "-n", "7", "-s", "5", "--shard", "3/3", "-r", "other.jsonl")
@@ -83,10 +97,62 @@ def test_merge_wants_every_shard_of_one_run_once(tmp_path, shards):
         assert not (tmp_path / "out.jsonl").exists()
 
 
+def test_a_shard_that_cannot_be_read_is_one_line(tmp_path, monkeypatch):
+    """A damaged gzip shard (bytes overwritten inside its compressed data), a cut-off one, one
+    that is not gzip and one that is missing: as the other shards that cannot be read."""
+    monkeypatch.chdir(tmp_path)
+    parts = []
+    for k in (1, 2, 3):
+        r = cli("simulate", "texas42", *RUN, "--shard", f"{k}/3", "-r", f"s{k}.jsonl.gz")
+        assert r.exit_code == 0, r.output
+        parts.append(f"s{k}.jsonl.gz")
+    data = (tmp_path / "s2.jsonl.gz").read_bytes()
+    assert len(data) > 400
+    (tmp_path / "damaged.jsonl.gz").write_bytes(data[:200] + b"\xff" * 16 + data[216:])
+    (tmp_path / "cut.jsonl.gz").write_bytes(data[:300])
+    (tmp_path / "plain.jsonl.gz").write_bytes(b"not gzip\n")
+    for name, why in [("damaged.jsonl.gz", "not a valid gzip file (Error -3 while decompressing"),
+                      ("cut.jsonl.gz", "the gzip file is cut off (it was not closed)"),
+                      ("plain.jsonl.gz", "not a valid gzip file (Not a gzipped file"),
+                      ("missing.jsonl.gz", "No such file or directory")]:
+        r = cli("merge", "out.jsonl.gz", parts[0], name, parts[2])
+        assert r.exit_code == 1 and r.stderr.startswith(f"error: cannot read {name}: {why}"), \
+            r.output
+        assert "\n" not in r.stderr.strip()
+        assert not (tmp_path / "out.jsonl.gz").exists()
+
+
 def test_shard_is_k_of_n():
-    for bad in ("0/3", "4/3", "x", "1/9"):
+    for bad in ("0/3", "4/3", "x", "1/9", "\u00b2/3", "1/\u0663"):  # ², an Arabic 3
         r = cli("simulate", "texas42", "-n", "7", "--shard", bad)
         assert r.exit_code == 2 and r.stderr.startswith("error: --shard"), r.output
+
+
+def test_a_bid_that_is_no_number_merges_as_a_label(tmp_path, shards):
+    """Merge copies game lines unchecked (replay verifies them): a bid edited to '²' is a row
+    of its own in the summary, not a traceback."""
+    s1, s2 = shards("texas42", 2)
+    text = (tmp_path / s2).read_text()
+    assert '"bid":"32"' in text
+    (tmp_path / s2).write_text(text.replace('"bid":"32"', '"bid":"\u00b2"', 1))
+    r = cli("merge", "all.jsonl", s1, s2)
+    assert r.exit_code == 0, r.output
+    assert "\n\u00b2 " in r.stdout
+
+
+def test_merge_checks_the_shards_not_the_games_and_replay_verifies_them(tmp_path, shards):
+    """As merge --help says: a game line changed in a shard is merged as it is (its summary
+    counts it), and `replay -q OUT` refuses the merged record."""
+    s1, s2 = shards("texas42", 2)
+    text = (tmp_path / s2).read_text()
+    assert '"bid":"32"' in text
+    (tmp_path / s2).write_text(text.replace('"bid":"32"', '"bid":"33"', 1))
+    assert cli("merge", "all.jsonl", s1, s2).exit_code == 0
+    r = cli("replay", "-q", "all.jsonl")
+    assert r.exit_code == 1 and "all.jsonl:" in r.stderr, r.output
+    said = " ".join(cli("merge", "--help").stdout.split())
+    assert "does not play the games again" in said
+    assert "`tablerules replay -q OUT` verifies its games" in said
 
 
 def test_the_merged_summary_holds_the_report_distributions_of_one_run(shards, tmp_path):

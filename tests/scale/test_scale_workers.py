@@ -204,9 +204,24 @@ def test_a_fault_on_workers_is_the_fault_of_one_process(tmp_path, monkeypatch):
     assert (tmp_path / "two.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
 
 
-def test_workers_take_a_count_or_auto():
-    r = cli("simulate", "texas42", "-n", "1", "--workers", "many")
-    assert r.exit_code == 2 and r.stderr.startswith("error: --workers"), r.output
+@pytest.mark.parametrize("args", [["simulate", "texas42", "-n", "1", "--workers"],
+                                  ["compare", "texas42", "--vs", "-o", "min_bid=31", "-n", "1",
+                                   "--workers"],
+                                  ["batch", "texas42", "-n", "1", "--threads"]])
+@pytest.mark.parametrize("bad", ["many", "\u00b2", "\u0663", "-1", "1.5", ""])  # ², Arabic 3
+def test_workers_take_a_count_or_auto(args, bad):
+    r = cli(*args, bad)
+    assert r.exit_code == 2 and r.stderr == (
+        f"error: {args[-1]} is a number of {args[-1][2:].replace('workers', 'processes')} or "
+        f"auto, got '{bad}'\n"), r.output
+
+
+@pytest.mark.parametrize("zero", ["0", "00", " 0", "auto"])
+def test_workers_zero_however_written_is_every_core(monkeypatch, zero):
+    from tablerules.records import parallel
+    monkeypatch.setattr(parallel, "cores", lambda: 4)
+    r = cli("simulate", "texas42", "-n", "1", "--profile", "--workers", zero)  # one process only
+    assert r.exit_code == 2 and "--profile times the rules in this process" in r.stderr, r.output
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])

@@ -458,7 +458,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              profile: bool = typer.Option(False, "--profile",
                                           help="Time every rule of the ruleset and of the rules "
                                                "agent's strategy, and print where the run's time "
-                                               "went, rule by rule (the timing slows the run; one "
+                                               "went, rule by rule, on stderr (with --format "
+                                               "json, in the JSON; the timing slows the run; one "
                                                "process only)."),
              workers: str = WorkersArg,
              shard: Optional[str] = typer.Option(
@@ -502,14 +503,14 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                 _usage(f"--engine batch keeps no record and plays every match: leave out "
                        f"{flag}")
         if cluster is not None:
-            _need_cluster(workers)
+            _need_cluster(cluster, workers)
         names = _agent_list(agents) if agents is not None else None
         _simulate_batch(ruleset, option, games, seed, check, progress, report, fmt, names,
                         _spare(_workers(workers), games), cluster)
         return
     n_workers = _workers(workers)
     if cluster is not None:
-        _need_cluster(workers)
+        _need_cluster(cluster, workers)
     if profile and (cluster is not None or n_workers > 1):
         _usage("--profile times the rules in this process: leave out --workers and --cluster")
     names = _agent_list(agents) if agents is not None else None
@@ -683,15 +684,22 @@ def _refused(game, e, hint: str = "the step engine plays it: leave out --engine 
     _fail(TablerulesError(text, game.tree.span(e.path)))
 
 
+def _digits(text: str) -> bool:
+    """Whether `text` is a number in the digits 0-9 (str.isdigit alone is true of '²', which
+    int() refuses, and of other scripts' digits)."""
+    return text.isascii() and text.isdigit()
+
+
 def _workers(text: str, flag: str = "--workers", what: str = "processes") -> int:
-    """--workers N|auto -> a count of processes (0 and auto: the cores available)."""
+    """--workers N|auto -> a count of processes (auto, and 0 however written: the cores
+    available)."""
     from ..records.parallel import cores
     t = text.strip().lower()
-    if t in ("auto", "0"):
+    if t == "auto":
         return cores()
-    if not t.isdigit():
+    if not _digits(t):
         _usage(f"{flag} is a number of {what} or auto, got '{text}'")
-    return int(t)
+    return int(t) or cores()
 
 
 def _spare(workers: int, games: int) -> int:
@@ -699,21 +707,27 @@ def _spare(workers: int, games: int) -> int:
     return min(workers, max(games, 1))
 
 
-def _need_cluster(text: str) -> None:
-    """--cluster needs Dask distributed (the cluster extra) and no --workers."""
+def _need_cluster(address: str, workers: str) -> None:
+    """--cluster needs Dask distributed (the cluster extra), a scheduler's address or local,
+    and no --workers."""
     import importlib.util
-    if text.strip() != "1":
+    if workers.strip() != "1":
         _usage("--workers and --cluster: give one (the cluster's workers play the games)")
     if importlib.util.find_spec("distributed") is None:
         from ..records.parallel import CLUSTER_EXTRA
         _err(f"error: {CLUSTER_EXTRA}")
         raise typer.Exit(1)
+    from ..records.parallel import address_problem
+    problem = address_problem(address)
+    if problem is not None:
+        _usage(f"--cluster '{address}': {problem}; give a scheduler's address "
+               "(tcp://HOST:8786) or local")
 
 
 def _shard(text: str, games: int) -> tuple[int, int]:
     """--shard K/N -> (K, N): 1 <= K <= N <= games."""
     k, slash, n = text.partition("/")
-    if not (slash and k.strip().isdigit() and n.strip().isdigit()):
+    if not (slash and _digits(k.strip()) and _digits(n.strip())):
         _usage(f"--shard is K/N, shard K of N (e.g. 2/4), got '{text}'")
     k_, n_ = int(k), int(n)
     if not 1 <= k_ <= n_:
@@ -848,7 +862,7 @@ def compare(ctx: typer.Context,
     _need_report(report)
     n_workers = _workers(workers)
     if cluster is not None:
-        _need_cluster(workers)
+        _need_cluster(cluster, workers)
     if engine not in ("step", "batch"):
         _usage(f"--engine is step or batch, got '{engine}'")
     batch = engine == "batch"
@@ -1237,7 +1251,7 @@ def _seat_of(text: str | None, gd) -> int:
     if text is None:
         return 0
     t = text.strip()
-    if t.isdigit() and int(t) < gd.seat_count:
+    if _digits(t) and int(t) < gd.seat_count:
         return int(t)
     for s, name in enumerate(gd.seat_names):
         if name.lower() == t.lower():
@@ -1335,8 +1349,7 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
 
 def _render_record_error(d) -> str:
     """A record error with its line quoted, at most 200 characters of it around the column."""
-    import zlib
-    from ..records.io import open_bytes
+    from ..records.io import UNREADABLE, open_bytes
     from ..records.replay import QUOTE
     head = render(d)
     line = d.span.line
@@ -1345,7 +1358,7 @@ def _render_record_error(d) -> str:
     try:
         with open_bytes(d.span.file) as f:
             raw = next((x for i, x in enumerate(f, 1) if i == line), None)
-    except (OSError, EOFError, zlib.error):
+    except UNREADABLE:
         return head
     if raw is None:
         return head
@@ -1368,8 +1381,9 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
                                              "the run: it must agree on every decision and result "
                                              "(exit status 1 if not)."),
               threads: str = typer.Option("1", "--threads", "-t", metavar="N|auto",
-                                          help="Threads to play the hands on (auto: every core "
-                                               "this process may use). The same hands as one."),
+                                          help="Threads to play the hands on (0 or auto: every "
+                                               "core this process may use). The same hands as "
+                                               "one."),
               progress: bool = typer.Option(True, "--progress/--no-progress",
                                             help="Progress bar on a terminal for runs over a "
                                                  "second (and a line while the kernel "
@@ -1504,11 +1518,16 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
           fmt: str = FormatArg) -> None:
     """Merge the shard records of one run (`simulate --shard K/N -r ...`) into its record.
 
-    The shards must be of the same run (ruleset and its hash, options, agents, seed, games) and
-    cover every shard once. OUT is byte for byte the record one `simulate` would have written,
-    and the summary printed is that run's: it is rebuilt from OUT's hand, match and decision
-    lines, not added up from the shards' summaries (so shards are merged from their records).
-    Exit status 1 if the shards do not make one whole run.
+    Merge checks the shards' headers (one run: the same ruleset and its hash, options, agents,
+    seats, seed, games and record format; each shard K of N naming the games it holds), that
+    every shard is given once, and each shard's lines: record lines, its games numbered in
+    order from its first to its last, and an end line saying it holds them all (not stopped).
+    It copies the game lines as they are and does not play the games again: from the shards
+    `simulate` wrote, OUT is byte for byte the record one `simulate` would have written, and
+    `tablerules replay -q OUT` verifies its games (a changed game line merges, and replay
+    refuses it). The summary printed is rebuilt from OUT's hand, match and decision lines, not
+    added up from the shards' summaries (so shards are merged from their records). Exit status
+    1 if the shards do not make one whole run.
     """
     from ..records.merge import MergeError, _header, merge as run
     from ..records.replay import RecordError, _game_for

@@ -32,7 +32,7 @@ def resolve(st, text: str, legal) -> tuple[int | None, str | None]:
     gd = st.game
     acts = gd.actions
     t = norm(text)
-    if t.isdigit():
+    if t.isascii() and t.isdigit():  # not '²', which isdigit() takes and int() refuses
         n = int(t)
         if 1 <= n <= len(legal):
             return legal[n - 1], None

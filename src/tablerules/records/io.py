@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import gzip
 import io
+import zlib
 from typing import IO, BinaryIO
+
+# what reading a record file may raise: a missing file, a damaged or cut-off gzip one
+UNREADABLE = (OSError, EOFError, zlib.error)
 
 
 def is_gzip(path) -> bool:
@@ -52,3 +56,12 @@ def open_text(path, mode: str = "r") -> IO[str]:
         return open(path, mode, encoding="utf-8", newline="\n" if mode == "w" else None)
     return io.TextIOWrapper(open_bytes(path, mode + "b"), encoding="utf-8",
                             newline="\n" if mode == "w" else None)
+
+
+def gzip_problem(e: BaseException) -> str:
+    """What is wrong with a record file that cannot be read (UNREADABLE), in one phrase."""
+    if isinstance(e, EOFError):
+        return "the gzip file is cut off (it was not closed)"
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return f"not a valid gzip file ({e})"

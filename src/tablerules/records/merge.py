@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from typing import Iterator
 
 from ..errors import TablerulesError
-from .runner import Summary, dumps, end_line
-from .io import open_text
+from .runner import Summary, dumps, end_line, write_lines
+from .io import UNREADABLE, gzip_problem, open_text
 
 SHARD = "shard"
 SAME = ("format", "version", "ruleset", "source", "canonical", "ruleset_hash", "options", "seed",
@@ -48,12 +49,18 @@ class Merged:
     shards: int
 
 
+def _unreadable(path: str, e: BaseException) -> MergeError:
+    """A shard that cannot be read: missing, not UTF-8, or a damaged or cut-off gzip file."""
+    why = e if isinstance(e, UnicodeDecodeError) else gzip_problem(e)
+    return MergeError(f"cannot read {path}: {why}")
+
+
 def _header(path: str) -> dict:
     try:
         with open_text(path) as f:
             first = f.readline()
-    except (OSError, EOFError, UnicodeDecodeError) as e:
-        raise MergeError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    except (*UNREADABLE, UnicodeDecodeError) as e:
+        raise _unreadable(path, e) from None
     try:
         head = json.loads(first)
     except ValueError:
@@ -107,11 +114,12 @@ def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merge
     head_, tail = os.path.split(out_path)
     part = os.path.join(head_, f".{tail}.part{'.gz' if tail.endswith('.gz') else ''}")
     try:
-        with open_text(part, "w") as out:
-            out.write(dumps(base) + "\n")
+        with open_text(part, "w") as out:  # in simulate's steps: the same bytes, gzip too
+            write_lines(out, dumps(base) + "\n")
             for k in range(1, n + 1):
-                _copy(by_k[k][0], by_k[k][1][SHARD], out, summary)
-            out.write(dumps(end_line(summary.games)) + "\n")
+                for text in _games(by_k[k][0], by_k[k][1][SHARD], summary):
+                    write_lines(out, text)
+            write_lines(out, dumps(end_line(summary.games)) + "\n")
         os.replace(part, out_path)
     except OSError as e:
         raise MergeError(f"cannot write {out_path}: {e.strerror or e}") from None
@@ -121,10 +129,12 @@ def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merge
     return Merged(base, summary, n)
 
 
-def _copy(path: str, shard: dict, out, summary: Summary) -> None:
-    """Copy one shard's game lines to `out`, folding them into `summary`; it must be whole."""
+def _games(path: str, shard: dict, summary: Summary) -> Iterator[str]:
+    """One shard's game lines, a game's lines at a time, as they are, folded into `summary` as
+    they come; the shard must be whole."""
     want, last = shard["first"], shard["last"]
     end = None
+    game: list[str] = []  # the lines of the game being read
     try:
         with open_text(path) as f:
             f.readline()
@@ -136,6 +146,9 @@ def _copy(path: str, shard: dict, out, summary: Summary) -> None:
                     raise MergeError(f"{path}:{ln}: not a record line") from None
                 if end is not None:
                     raise MergeError(f"{path}:{ln}: a line after the end line")
+                if t in ("end", "game") and game:
+                    yield "".join(game)
+                    game = []
                 if t == "end":
                     end = obj
                     continue
@@ -159,9 +172,9 @@ def _copy(path: str, shard: dict, out, summary: Summary) -> None:
                         summary.match_deals[obj["deals"]] += 1
                     for s in obj.get("winner") or ():
                         summary.side_wins[s] += 1
-                out.write(raw if raw.endswith("\n") else raw + "\n")
-    except (OSError, EOFError, UnicodeDecodeError) as e:
-        raise MergeError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+                game.append(raw if raw.endswith("\n") else raw + "\n")
+    except (*UNREADABLE, UnicodeDecodeError) as e:
+        raise _unreadable(path, e) from None
     held = want - shard["first"]
     if end is None:
         raise MergeError(f"{path}: the shard ends without its end line (cut off after {held} "

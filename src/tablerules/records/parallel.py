@@ -280,6 +280,43 @@ class _Pool:
         self.pool.join()
 
 
+def address_problem(address: str) -> str | None:
+    """What makes `address` no Dask scheduler address, checked before connecting (None: it is
+    "local", or an address to try): a scheme distributed knows (tcp when none is written) and,
+    where the scheme's address is a host and a port, HOST:PORT with a port of 1 to 65535.
+    Needs distributed."""
+    if address == "local":
+        return None
+    if not address.strip():
+        return "it is empty"
+    from distributed.comm import registry
+    from distributed.comm.addressing import parse_address
+    scheme, loc = parse_address(address)
+    try:
+        backend = registry.get_backend(scheme)
+    except ValueError:
+        return (f"no scheme {scheme}:// (distributed knows "
+                f"{', '.join(f'{k}://' for k in sorted(registry.backends))})")
+    try:
+        backend.get_address_host_port(loc)
+    except NotImplementedError:  # an address of another form (inproc): connecting says
+        return None
+    except ValueError:
+        pass
+    host, colon, port = loc.rpartition(":")
+    if not colon or (loc.startswith("[") and not host.endswith("]")):  # [::1] alone
+        return "no port"
+    if not host or host == "[]":
+        return "no host"
+    if not (port.isascii() and port.isdigit()):
+        return f"its port '{port}' is not a number"
+    if not 1 <= int(port) <= 65535:
+        return f"its port {port} is not 1 to 65535"
+    if ":" in host and not host.startswith("["):
+        return "an IPv6 host goes in brackets, [HOST]:PORT"
+    return None
+
+
 class _Cluster:
     """A Dask distributed client (an address, or "local" for a LocalCluster of this machine)."""
 
@@ -297,7 +334,8 @@ class _Cluster:
             address = self.cluster.scheduler_address
         try:
             self.client = Client(address, timeout="10s")
-        except (OSError, TimeoutError) as e:
+        except (OSError, TimeoutError, ValueError, TypeError) as e:  # TypeError: tls:// with
+            # no TLS configured, a scheme whose backend is not installed (ucx://)
             if self.cluster is not None:
                 self.cluster.close()
             raise TablerulesError(f"cannot reach the Dask scheduler at {address}: {e}") from None

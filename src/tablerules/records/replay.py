@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import textwrap
-import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -28,7 +27,7 @@ from ..errors import GameError, RecordError, Span, TablerulesError
 from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
 from . import v1, v3
-from .io import is_gzip, open_bytes
+from .io import UNREADABLE, gzip_problem, is_gzip, open_bytes
 from .merge import shard_entry
 from .runner import FORMAT, PERSON, VERSION, game_seed, play_game
 
@@ -86,7 +85,7 @@ def read_lines(path: str) -> Iterator[tuple[int, dict]]:
         while True:
             try:
                 raw = f.readline()
-            except (OSError, EOFError, zlib.error) as e:  # a damaged or cut-off gzip file
+            except UNREADABLE as e:  # a damaged or cut-off gzip file
                 raise RecordError(f"cannot read record: {gzip_problem(e)}",
                                   Span(path, i + 1, 1)) from None
             if not raw:
@@ -127,18 +126,9 @@ def last_line(path: str) -> dict | None:
                 data = f.read()
         tail = next((x for x in reversed(data.splitlines()) if x.strip()), b"")
         obj = json.loads(tail)
-    except (OSError, EOFError, zlib.error, ValueError, RecursionError):
+    except (*UNREADABLE, ValueError, RecursionError):
         return None
     return obj if isinstance(obj, dict) else None
-
-
-def gzip_problem(e: BaseException) -> str:
-    """What is wrong with a gzip record, in one phrase."""
-    if isinstance(e, EOFError):
-        return "the gzip file is cut off (it was not closed)"
-    if isinstance(e, OSError) and e.strerror:
-        return e.strerror
-    return f"not a valid gzip file ({e})"
 
 
 # integers are integers: 10.0 is not 10, and true is not 1

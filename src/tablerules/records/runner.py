@@ -214,7 +214,8 @@ def _bid_key(label: str):
     forced = label.endswith(FORCED)
     base = label[:-len(FORCED)] if forced else label
     name, _, level = base.rpartition(" ")
-    return (forced, (name, int(level)) if level.lstrip("-").isdigit() else (base, 0))
+    number = level[1:] if level.startswith("-") else level
+    return (forced, (name, int(level)) if number.isascii() and number.isdigit() else (base, 0))
 
 
 def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
@@ -288,6 +289,14 @@ def header(game: Game, seed: int, games: int, agent_names: list[str],
 def dumps(obj: dict) -> str:
     """One record line: compact, key order as built, so equal games give equal bytes."""
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def write_lines(out: IO[str], text: str) -> None:
+    """Write record lines to `out` and flush them. A record is written in these steps, whoever
+    writes it (`simulate`, `merge`): its header, each game's lines, its end line; a gzip
+    record's stream marks each flush, so the same steps give the same bytes."""
+    out.write(text)
+    out.flush()
 
 
 @contextmanager
@@ -414,8 +423,7 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
 
     def put(*objs: dict) -> None:
         if out is not None:
-            out.write("".join(dumps(o) + "\n" for o in objs))
-            out.flush()
+            write_lines(out, "".join(dumps(o) + "\n" for o in objs))
 
     if detail not in DETAILS:
         raise ValueError(f"detail is one of {', '.join(DETAILS)}, not {detail!r}")
@@ -440,8 +448,7 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
                 raise err from None
             with _signals_held():
                 if out is not None:
-                    out.write(p.text)
-                    out.flush()
+                    write_lines(out, p.text)
                 fold(summary, p)
             if progress is not None:
                 progress(summary.games)
