@@ -306,16 +306,22 @@ class _Cluster:
             raise TablerulesError(f"cannot reach the Dask scheduler at {address}: {e}") from None
         self.workers = max(1, sum(self.client.nthreads().values()))
         self.ships = True  # a path here means nothing on its workers: files go as text
-        self.futures: list = []
+        self.futures: set = set()  # submitted, their results not yet taken: cancelled at close
 
     def submit(self, fn, *args):
         f = self.client.submit(fn, *args, pure=False)
-        self.futures.append(f)
-        return f.result
+        self.futures.add(f)
+
+        def result():
+            out = f.result()
+            # let go of it: a future held keeps its result in the cluster's memory
+            self.futures.discard(f)
+            return out
+        return result
 
     def close(self) -> None:
         if self.futures:
-            self.client.cancel(self.futures)
+            self.client.cancel(list(self.futures))
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
