@@ -1,6 +1,7 @@
 """A run on workers plans its games as it plays them: a run of any length starts at once, in the
 memory of a short one (a plan made whole, a list of chunks and a task each, took 5.3 GB and
-20 s for a billion games before the first was played), and is the run of one process."""
+20 s for a billion games before the first was played), and is the run of one process; Ctrl-C
+before its first game ends it as one process's."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sys
 
 import pytest
 
-from support import pythonpath
+from support import cli, pythonpath
 
 HUGE = 10 ** 12  # games: a plan made whole would be 40 billion chunks
 
@@ -115,3 +116,50 @@ def test_a_batch_run_of_a_trillion_matches_on_workers_starts_at_once():
     pytest.importorskip("numba")
     seen = bounded_run(BATCH)["games"]
     assert len(seen) == 1 and seen[0] > 0
+
+
+# Ctrl-C while a run's workers start (a pool, or a Dask cluster, which takes seconds) ends the
+# run as one process's ends when Ctrl-C comes at its first game (it exited 130 with no output):
+# the driver that starts them, or the first game, raises KeyboardInterrupt as Ctrl-C would
+
+
+def _ctrl_c(*_a, **_kw):
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_as_the_workers_start_ends_a_simulation_as_one_process(monkeypatch, tmp_path):
+    import tablerules.records.parallel as parallel
+    import tablerules.records.runner as runner
+    monkeypatch.chdir(tmp_path)
+    args = ["simulate", "allfives", "-n", "1000", "-s", "2", "--no-progress", "-f", "json"]
+    with monkeypatch.context() as m:
+        m.setattr(parallel, "driver", _ctrl_c)
+        two = cli(*args, "-r", "two.jsonl", "--workers", "2")
+    with monkeypatch.context() as m:
+        m.setattr(runner, "play_game", _ctrl_c)
+        one = cli(*args, "-r", "one.jsonl")
+    assert two.exit_code == one.exit_code == 130, two.output
+    assert json.loads(two.stdout)["games"] == 0
+    assert json.loads(two.stdout) | {"record": None} == json.loads(one.stdout) | {"record": None}
+    assert two.stderr.splitlines()[-1] == ("interrupted after 0 of 1000 games; the record "
+                                           "holds those 0")
+    assert (tmp_path / "two.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize("args", [["allfives", "--vs", "-o", "target=150"],
+                                  ["allfives", "--each-rule-off"]], ids=["vs", "each-rule-off"])
+def test_ctrl_c_as_the_workers_start_ends_a_comparison_as_one_process(monkeypatch, args):
+    import tablerules.records.compare as cmp
+    import tablerules.records.parallel as parallel
+    args = ["compare", *args, "-n", "100", "-s", "2", "--no-progress", "-f", "json"]
+    with monkeypatch.context() as m:
+        m.setattr(parallel, "driver", _ctrl_c)
+        two = cli(*args, "--workers", "2")
+    with monkeypatch.context() as m:
+        m.setattr(cmp, "play_game", _ctrl_c)
+        one = cli(*args)
+    assert two.exit_code == one.exit_code == 130, two.output
+    assert json.loads(two.stdout)["interrupted"] is True
+    assert json.loads(two.stdout) == json.loads(one.stdout)
+    assert two.stderr.splitlines()[-1] == one.stderr.splitlines()[-1]
+    assert two.stderr.splitlines()[-1].startswith("interrupted ")

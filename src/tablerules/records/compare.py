@@ -429,15 +429,23 @@ def each_rule_off(game: Game, agent: str, *, games: int, seed: int,
         if progress is not None:
             progress(base[0] + done, total[0])
 
+    def sides(rule: str) -> tuple[Config, Config]:
+        return (Config("A", game, [choice.text] * seats),
+                Config("B", game, [f"{choice.text}:{rule}=off"] * seats))
+
     pool = None
-    if rules and (workers > 1 or cluster is not None):  # one pool or cluster for every rule
-        from .parallel import driver, source_of
-        pool = driver(workers, cluster, (source_of(game, ship=cluster is not None),), (game,))
+    try:
+        if rules and (workers > 1 or cluster is not None):  # one pool or cluster for every rule
+            from .parallel import driver, source_of
+            pool = driver(workers, cluster, (source_of(game, ship=cluster is not None),),
+                          (game,))
+    except KeyboardInterrupt:  # while it started: the first rule's comparison stopped at once
+        out.runs.append((rules[0], Comparison("match", *sides(rules[0]), seed, interrupted=True)))
+        out.interrupted = True
+        return out
     try:
         for rule in rules:
-            a = Config("A", game, [choice.text] * seats)
-            b = Config("B", game, [f"{choice.text}:{rule}=off"] * seats)
-            c = compare(a, b, games=games, seed=seed, progress=tick, pool=pool)
+            c = compare(*sides(rule), games=games, seed=seed, progress=tick, pool=pool)
             out.runs.append((rule, c))
             base[0] += sum(c.played.values())
             if c.interrupted:
