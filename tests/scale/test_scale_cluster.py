@@ -198,3 +198,33 @@ def test_a_cluster_started_for_the_run_plays_as_one_process(tmp_path):
     alone, local = cli(*args), cli(*args, "--cluster", "local")
     assert alone.exit_code == local.exit_code == 0, local.output
     assert json.loads(local.stdout) == json.loads(alone.stdout)
+
+
+def test_a_cluster_lets_go_of_each_result_once_taken(scheduler):
+    """A run's results are not kept on the cluster once the run has taken them (each future was
+    held to the end of the run, so its result stayed in the workers' memory): however many
+    parts have been played, the cluster holds at most the parts submitted ahead."""
+    import itertools
+    import time
+
+    from distributed import Client
+
+    from tablerules.game import load_game
+    from tablerules.records.parallel import IN_FLIGHT, game_source
+    game = load_game("texas42", typed=True)
+    games = game_source(game, ["random"], 1, cluster=scheduler)(0, 200, None)
+    held = []
+    try:
+        # parts of 13 games: 12 taken and a 13th begun; two threads, IN_FLIGHT parts each ahead
+        assert len(list(itertools.islice(games, 160))) == 160
+        with Client(scheduler, timeout="10s") as client:
+            # a future let go of is released by the client's event loop: waited for, not timed
+            deadline = time.monotonic() + 30
+            while True:
+                held = [k for keys in client.has_what().values() for k in keys]
+                if len(held) <= IN_FLIGHT * 2 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+    finally:
+        games.close()
+    assert len(held) <= IN_FLIGHT * 2, held

@@ -537,6 +537,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         except TablerulesError as e:
             _err(f"error: {e.message}")
             raise typer.Exit(1)
+        except KeyboardInterrupt:  # while the workers started: a run stopped before its first game
+            source = _no_games
     out = None
     if record is not None:
         try:
@@ -586,6 +588,13 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         _err(f"interrupted after {summary.games} of {stop - first} games"
              + (f"; the record holds those {summary.games}" if record else ""))
         raise typer.Exit(130)
+
+
+def _no_games(start: int, stop: int, record: str | None):
+    """The games of a run Ctrl-C stopped before it began: none (the run ends interrupted, its
+    summary and record empty, as one process's does when stopped before its first game)."""
+    raise KeyboardInterrupt
+    yield  # a generator: raised as the run takes its first game
 
 
 def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, progress: bool,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -216,10 +216,12 @@ def _on_pool(runs, workers: int, games: int, most: int, task, cluster: str | Non
     `sources` the (Source, texts, files) of each run."""
     from .parallel import _ordered, chunks
     d, srcs = _pool(runs, workers, cluster)
-    parts = [(a, b - a) for a, b in chunks(0, games, d.workers, most)]
-    results = _ordered(d, [task(srcs, a, n) for a, n in parts])
+
+    def parts():  # made as they are asked for: any number of games plans in constant memory
+        return ((a, b - a) for a, b in chunks(0, games, d.workers, most))
+    results = _ordered(d, (task(srcs, a, n) for a, n in parts()))
     try:
-        for (_a, n), part in zip(parts, results):
+        for (_a, n), part in zip(parts(), results):  # the same plan again, beside its results
             yield n, part
     finally:
         results.close()
@@ -377,9 +379,11 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
                  "disagreements": problems[:10]}
 
 
-def _compare_chunks(games: int) -> list[tuple[int, int]]:
-    """(first deal, deals) of each part of a batch compare in one process."""
-    return [(start, min(COMPARE_CHUNK, games - start)) for start in range(0, games, COMPARE_CHUNK)]
+def _compare_chunks(games: int) -> Iterator[tuple[int, int]]:
+    """(first deal, deals) of each part of a batch compare in one process, made as they are
+    asked for."""
+    return ((start, min(COMPARE_CHUNK, games - start))
+            for start in range(0, games, COMPARE_CHUNK))
 
 
 def compare_range(kind: str, spec, seed: int, start: int, n: int, games: int,

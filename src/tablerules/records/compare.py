@@ -342,14 +342,14 @@ def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: in
     a, b = source_of(res.a.game, ship=ship), source_of(res.b.game, ship=ship)
     files = agent_files({t for _who, seating, _side in plan for t in seating}) if ship else ()
     games = (res.a.game, res.b.game)
-    d = pool if pool is not None else driver(workers, cluster, (a, b), games) if ship else None
-    parts = chunks(0, deals, d.workers if d is not None else workers)
-    if d is None:
-        d = driver(min(workers, len(parts)), None, (a, b), games)
-    tasks = [(play_deals, a, b, plan, res.seed, s, e, files) for s, e in parts]
-    results = _ordered(d, tasks, close=pool is None)
-    done = 0
-    try:
+    d, results, done = pool, None, 0
+    try:  # Ctrl-C while the workers start, or before a deal is done, reports the deals so far
+        if d is None:  # no more processes than deals (a cluster has the workers it has)
+            d = driver(min(workers, deals), cluster, (a, b), games)
+        # made as the workers take them (`_ordered`): any number of deals plans in constant memory
+        tasks = ((play_deals, a, b, plan, res.seed, s, e, files)
+                 for s, e in chunks(0, deals, d.workers))
+        results = _ordered(d, tasks, close=False)
         for chunk in results:
             for deal in chunk:
                 if not isinstance(deal, list):  # a ruleset fault: as one process raises it
@@ -366,7 +366,10 @@ def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: in
     except KeyboardInterrupt:
         res.interrupted = True
     finally:
-        results.close()
+        if results is not None:
+            results.close()
+        if d is not None and pool is None:  # ours: closed here, even before its first task
+            d.close()
     res.games = res.played["AB"] if res.mode == "match" else max(res.played["A"], res.played["B"])
     return res
 
@@ -426,15 +429,23 @@ def each_rule_off(game: Game, agent: str, *, games: int, seed: int,
         if progress is not None:
             progress(base[0] + done, total[0])
 
+    def sides(rule: str) -> tuple[Config, Config]:
+        return (Config("A", game, [choice.text] * seats),
+                Config("B", game, [f"{choice.text}:{rule}=off"] * seats))
+
     pool = None
-    if rules and (workers > 1 or cluster is not None):  # one pool or cluster for every rule
-        from .parallel import driver, source_of
-        pool = driver(workers, cluster, (source_of(game, ship=cluster is not None),), (game,))
+    try:
+        if rules and (workers > 1 or cluster is not None):  # one pool or cluster for every rule
+            from .parallel import driver, source_of
+            pool = driver(workers, cluster, (source_of(game, ship=cluster is not None),),
+                          (game,))
+    except KeyboardInterrupt:  # while it started: the first rule's comparison stopped at once
+        out.runs.append((rules[0], Comparison("match", *sides(rules[0]), seed, interrupted=True)))
+        out.interrupted = True
+        return out
     try:
         for rule in rules:
-            a = Config("A", game, [choice.text] * seats)
-            b = Config("B", game, [f"{choice.text}:{rule}=off"] * seats)
-            c = compare(a, b, games=games, seed=seed, progress=tick, pool=pool)
+            c = compare(*sides(rule), games=games, seed=seed, progress=tick, pool=pool)
             out.runs.append((rule, c))
             base[0] += sum(c.played.values())
             if c.interrupted:

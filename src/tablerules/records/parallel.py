@@ -23,7 +23,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from ..errors import TablerulesError
 from ..game import Game, load_game
@@ -96,11 +96,14 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunks(start: int, stop: int, workers: int, most: int = MAX_CHUNK) -> list[tuple[int, int]]:
-    """Consecutive game ranges covering start..stop-1, a few per worker, each at most `most`."""
+def chunks(start: int, stop: int, workers: int,
+           most: int = MAX_CHUNK) -> Iterator[tuple[int, int]]:
+    """Consecutive game ranges covering start..stop-1, a few per worker, each at most `most`: an
+    iterator, each range made when it is asked for, so a run of any length plans in constant
+    memory (a list of a billion games' ranges took gigabytes before the first game was played)."""
     n = stop - start
     size = max(1, min(most, math.ceil(n / (workers * CHUNKS_PER_WORKER))))
-    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
+    return ((a, min(a + size, stop)) for a in range(start, stop, size))
 
 
 _GAMES: dict[str, Game] = {}  # per worker process: the games it has loaded, by Source key
@@ -341,25 +344,32 @@ class _Cluster:
             raise TablerulesError(f"cannot reach the Dask scheduler at {address}: {e}") from None
         self.workers = max(1, sum(self.client.nthreads().values()))
         self.ships = True  # a path here means nothing on its workers: files go as text
-        self.futures: list = []
+        self.futures: set = set()  # submitted, their results not yet taken: cancelled at close
 
     def submit(self, fn, *args):
         f = self.client.submit(fn, *args, pure=False)
-        self.futures.append(f)
-        return f.result
+        self.futures.add(f)
+
+        def result():
+            out = f.result()
+            # let go of it: a future held keeps its result in the cluster's memory
+            self.futures.discard(f)
+            return out
+        return result
 
     def close(self) -> None:
         if self.futures:
-            self.client.cancel(self.futures)
+            self.client.cancel(list(self.futures))
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
 
 
-def _ordered(driver, tasks: list[tuple], close: bool = True) -> Iterator:
+def _ordered(driver, tasks: Iterable[tuple], close: bool = True) -> Iterator:
     """Run `tasks` (fn, *args) on the driver, a few per worker ahead, yielding results in order;
-    closing the iterator (a fault, Ctrl-C) stops the workers (with `close`; else the driver is
-    its owner's to close, for more runs)."""
+    `tasks` is taken one at a time as a task ends, so a lazy plan stays lazy: no more than
+    `IN_FLIGHT` per worker exist at once. Closing the iterator (a fault, Ctrl-C) stops the
+    workers (with `close`; else the driver is its owner's to close, for more runs)."""
     try:
         pending: deque = deque()
         todo = iter(tasks)
@@ -392,9 +402,10 @@ def game_source(game: Game, agents: list[str], seed: int, *, workers: int = 1,
     d = driver(workers, cluster, (src,), (game,))  # now: an unreachable scheduler fails first
 
     def play(start: int, stop: int, record: str | None) -> Iterator[Played | Fault]:
-        n = d.workers
-        tasks = [(play_chunk, src, list(agents), seed, a, b, record, files)
-                 for a, b in chunks(start, stop, n)]
+        names = list(agents)
+        # made as the workers take them (`_ordered`): a billion games plan in constant memory
+        tasks = ((play_chunk, src, names, seed, a, b, record, files)
+                 for a, b in chunks(start, stop, d.workers))
         results = _ordered(d, tasks)
         try:
             for result in results:
