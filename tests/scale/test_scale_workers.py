@@ -27,6 +27,17 @@ def run(tmp_path, name: str, *args: str) -> tuple[bytes, dict]:
     return rec.read_bytes(), out
 
 
+def as_a_user(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`python ARGS` in the environment of a user's shell, not the suite's (conftest.py sets
+    OPENBLAS_NUM_THREADS; neither sets TABLERULES_START_METHOD), this checkout's source first
+    on its path."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("TABLERULES_START_METHOD", "OPENBLAS_NUM_THREADS")}
+    env["PYTHONPATH"] = pythonpath()
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
+                          timeout=timeout)
+
+
 @pytest.mark.parametrize("ruleset", ["texas42", "allfives"])
 def test_workers_write_the_record_and_summary_of_one_process(tmp_path, ruleset):
     one = run(tmp_path, "one", ruleset, "-n", "7", "-s", "5")
@@ -117,13 +128,10 @@ def test_a_process_running_a_blas_pool_spawns_and_the_command_starts_none():
     OPENBLAS_NUM_THREADS=1 first, so its own runs fork."""
     if not sys.platform.startswith("linux"):
         pytest.skip("workers are forked on Linux only")
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("TABLERULES_START_METHOD", "OPENBLAS_NUM_THREADS")}
     script = ("import os, numpy\n"
               "from tablerules.records.parallel import start_method\n"
               "print(len(os.listdir('/proc/self/task')), start_method())\n")
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                       env=env, timeout=120)
+    r = as_a_user("-c", script)
     assert r.returncode == 0, r.stderr[-2000:]
     threads, method = r.stdout.split()
     if threads == "1":
@@ -139,8 +147,7 @@ def test_a_process_running_a_blas_pool_spawns_and_the_command_starts_none():
               "import numpy\n"
               "from tablerules.records.parallel import start_method\n"
               "print(os.environ['OPENBLAS_NUM_THREADS'], start_method())\n")
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                       env=env, timeout=120)
+    r = as_a_user("-c", script)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.split()[-2:] == ["1", "fork"]
 
@@ -153,9 +160,6 @@ def test_a_run_right_after_a_pool_closed_forks_too():
     (in a process of its own: a test worker runs threads of its own)."""
     if not sys.platform.startswith("linux"):
         pytest.skip("workers are forked on Linux only")
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("TABLERULES_START_METHOD", "OPENBLAS_NUM_THREADS")}
-    env["PYTHONPATH"] = pythonpath()
     script = ("import multiprocessing\n"
               "from tablerules.records.parallel import start_method\n"
               "chosen = [start_method()]\n"
@@ -167,8 +171,7 @@ def test_a_run_right_after_a_pool_closed_forks_too():
               "    pool.join()\n"
               "    chosen.append(start_method())\n"
               "print(' '.join(chosen))\n")
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                       env=env, timeout=120)
+    r = as_a_user("-c", script)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.split() == ["fork"] * 41
 
@@ -260,12 +263,9 @@ def test_the_workers_benchmark_runs(engine):
     # in the environment of a user's shell: the benchmark, not the suite, keeps numpy's BLAS
     # from starting threads, so that its pool forks as the tablerules command's does (with
     # them, every worker was spawned: a start of 3.5 s, and ratios that meant nothing)
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("TABLERULES_START_METHOD", "OPENBLAS_NUM_THREADS")}
     bench = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_workers.py"
-    r = subprocess.run([sys.executable, str(bench), "--games", "20" if engine == "batch" else "3",
-                        "--repeat", "1", "--engine", engine],
-                       capture_output=True, text=True, timeout=300, env=env)
+    r = as_a_user(str(bench), "--games", "20" if engine == "batch" else "3", "--repeat", "1",
+                  "--engine", engine, timeout=300)
     assert r.returncode == 0, r.stderr
     last = json.loads(r.stdout.splitlines()[-1])
     assert last["engine"] == engine and last["cluster"] is None
