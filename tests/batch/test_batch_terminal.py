@@ -98,3 +98,14 @@ def test_ctrl_c_in_a_batch_run_prints_the_report_so_far(args, unit, said):
     assert "Traceback" not in text
     assert all(x in text for x in said), text  # the report
     assert "interrupted after " in text and f" of 100000000 {unit}" in text
+
+
+def test_ctrl_c_while_the_kernel_compiles_says_nothing_was_played(tmp_path, monkeypatch):
+    """Ctrl-C while numba compiles (an empty cache: the compile takes seconds) ends the run with
+    one line and exit status 130 (it ended silently)."""
+    monkeypatch.setenv("TABLERULES_CACHE", str(tmp_path / "cache"))
+    code, text = at_terminal("simulate", "moon", "--engine", "batch", "-n", "10",
+                             interrupt_on="compiling moon")
+    assert code == 130, text
+    assert "interrupted while the kernel was prepared: nothing was played" in text
+    assert "Traceback" not in text and "games     " not in text

@@ -681,6 +681,9 @@ def _batch_engine(game, agents, hint: str = "the step engine plays it: leave out
     except BatchUnavailable as e:
         _err(f"error: {e.message}")
         raise typer.Exit(1)
+    except KeyboardInterrupt:  # Ctrl-C while numba compiles: nothing has been played yet
+        _err("interrupted while the kernel was prepared: nothing was played")
+        raise typer.Exit(130)
     return engine
 
 
