@@ -268,3 +268,43 @@ def test_help_of_every_command(name):
                 if opt.startswith("--"):
                     assert opt in r.stdout, f"`{name} --help` does not mention {opt}"
     assert "-h" in r.stdout
+
+
+@pytest.mark.parametrize("args", [("simulate", "texas42", "-n", "2"),
+                                  ("compare", "texas42", "--vs", "-o", "min_bid=31", "-n", "2"),
+                                  ("show", "moon")])
+def test_ctrl_c_that_no_command_takes_is_one_line(monkeypatch, args):
+    """Ctrl-C while a ruleset loads (before a run, which says what it finished) is the line
+    `interrupted` and exit status 130 (it ended with no word)."""
+    import tablerules.game
+
+    def interrupted(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tablerules.game, "load_game", interrupted)
+    r = run(*args)
+    assert r.exit_code == 130 and r.stderr == "interrupted\n" and r.stdout == "", r.output
+
+
+def test_ctrl_c_while_python_imports_the_command_is_one_line():
+    """The `tablerules` entry point imports the command itself, so a Ctrl-C in the first tenths
+    of a second (Python importing it) is the line `interrupted` and 130, not a traceback: the
+    import is made to raise it here, as the signal would."""
+    import os
+    import subprocess
+    import sys
+
+    from support import pythonpath
+    script = ("import builtins, sys\n"
+              "real = builtins.__import__\n"
+              "def imp(name, *a, **kw):\n"
+              "    if name == 'main' or name.endswith('cli.main'):\n"
+              "        raise KeyboardInterrupt\n"
+              "    return real(name, *a, **kw)\n"
+              "builtins.__import__ = imp\n"
+              "sys.argv = ['tablerules', 'list']\n"
+              "from tablerules.cli import run\n"
+              "run()\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=pythonpath()), timeout=60)
+    assert r.returncode == 130 and r.stderr == "interrupted\n", r.stderr

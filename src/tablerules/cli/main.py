@@ -97,7 +97,8 @@ def _reflow(text: str | None) -> str | None:
 
 
 class _Group(TyperGroup):
-    """The one place a failed write (stdout, stderr, a record) becomes one line and exit 1."""
+    """The one place a failed write (stdout, stderr, a record) becomes one line and exit 1, and a
+    Ctrl-C no command took the line `interrupted` and exit 130."""
 
     def format_help(self, ctx, formatter):
         _plain_metavars(self, ctx)
@@ -106,6 +107,9 @@ class _Group(TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:  # one no command took (a ruleset loading, say): one line
+            sys.stderr.write("interrupted\n")
+            raise typer.Exit(130) from None
         except WriteError as e:
             _write_failed(e.path, e.error)
         except OSError as e:
