@@ -4,6 +4,7 @@ summary; shards that are not every shard of one run, once each and whole, are re
 from __future__ import annotations
 
 import gzip
+import os
 import json
 
 import pytest
@@ -168,3 +169,38 @@ def test_the_merged_summary_holds_the_report_distributions_of_one_run(shards, tm
     assert merged.distributions() == whole.distributions()
     assert merged.distributions()["deals_per_match"] and merged.distributions()[
         "points_of_the_bidding_side"]
+
+
+def test_a_merged_record_that_cannot_be_written_is_one_line(tmp_path, shards):
+    """OUT in a folder that is not there: 'cannot write OUT', exit 1, not 'cannot read' a shard
+    and not a traceback."""
+    parts = shards("texas42", 2)
+    r = cli("merge", "nowhere/out.jsonl", *parts)
+    assert r.exit_code == 1, r.output
+    assert r.stderr == ("error: cannot write nowhere/out.jsonl: No such file or "
+                        "directory\n"), r.stderr
+
+
+def test_merge_writes_through_a_pipe_or_a_link_and_replaces_neither(tmp_path, shards):
+    """OUT that is there and no file (a pipe; a device such as /dev/stdout) is written as it
+    is, and a link's target is written: merge moved a finished file over OUT, which made
+    /dev/full a file. The bytes are one run's record either way."""
+    import stat
+    import threading
+
+    cli("simulate", "texas42", *RUN, "-r", "one.jsonl")
+    one = (tmp_path / "one.jsonl").read_bytes()
+    parts = shards("texas42", 2)
+    os.mkfifo(tmp_path / "pipe")
+    got = []
+    reader = threading.Thread(target=lambda: got.append((tmp_path / "pipe").read_bytes()),
+                              daemon=True)  # (left waiting if merge never opens the pipe)
+    reader.start()
+    r = cli("merge", "pipe", *parts)
+    reader.join(timeout=20)
+    assert r.exit_code == 0, r.output
+    assert got == [one] and stat.S_ISFIFO(os.lstat(tmp_path / "pipe").st_mode)
+    (tmp_path / "link.jsonl").symlink_to("target.jsonl")
+    assert cli("merge", "link.jsonl", *parts).exit_code == 0
+    assert (tmp_path / "link.jsonl").is_symlink()
+    assert (tmp_path / "target.jsonl").read_bytes() == one
