@@ -97,3 +97,21 @@ def test_every_shipped_ruleset_plays_from_the_ruleset_alone(tmp_path):
         assert res.exit_code == 0, (name, res.output)
         assert "your pieces: " in res.output and "choices: 1) " in res.output, name
         assert f"game saved to {rec}" in res.output, name
+
+
+def test_a_record_through_a_link_or_gzipped_is_written_whole_there(tmp_path):
+    """The record is replaced whole after every decision (a part file moved over it): through a
+    link, the link's target is written and the link stays (it was replaced by a file); named
+    .gz, it is gzip (the part file had no .gz name, so it was plain text under a .gz name).
+    Either replays."""
+    from support import cli
+
+    (tmp_path / "link.jsonl").symlink_to("target.jsonl")
+    for name in ("link.jsonl", "t.jsonl.gz"):
+        res = run("texas42", "--seed", "3", "--record", str(tmp_path / name), input="1\nquit\n")
+        assert res.exit_code == 0, res.output
+        r = cli("replay", str(tmp_path / name), "-q")
+        assert r.exit_code == 0, r.output
+    assert (tmp_path / "link.jsonl").is_symlink() and (tmp_path / "target.jsonl").is_file()
+    assert (tmp_path / "t.jsonl.gz").read_bytes()[:2] == b"\x1f\x8b"
+    assert not [p.name for p in tmp_path.iterdir() if ".part" in p.name or ".tmp" in p.name]

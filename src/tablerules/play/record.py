@@ -9,11 +9,10 @@ header (records.runner.PERSON).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from ..records import runner, v3
-from ..records.io import open_text
+from ..records.io import written_whole
 from ..records.replay import read_lines
 from ..errors import RecordError, Span
 
@@ -41,8 +40,8 @@ def partial_line(lines: list[dict]) -> dict | None:
 
 
 def write(path: str, head: dict, lines: list[dict], over: bool) -> None:
-    """The whole record so far, written to a temporary file and moved over `path` (so a Ctrl-C
-    in the middle leaves the last whole record)."""
+    """The whole record so far, replacing `path` whole (records.io.written_whole: a Ctrl-C in
+    the middle leaves the last whole record; a device such as /dev/null is written as it is)."""
     body = [head] + v3.compact(lines)
     if over:
         body.append(runner.end_line(1))
@@ -51,10 +50,8 @@ def write(path: str, head: dict, lines: list[dict], over: bool) -> None:
         if part is not None:
             body.append(part)
         body.append(runner.end_line(0, "interrupted"))
-    tmp = f"{path}.tmp"
-    with open_text(tmp, "w") as f:
+    with written_whole(path) as f:
         f.write("".join(runner.dumps(o) + "\n" for o in body))
-    os.replace(tmp, path)
 
 
 def read(path: str) -> tuple[dict, list[str]]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import zlib
-from typing import IO, BinaryIO
+from contextlib import contextmanager
+from typing import IO, BinaryIO, Iterator
 
 # what reading a record file may raise: a missing file, a damaged or cut-off gzip one
 UNREADABLE = (OSError, EOFError, zlib.error)
@@ -56,6 +58,29 @@ def open_text(path, mode: str = "r") -> IO[str]:
         return open(path, mode, encoding="utf-8", newline="\n" if mode == "w" else None)
     return io.TextIOWrapper(open_bytes(path, mode + "b"), encoding="utf-8",
                             newline="\n" if mode == "w" else None)
+
+
+@contextmanager
+def written_whole(path) -> Iterator[IO[str]]:
+    """`path` opened for writing as open_text does, to be replaced whole: the text goes to a part
+    file beside it (beside a link's target, so the link stays) and is moved over it when the
+    block ends without an error, so a reader never sees half of it; on an error the part file
+    is removed and `path` is as it was. A path that is there and is no file (a pipe, a device
+    such as /dev/stdout or /dev/null) is written as it is: moved over, it became a file."""
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        with open_text(path, "w") as f:
+            yield f
+        return
+    head, tail = os.path.split(target)
+    part = os.path.join(head, f".{tail}.part{'.gz' if is_gzip(tail) else ''}")
+    try:
+        with open_text(part, "w") as f:
+            yield f
+        os.replace(part, target)
+    finally:
+        if os.path.exists(part):
+            os.remove(part)
 
 
 def gzip_problem(e: BaseException) -> str:

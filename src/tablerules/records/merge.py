@@ -18,7 +18,7 @@ from typing import Iterator
 
 from ..errors import TablerulesError
 from .runner import Summary, dumps, end_line, write_lines
-from .io import UNREADABLE, gzip_problem, open_text
+from .io import UNREADABLE, gzip_problem, open_text, written_whole
 
 SHARD = "shard"
 SAME = ("format", "version", "ruleset", "source", "canonical", "ruleset_hash", "options", "seed",
@@ -111,28 +111,16 @@ def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merge
                                     for i, side in enumerate(sides) if seat in side))
     if os.path.abspath(out_path) in {os.path.abspath(p) for p in paths}:
         raise MergeError(f"{out_path} is one of the shards: merge writes a new file")
-    # a file is written beside itself and moved over OUT whole (the link's target, when OUT is
-    # a link); OUT that is there and no file (a device such as /dev/stdout, a pipe) is written
-    # as it is: moved over, it was replaced by a file (/dev/full became one)
-    target = os.path.realpath(out_path)
-    part = None
-    if not os.path.exists(target) or os.path.isfile(target):
-        head_, tail = os.path.split(target)
-        part = os.path.join(head_, f".{tail}.part{'.gz' if tail.endswith('.gz') else ''}")
     try:
-        with open_text(part or out_path, "w") as out:  # in simulate's steps: the same bytes
+        # replaced whole (written_whole); a pipe or a device is written as it is
+        with written_whole(out_path) as out:  # in simulate's steps: the same bytes, gzip too
             write_lines(out, dumps(base) + "\n")
             for k in range(1, n + 1):
                 for text in _games(by_k[k][0], by_k[k][1][SHARD], summary):
                     write_lines(out, text)
             write_lines(out, dumps(end_line(summary.games)) + "\n")
-        if part is not None:
-            os.replace(part, target)
     except OSError as e:
         raise MergeError(f"cannot write {out_path}: {e.strerror or e}") from None
-    finally:
-        if part is not None and os.path.exists(part):
-            os.remove(part)
     return Merged(base, summary, n)
 
 
