@@ -115,3 +115,35 @@ def test_a_record_through_a_link_or_gzipped_is_written_whole_there(tmp_path):
     assert (tmp_path / "link.jsonl").is_symlink() and (tmp_path / "target.jsonl").is_file()
     assert (tmp_path / "t.jsonl.gz").read_bytes()[:2] == b"\x1f\x8b"
     assert not [p.name for p in tmp_path.iterdir() if ".part" in p.name or ".tmp" in p.name]
+
+
+def test_a_new_game_never_writes_over_a_saved_one(tmp_path):
+    """The same command again (the default record is RULESET-SEED.play.jsonl) was a new game
+    written over the saved one: it is refused, naming --resume, and the record is kept."""
+    rec = tmp_path / "t.jsonl"
+    assert run("texas42", "--seed", "3", "--record", str(rec), input="1\nquit\n").exit_code == 0
+    saved = rec.read_bytes()
+    res = run("texas42", "--seed", "3", "--record", str(rec), input="quit\n")
+    assert res.exit_code == 2
+    assert res.output.strip() == (f"error: {rec} holds a game already: continue it with "
+                                  f"tablerules play --resume {rec}, or give --record FILE for "
+                                  "a new one")
+    assert rec.read_bytes() == saved
+
+
+@pytest.mark.parametrize("people", [2, 4])
+def test_resume_of_a_game_that_is_not_one_persons_is_a_one_line_error(tmp_path, people):
+    """A header whose agents name `person` on two seats or four (it was a traceback; on none,
+    the record is not one `play` wrote, as before)."""
+    import json
+
+    rec = tmp_path / "t.jsonl"
+    run("texas42", "--seed", "3", "--record", str(rec), input="quit\n")
+    lines = rec.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["agents"] = ["person"] * people + ["rules"] * (4 - people)
+    rec.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
+    res = run("--resume", str(rec))
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {rec} is not a game one person played: its header "
+                                  f"names the agent person on {people} seats, not one")

@@ -70,10 +70,18 @@ def test_without_matplotlib_report_is_one_line_and_exit_2(tmp_path, monkeypatch)
     assert cli(*SIM).exit_code == 0  # without --report nothing needs it
 
 
-def test_a_report_that_cannot_be_written_is_one_line(tmp_path):
-    r = cli("simulate", "allfives", "-n", "1", "--report", str(tmp_path / "no" / "such" / "r.html"))
-    assert r.exit_code == 1
-    assert r.stderr.splitlines()[-1].startswith(f"error: cannot write {tmp_path}/no/such/r.html")
+@pytest.mark.parametrize("args", [("simulate", "allfives", "-n", "1"),
+                                  ("compare", "allfives", "--vs", "-o", "target=150", "-n", "1"),
+                                  ("compare", "allfives", "--each-rule-off", "-n", "1")])
+def test_a_report_that_cannot_be_written_is_one_line_before_any_game(tmp_path, args):
+    """A report in a folder that is not there, or a folder: said before the run (it was said
+    after every game had been played), exit 2, nothing else printed."""
+    for where, why in [(tmp_path / "no" / "such" / "r.html", f"there is no folder {tmp_path}/no/such"),
+                       (tmp_path, "it is a folder")]:
+        r = cli(*args, "--report", str(where))
+        assert r.exit_code == 2, r.output
+        assert r.stdout == ""
+        assert r.stderr == f"error: --report {where}: cannot write it: {why}\n", r.stderr
 
 
 def test_each_rule_off_table(snapshot):

@@ -191,3 +191,16 @@ def test_a_shards_record_gets_a_page_of_its_own_games(tmp_path):
     assert ": games 23 to 42 (of 22; at most 20 without --game), " in r.stdout
     data = page_data(out.read_text(encoding="utf-8"))
     assert [g["game"] for g in data["games"]] == list(range(23, 43))
+
+
+def test_a_page_is_never_written_over_the_record_it_shows(tmp_path):
+    """replay FILE --html FILE wrote the page over the record: refused (exit 2), the record
+    kept, through another spelling of its path too."""
+    rec = tmp_path / "g.jsonl"
+    assert cli("simulate", "texas42", "-n", "1", "-r", str(rec), "--no-progress").exit_code == 0
+    saved = rec.read_bytes()
+    for out in (rec, tmp_path / "." / "g.jsonl"):
+        r = cli("replay", str(rec), "--html", str(out))
+        assert r.exit_code == 2, r.output
+        assert r.stderr == f"error: --html {out} is the file it reads ({rec}): give another file\n"
+    assert rec.read_bytes() == saved

@@ -190,7 +190,8 @@ ReportArg = typer.Option(None, "--report", metavar="FILE.html",
 
 
 def _need_report(path: Path | None) -> None:
-    """--report needs matplotlib: a one-line error (exit 2) before any game is played."""
+    """--report needs matplotlib, and a place it can be written: a one-line error (exit 2)
+    before any game is played, not after a long run."""
     if path is None:
         return
     from ..report import ReportUnavailable, require
@@ -199,6 +200,34 @@ def _need_report(path: Path | None) -> None:
     except ReportUnavailable as e:
         _err(f"error: {e}")
         raise typer.Exit(2)
+    why = _unwritable(path)
+    if why:
+        _usage(f"--report {path}: cannot write it: {why}")
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why a file cannot be written at `path` (None: it seems it can), found without writing:
+    a folder there, a folder that is not there, or one this user may not write in."""
+    if path.is_dir():
+        return "it is a folder"
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        return f"there is no folder {folder}"
+    if path.exists() and not os.access(path, os.W_OK) or \
+            not path.exists() and not os.access(folder, os.W_OK):
+        return "permission denied"
+    return None
+
+
+def _not_read_and_written(out: Path, inputs, flag: str) -> None:
+    """A usage error (exit 2) when `out` is one of the files the command reads: written, it
+    would be lost (replay FILE --html FILE wrote the page over the record)."""
+    for f in inputs:
+        try:
+            if out.exists() and os.path.samefile(out, f):
+                _usage(f"{flag} {out} is the file it reads ({f}): give another file")
+        except OSError:
+            continue
 
 
 def _write_report(path: Path, build) -> None:
@@ -1203,6 +1232,9 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         except TablerulesError as e:
             _usage(e.diagnostics[0].message)
         names = head["agents"]
+        if names.count(PERSON) != 1:  # a game a person played: one seat theirs, bots the rest
+            _usage(f"{resume} is not a game one person played: its header names the agent "
+                   f"{PERSON} on {names.count(PERSON)} seats, not one")
         you = names.index(PERSON)
         seed = head["seed"]
         path = str(record_file or resume)
@@ -1222,6 +1254,9 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             seed = _random.SystemRandom().randrange(10 ** 6)
             typer.echo(f"seed {seed}")
         path = str(record_file or f"{gd.name}-{seed}.play.jsonl")
+        if os.path.isfile(path):  # a new game never writes over a saved one
+            _usage(f"{path} holds a game already: continue it with tablerules play --resume "
+                   f"{path}, or give --record FILE for a new one")
     gd = game.definition
     session = Session(game, you, [n if n != PERSON else names[(you + 1) % len(names)]
                                   for n in names], seed, path, typer.echo,
@@ -1342,6 +1377,7 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
 def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[str]) -> None:
     """replay --html: verify the record, then write its page."""
     from ..view import build_frames, write_html
+    _not_read_and_written(out, [file], "--html")
     try:
         data = build_frames(str(file), only_game=game, ruleset=ruleset)
     except TablerulesError as e:
