@@ -71,6 +71,11 @@ ERRORS = {
     "extends_directory.yaml": (2, 10, ["names a directory"], None),
     "library_typo.yaml": (7, 28, ["'dubble'", "did you mean 'double'"], None),
     "library_unmarked.yaml": (1, 1, ["not a game", "library: true"], None),
+    # a contract the base's `like` names, deleted; a `like` that closes a cycle through the
+    # base's: at the user's line (they were at the base's, with no line of the user's)
+    "like_deleted.yaml": (6, 3, ["deleting 'nello'", "'like' names no contract: 'nello'"],
+                          "rulesets/texas42.yaml"),
+    "like_cycle.yaml": (6, 3, ["'like' cycle through contract"], "rulesets/texas42.yaml"),
 }
 
 

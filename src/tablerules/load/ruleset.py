@@ -134,7 +134,11 @@ def load_tree(ref: str) -> Tree:
     tree = _load_extends(path, [])
     tree.origin = display_path(path)
     tree.library = tree.data.get("library") is True
-    resolve_likes(tree)
+    try:
+        resolve_likes(tree)
+    except LoadError as e:  # a base's `like` the user's file broke: said at the user's line
+        raise LoadError(e.message, e.span, suggestion=e.suggestion,
+                        diagnostics=attribute(tree, e.diagnostics)) from None
     strip_nulls(tree)
     return tree
 
@@ -187,15 +191,19 @@ def resolve_likes(tree: Tree) -> None:
             return body
         like = body["like"]
         path = ("contracts", name, "like")
+
+        def fault(message: str, suggestion: str | None = None) -> LoadError:
+            # with the rule's path, so that a base's fault is laid at the user's line (load_tree)
+            span = tree.span(path)
+            return LoadError(message, span, suggestion=suggestion, diagnostics=[
+                Diagnostic(span, message, LoadError.kind, suggestion, path=path)])
         if not isinstance(like, str) or like not in contracts:
             names = [n for n in contracts if n != name]
-            raise LoadError(f"'like' names no contract: {like!r}", tree.span(path),
-                            suggestion=did_you_mean(str(like), names))
+            raise fault(f"'like' names no contract: {like!r}", did_you_mean(str(like), names))
         if like in stack:
-            raise LoadError(f"'like' cycle through contract '{like}'", tree.span(path))
+            raise fault(f"'like' cycle through contract '{like}'")
         if len(stack) >= MAX_LIKE_DEPTH:
-            raise LoadError(f"'like' chain is deeper than {MAX_LIKE_DEPTH} contracts",
-                            tree.span(path))
+            raise fault(f"'like' chain is deeper than {MAX_LIKE_DEPTH} contracts")
         base = resolve(like, stack + [name])
         base_tree = Tree(base, _sub_locs(tree.locs, ("contracts", like)), {})
         own = Tree(body, _sub_locs(tree.locs, ("contracts", name)), {})
