@@ -147,3 +147,20 @@ def test_resume_of_a_game_that_is_not_one_persons_is_a_one_line_error(tmp_path, 
     assert res.exit_code == 2, res.output
     assert res.output.strip() == (f"error: {rec} is not a game one person played: its header "
                                   f"names the agent person on {people} seats, not one")
+
+
+def test_resume_of_a_damaged_record_says_where_as_replay_does(tmp_path):
+    """A line of the record that is not JSON: the file, line and column with the line quoted,
+    exit 1 (a record's error), as replay says it; it was the message alone, exit 2."""
+    from support import cli
+
+    rec = tmp_path / "t.jsonl"
+    run("texas42", "--seed", "3", "--record", str(rec), input="1\nquit\n")
+    lines = rec.read_text().splitlines()
+    lines[1] = "garbage"
+    rec.write_text("\n".join(lines) + "\n")
+    res = run("--resume", str(rec))
+    assert res.exit_code == 1, res.output
+    said = f"{rec}:2:1: error: not JSON: Expecting value\n    garbage\n    ^"
+    assert res.output.strip() == said
+    assert cli("replay", str(rec)).stderr.strip() == said

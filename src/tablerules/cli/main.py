@@ -1218,10 +1218,12 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     from ..play import PERSON, Session, read_record
     steps = None
     if resume is not None:
+        if not resume.is_file():  # the command line names no record: a usage error
+            _usage(f"no record {resume} to resume")
         try:
             head, steps = read_record(str(resume))
-        except TablerulesError as e:
-            _usage(e.diagnostics[0].message)
+        except TablerulesError as e:  # where in the record, as replay says it (exit 1)
+            _record_failed(e)
         if ruleset is not None:
             named = _load(ruleset, option).definition.name
             if named != head["ruleset"]:
@@ -1265,7 +1267,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         try:
             session.resume(steps)
         except TablerulesError as e:
-            _usage(e.diagnostics[0].message)
+            _record_failed(e)
         typer.echo(f"resumed {path}: hand {session.st.hands_played + 1}")
     typer.echo(f"{gd.title}: you are {gd.seat_names[you]}; the others are "
                f"{', '.join(f'{gd.seat_names[s]} ({names[s]})' for s in range(gd.seat_count) if s != you)}")
@@ -1397,6 +1399,14 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
     steps = sum(len(g["frames"]) for g in data["games"])
     typer.echo(f"{file}: ok ({meta['games_in_record']} games verified); wrote {out}: {which}"
                f"{more}, {steps} steps")
+
+
+def _record_failed(e: TablerulesError) -> None:
+    """A record that cannot be read or played again: each diagnostic where it is in the file,
+    with the line quoted when it has one, as replay says them; exit 1 (a record's error)."""
+    for d in e.diagnostics:
+        _err(_render_record_error(d) if d.span.line > 0 else f"error: {d.message}")
+    raise typer.Exit(1)
 
 
 def _render_record_error(d) -> str:
