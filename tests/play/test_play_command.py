@@ -66,7 +66,7 @@ def test_a_full_texas42_hand_with_a_refused_move(tmp_path):
                                 refused[0]), refused
     res = cli("replay", "-q", str(rec))
     assert res.exit_code == 0, res.output
-    assert "1 games verified" in res.output
+    assert "1 game verified" in res.output
 
 
 def test_a_full_allfives_hand_with_a_refused_move(tmp_path):
@@ -105,4 +105,4 @@ def test_ctrl_c_saves_and_resume_continues(tmp_path):
     child.close()
     assert child.exitstatus == 0
     res = cli("replay", "-q", str(rec))
-    assert res.exit_code == 0 and "1 games verified" in res.output, res.output
+    assert res.exit_code == 0 and "1 game verified" in res.output, res.output

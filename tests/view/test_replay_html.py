@@ -51,7 +51,7 @@ def test_every_shipped_ruleset_gets_a_page(name, tmp_path):
     r = cli("replay", str(rec), "--html", str(out))
     assert r.exit_code == 0, r.output
     assert r.stderr == ""
-    assert r.stdout.startswith(f"{rec}: ok (1 games verified); wrote {out}: game 1, ")
+    assert r.stdout.startswith(f"{rec}: ok (1 game verified); wrote {out}: game 1, ")
     html = out.read_text(encoding="utf-8")
     self_contained(html)
     assert html.startswith("<!doctype html>") and "{{" not in html

@@ -1371,7 +1371,7 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
     stopped = (f"; the run was {result.stopped} after {result.verified} of its {result.promised} "
                "games" if result.stopped else "")
     if quiet:
-        typer.echo(f"{file}: ok ({result.verified} games verified{stopped})")
+        typer.echo(f"{file}: ok ({_count(result.verified, 'game')} verified{stopped})")
     elif not said:
         start(result)
 
@@ -1397,8 +1397,13 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
     more = (f" (of {meta['games_in_record']}; at most {meta['max_games']} without --game)"
             if game is None and meta["games_in_record"] > len(shown) else "")
     steps = sum(len(g["frames"]) for g in data["games"])
-    typer.echo(f"{file}: ok ({meta['games_in_record']} games verified); wrote {out}: {which}"
-               f"{more}, {steps} steps")
+    typer.echo(f"{file}: ok ({_count(meta['games_in_record'], 'game')} verified); wrote {out}: "
+               f"{which}{more}, {steps} steps")
+
+
+def _count(n: int, thing: str) -> str:
+    """`1 game`, `2 games`."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def _record_failed(e: TablerulesError) -> None:
