@@ -114,7 +114,8 @@ def main(argv=None) -> int:
                       "ratio": round(ratio, 3),
                       "ratio_is": "throughput(workers) / throughput(1 process)",
                       "target": round(target, 2), "loadavg": round(os.getloadavg()[0], 2),
-                      "pool_start_s": round(start, 3), "start_method": how, "ratio_without_start": round(steady, 3)}))
+                      "pool_start_s": round(start, 3), "start_method": how,
+                      "ratio_without_start": round(steady, 3)}))
     return 0
 
 

@@ -442,7 +442,8 @@ def _main(argv=None) -> int:
     from harness import POSITIVE
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", type=POSITIVE, metavar="N", help="compare N hands with the rules agent")
+    ap.add_argument("--check", type=POSITIVE, metavar="N",
+                    help="compare N hands with the rules agent")
     ap.add_argument("--hands", type=POSITIVE, default=20000, help="time N hands (default 20000)")
     ap.add_argument("--engine-hands", type=POSITIVE, default=1000,
                     help="of which the step engine plays the first N (default 1000)")

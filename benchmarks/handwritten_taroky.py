@@ -728,7 +728,8 @@ def _main(argv=None) -> int:
                          "(exit status 1 on any disagreement)")
     ap.add_argument("--bench", type=POSITIVE, metavar="N",
                     help="time this engine and the step engine on the same N deals")
-    ap.add_argument("--hands", type=POSITIVE, default=20000, help="time N hands of this engine alone")
+    ap.add_argument("--hands", type=POSITIVE, default=20000,
+                    help="time N hands of this engine alone")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=POSITIVE, default=3)
     a = ap.parse_args(argv)

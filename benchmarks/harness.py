@@ -188,7 +188,8 @@ def rules_player_main(argv, doc: str, name: str, play_hand, make_deals, results:
     """A hand-written rules player's command line: `--check N` (check_rules_player) or
     `--hands N` (time_rules_player), on `make_deals(N, --seed)`, the dealer rotating."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
-    ap.add_argument("--check", type=POSITIVE, metavar="N", help="compare N hands with the rules agent")
+    ap.add_argument("--check", type=POSITIVE, metavar="N",
+                    help="compare N hands with the rules agent")
     ap.add_argument("--hands", type=POSITIVE, default=5000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=POSITIVE, default=3)

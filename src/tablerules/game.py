@@ -16,6 +16,7 @@ from .definition import GameDef
 from .engine.state import State, new_hand, new_match
 from .errors import UNKNOWN, CheckError, Diagnostic, GameError, Span, TablerulesError
 from .interpreter import check_tree, compile_tree
+from .interpreter.options import is_count
 from .kept import Kept
 from .load.ruleset import load_tree
 from .load.yamltree import Tree
@@ -77,8 +78,7 @@ class Game:
             return t
         if isinstance(t, str):
             a, _, b = t.partition("-")
-            digits = (a + b).isascii() and a.isdigit() and b.isdigit()  # not '²'
-            t = (int(a), int(b)) if digits else (-1, -1)
+            t = (int(a), int(b)) if is_count(a) and is_count(b) else (-1, -1)
         i = self.definition.pieces.index(*t)
         if i is None:
             raise TablerulesError(f"no piece {t[0]}-{t[1]} in this set")

@@ -76,7 +76,8 @@ def test_without_matplotlib_report_is_one_line_and_exit_2(tmp_path, monkeypatch)
 def test_a_report_that_cannot_be_written_is_one_line_before_any_game(tmp_path, args):
     """A report in a folder that is not there, or a folder: said before the run (it was said
     after every game had been played), exit 2, nothing else printed."""
-    for where, why in [(tmp_path / "no" / "such" / "r.html", f"there is no folder {tmp_path}/no/such"),
+    nowhere = tmp_path / "no" / "such" / "r.html"
+    for where, why in [(nowhere, f"there is no folder {tmp_path}/no/such"),
                        (tmp_path, "it is a folder")]:
         r = cli(*args, "--report", str(where))
         assert r.exit_code == 2, r.output

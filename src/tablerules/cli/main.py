@@ -24,6 +24,7 @@ AGENTS_HELP = ("One agent for every seat, or one per seat separated by commas, e
                + "; ".join(f"{k} ({v})" for k, v in AGENT_HELP.items())
                + ". See `tablerules agents` for their parameters.")
 from ..errors import GameError, TablerulesError, render
+from ..interpreter.options import is_count
 
 
 class WriteError(Exception):
@@ -729,12 +730,6 @@ def _refused(game, e, hint: str = "the step engine plays it: leave out --engine 
     _fail(TablerulesError(text, game.tree.span(e.path)))
 
 
-def _digits(text: str) -> bool:
-    """Whether `text` is a number in the digits 0-9 (str.isdigit alone is true of '²', which
-    int() refuses, and of other scripts' digits)."""
-    return text.isascii() and text.isdigit()
-
-
 def _workers(text: str, flag: str = "--workers", what: str = "processes") -> int:
     """--workers N|auto -> a count of processes (auto, and 0 however written: the cores
     available)."""
@@ -742,7 +737,7 @@ def _workers(text: str, flag: str = "--workers", what: str = "processes") -> int
     t = text.strip().lower()
     if t == "auto":
         return cores()
-    if not _digits(t):
+    if not is_count(t):
         _usage(f"{flag} is a number of {what} or auto, got '{text}'")
     return int(t) or cores()
 
@@ -772,7 +767,7 @@ def _need_cluster(address: str, workers: str) -> None:
 def _shard(text: str, games: int) -> tuple[int, int]:
     """--shard K/N -> (K, N): 1 <= K <= N <= games."""
     k, slash, n = text.partition("/")
-    if not (slash and _digits(k.strip()) and _digits(n.strip())):
+    if not (slash and is_count(k.strip()) and is_count(n.strip())):
         _usage(f"--shard is K/N, shard K of N (e.g. 2/4), got '{text}'")
     k_, n_ = int(k), int(n)
     if not 1 <= k_ <= n_:
@@ -1304,7 +1299,7 @@ def _seat_of(text: str | None, gd) -> int:
     if text is None:
         return 0
     t = text.strip()
-    if _digits(t) and int(t) < gd.seat_count:
+    if is_count(t) and int(t) < gd.seat_count:
         return int(t)
     for s, name in enumerate(gd.seat_names):
         if name.lower() == t.lower():
@@ -1485,7 +1480,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     stride = max(1, hands // check) if check else 0
     bar = _Progress(hands, enabled=progress and sys.stderr.isatty(), unit="hands")
     started = time.perf_counter()
-    from ..records.runner import _signals_held
+    from ..records.runner import signals_held
     interrupted = False
     term = _terminate_as_interrupt()
     try:
@@ -1501,7 +1496,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
             for i in sample:
                 again = engine.play(1, seed & 0x7FFF_FFFF_FFFF_FFFF, first=first + i)
                 disagree += engine.verify(again, [0])
-            with _signals_held():  # a block is counted whole, its sample with it
+            with signals_held():  # a block is counted whole, its sample with it
                 tally.add(played)
                 tally.checked += len(sample)
                 tally.disagree += disagree

@@ -13,6 +13,13 @@ TRUE_WORDS = {"true", "yes", "on", "1"}
 FALSE_WORDS = {"false", "no", "off", "0"}
 # ASCII digits only: Python's int() also takes '3_1' and full-width digits, which no one means
 INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+COUNT_TEXT = re.compile(r"[0-9]+", re.ASCII)  # a count: a seat, workers, a shard, a port
+
+
+def is_count(text: str) -> bool:
+    """Whether `text` is a whole number in the digits 0-9, no sign: str.isdigit() is also true
+    of '²', which int() refuses, and of other scripts' digits, which int() reads."""
+    return COUNT_TEXT.fullmatch(text) is not None
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from ..interpreter.options import is_count
+
 
 def norm(text: str) -> str:
     return re.sub(r"\s+", " ", text.strip().lower())
@@ -32,7 +34,7 @@ def resolve(st, text: str, legal) -> tuple[int | None, str | None]:
     gd = st.game
     acts = gd.actions
     t = norm(text)
-    if t.isascii() and t.isdigit():  # not '²', which isdigit() takes and int() refuses
+    if is_count(t):
         n = int(t)
         if 1 <= n <= len(legal):
             return legal[n - 1], None

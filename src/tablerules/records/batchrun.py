@@ -18,7 +18,7 @@ import numpy as np
 
 from ..batch import MATCH_RESULT, RESULT
 from ..batch.replay import replay_matches
-from .runner import FORCED, NO_BID, Summary, _signals_held, add_rows, new_summary
+from .runner import FORCED, NO_BID, Summary, signals_held, add_rows, new_summary
 
 
 def fold_block(summary: Summary, game, block) -> None:
@@ -257,7 +257,7 @@ def simulate_batch(game, batch, *, games: int, seed: int, check: int = 100,
                  _match_blocks(batch, game.definition, seed, 0, games, games, check))
     try:
         for part, n, bad in parts:
-            with _signals_held():  # a block is counted whole
+            with signals_held():  # a block is counted whole
                 summary.absorb(part)
                 checked += n
                 problems += bad

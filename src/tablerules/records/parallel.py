@@ -27,6 +27,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..errors import TablerulesError
 from ..game import Game, load_game
+from ..interpreter.options import is_count
 from ..load.ruleset import file_of
 from .runner import Fault, Played, play_games
 
@@ -257,7 +258,7 @@ class _Pool:
     inherit (a spawned worker loads its own)."""
 
     def __init__(self, workers: int, sources: tuple, games: tuple = ()):
-        from .runner import _signals_held
+        from .runner import signals_held
         method = start_method()
         ctx = multiprocessing.get_context(method)
         loaded = ()
@@ -270,7 +271,7 @@ class _Pool:
         # (the resource tracker first: starting it unblocks both signals of this thread)
         from multiprocessing import resource_tracker
         resource_tracker.ensure_running()
-        with _signals_held():
+        with signals_held():
             self.pool = ctx.Pool(workers, initializer=_quiet_worker, initargs=(sources, loaded))
         self.workers = workers
         self.ships = False  # its workers share this machine's files
@@ -311,7 +312,7 @@ def address_problem(address: str) -> str | None:
         return "no port"
     if not host or host == "[]":
         return "no host"
-    if not (port.isascii() and port.isdigit()):
+    if not is_count(port):
         return f"its port '{port}' is not a number"
     if not 1 <= int(port) <= 65535:
         return f"its port {port} is not 1 to 65535"

@@ -16,6 +16,7 @@ from ..engine import events as record_lines
 from ..engine.state import DEAL, DONE, State
 from ..errors import GameError
 from ..game import Game
+from ..interpreter.options import is_count
 from . import v3
 
 FORMAT = "tablerules-record"
@@ -215,7 +216,7 @@ def _bid_key(label: str):
     base = label[:-len(FORCED)] if forced else label
     name, _, level = base.rpartition(" ")
     number = level[1:] if level.startswith("-") else level
-    return (forced, (name, int(level)) if number.isascii() and number.isdigit() else (base, 0))
+    return (forced, (name, int(level)) if is_count(number) else (base, 0))
 
 
 def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
@@ -300,8 +301,9 @@ def write_lines(out: IO[str], text: str) -> None:
 
 
 @contextmanager
-def _signals_held():
-    """SIGINT and SIGTERM wait while a finished game is written, so a record holds whole games."""
+def signals_held():
+    """SIGINT and SIGTERM wait while a finished game is written, so a record holds whole games
+    (and while a batch run counts a block, so a report holds whole blocks)."""
     mask = getattr(signal, "pthread_sigmask", None)
     held = {signal.SIGINT, signal.SIGTERM}
     if mask is not None:
@@ -441,12 +443,12 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
                 i = p.index
                 located = game.locate(_fault_error(p))
                 message = f"{located.message} (in game {i + 1}, seed '{game_seed(seed, i)}')"
-                with _signals_held():
+                with signals_held():
                     put(end_line(summary.games, "fault", game=i + 1, error=located.message))
                 err = GameError(message, located.span)
                 err.part = p.part
                 raise err from None
-            with _signals_held():
+            with signals_held():
                 if out is not None:
                     write_lines(out, p.text)
                 fold(summary, p)
@@ -454,14 +456,14 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
                 progress(summary.games)
     except KeyboardInterrupt:
         summary.interrupted = True
-        with _signals_held():
+        with signals_held():
             put(end_line(summary.games, "interrupted"))
         return summary
     finally:
         close = getattr(played, "close", None)
         if close is not None:  # stop the workers of a run that ends early
             close()
-    with _signals_held():
+    with signals_held():
         put(end_line(summary.games))
     return summary
 
