@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -227,12 +228,18 @@ def test_workers_zero_however_written_is_every_core(monkeypatch, zero):
     assert r.exit_code == 2 and "--profile times the rules in this process" in r.stderr, r.output
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_an_interrupted_run_on_workers_stops_cleanly(tmp_path, monkeypatch, sig):
+@pytest.mark.parametrize("sig, where", [(signal.SIGINT, ["--workers", "2"]),
+                                        (signal.SIGTERM, ["--workers", "2"]),
+                                        (signal.SIGINT, ["--cluster", "local"])],
+                         ids=["SIGINT", "SIGTERM", "SIGINT-cluster"])
+def test_an_interrupted_run_on_workers_stops_cleanly(tmp_path, monkeypatch, sig, where):
+    if "--cluster" in where:
+        pytest.importorskip("distributed")
     monkeypatch.chdir(tmp_path)
     rec = tmp_path / "rec.jsonl"
-    # a session of its own: Ctrl-C on a terminal reaches the whole group, workers too
-    p = long_simulate(rec, "--workers", "2", new_session=True)
+    # a session of its own: Ctrl-C on a terminal reaches the whole group, workers too (a
+    # local cluster's printed a traceback each, and Dask's warnings of the cancelled tasks)
+    p = long_simulate(rec, *where, new_session=True)
     try:
         assert wait_for_games(p, rec, 1, 20) >= 1, "the record did not grow"
         if sig == signal.SIGINT:
@@ -253,6 +260,38 @@ def test_an_interrupted_run_on_workers_stops_cleanly(tmp_path, monkeypatch, sig)
     if sig == signal.SIGINT:  # one replay is enough: the record closes the same way for both
         r = cli("replay", "rec.jsonl", "-q")
         assert r.exit_code == 0, r.output
+
+
+def test_ctrl_c_while_a_local_cluster_starts_stops_the_run(tmp_path):
+    # the workers start with Ctrl-C ignored, and so does this process meanwhile: one pressed
+    # then must still stop the run once the cluster is up (ignored alone, it was lost)
+    pytest.importorskip("distributed")
+    rec = tmp_path / "rec.jsonl"
+    p = long_simulate(rec, "--cluster", "local", new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not _has_child(p.pid) and time.monotonic() < deadline:  # a worker starts
+            time.sleep(0.01)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "WARNING" not in err, err
+    assert "interrupted" in err, err
+
+
+def _has_child(pid: int) -> bool:
+    """Whether any thread of `pid` has started a Python process (Linux's /proc)."""
+    kids = [k for t in Path(f"/proc/{pid}/task").glob("*/children") for k in t.read_text().split()]
+    for k in kids:
+        try:
+            if b"multiprocessing" in Path(f"/proc/{k}/cmdline").read_bytes():
+                return True
+        except OSError:  # gone already
+            pass
+    return False
 
 
 @pytest.mark.parametrize("engine", ["step", "batch"])

@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import logging
 import math
 import multiprocessing
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -331,10 +334,21 @@ class _Cluster:
             raise TablerulesError(CLUSTER_EXTRA) from None
         self.cluster = None
         if address == "local":
-            # its HTTP server on a free port: on Dask's own (8787), taken by another Dask of
-            # this machine, it would print a warning
-            self.cluster = LocalCluster(n_workers=cores(), threads_per_worker=1,
-                                        dashboard_address=":0")
+            # Ctrl-C reaches every process of the terminal, and is this one's to handle (it
+            # closes the cluster): the workers start with it ignored (`_workers_ignore_sigint`),
+            # and `dask_setup` ignores it again in one the nanny starts later, so a Ctrl-C
+            # prints no traceback of theirs. Its HTTP server on a free port: on Dask's own
+            # (8787), taken by another Dask of this machine, it would print a warning; a task
+            # cancelled by Ctrl-C is not one.
+            try:
+                with _workers_ignore_sigint():
+                    self.cluster = LocalCluster(n_workers=cores(), threads_per_worker=1,
+                                                dashboard_address=":0", preload=[__name__],
+                                                silence_logs=logging.ERROR)
+            except BaseException:  # a Ctrl-C while it started
+                if self.cluster is not None:
+                    self.cluster.close()
+                raise
             address = self.cluster.scheduler_address
         try:
             self.client = Client(address, timeout="10s")
@@ -364,6 +378,35 @@ class _Cluster:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+@contextmanager
+def _workers_ignore_sigint():
+    """SIGINT ignored while the workers start, so that they start ignoring it too (a process
+    keeps an ignored signal ignored, before its first line of Python). A Ctrl-C meanwhile is
+    not lost: `sleep`, started before, dies of it, and KeyboardInterrupt is raised after."""
+    if os.name != "posix" or threading.current_thread() is not threading.main_thread():
+        yield  # Python sets signals in the main thread only
+        return
+    try:
+        watch = subprocess.Popen(["sleep", "3600"], stdin=subprocess.DEVNULL)
+    except OSError:  # no sleep: a Ctrl-C while the cluster starts is lost
+        watch = None
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        if watch is not None:
+            watch.terminate()  # SIGTERM: one SIGINT pending comes first (the lower number)
+            if watch.wait() == -signal.SIGINT:
+                raise KeyboardInterrupt
+
+
+def dask_setup(worker) -> None:
+    """Run by Dask in each worker of a local cluster as it starts (`preload`): Ctrl-C is the
+    client's to handle (it closes the cluster), not the worker's."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _ordered(driver, tasks: Iterable[tuple], close: bool = True) -> Iterator:
