@@ -308,3 +308,29 @@ def test_ctrl_c_while_python_imports_the_command_is_one_line():
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=pythonpath()), timeout=60)
     assert r.returncode == 130 and r.stderr == "interrupted\n", r.stderr
+
+
+@pytest.mark.parametrize("module, owner, name", [("typer.main", "", "get_command"),
+                                                 ("typer.core", "TyperGroup", "make_context")],
+                         ids=["typer-makes-the-command", "click-reads-the-arguments"])
+def test_ctrl_c_before_the_command_runs_is_one_line(module, owner, name):
+    """After the import, and before a command runs, typer makes the click command and click
+    reads the arguments: a Ctrl-C there was a traceback (the first) or a silent 130 (typer's own
+    handling, the second); both are the line `interrupted` and 130 now."""
+    import os
+    import subprocess
+    import sys
+
+    from support import pythonpath
+    script = ("import importlib, sys\n"
+              f"owner = importlib.import_module({module!r})\n"
+              f"owner = getattr(owner, {owner!r}) if {owner!r} else owner\n"
+              "def boom(*a, **kw):\n"
+              "    raise KeyboardInterrupt\n"
+              f"setattr(owner, {name!r}, boom)\n"
+              "sys.argv = ['tablerules', 'list']\n"
+              "from tablerules.cli import run\n"
+              "run()\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=pythonpath()), timeout=60)
+    assert r.returncode == 130 and r.stderr == "interrupted\n", (r.returncode, r.stderr)

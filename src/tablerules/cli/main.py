@@ -105,6 +105,13 @@ class _Group(TyperGroup):
         _plain_metavars(self, ctx)
         return super().format_help(ctx, formatter)
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except KeyboardInterrupt:  # while the arguments are read (typer: a silent 130)
+            sys.stderr.write("interrupted\n")
+            raise typer.Exit(130) from None
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
