@@ -53,5 +53,9 @@ def test_a_constant_past_the_bound_is_a_load_error(tmp_path):
 def test_an_option_past_the_bound(tmp_path):
     r = cli("validate", "allfives", "-o", "target=" + "9" * 30, "--hands", "0")
     assert r.exit_code == 2
+    assert "option 'target' takes an int between -2**53 and 2**53" in r.stderr  # no max of its own
+    # an option with a range says its range, whatever the size (it said the bound of 2**53)
     r = cli("validate", "texas42", "-o", "marks_to_win=" + "9" * 17, "--hands", "0")
-    assert r.exit_code == 2 and "takes an int between -2**53 and 2**53" in r.stderr
+    assert r.exit_code == 2 and "must be at most 21, got 99999999999999999\n" in r.stderr
+    r = cli("validate", "texas42", "-o", "marks_to_win=" + "9" * 40, "--hands", "0")
+    assert r.exit_code == 2 and "must be at most 21, got a number of 40 digits\n" in r.stderr

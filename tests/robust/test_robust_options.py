@@ -59,3 +59,17 @@ def test_other_usage_errors_exit_2_and_ruleset_errors_exit_1():
     assert cli("simulate", "texas42", "--games", "0").exit_code == 2
     assert cli("validate", "no-such-ruleset").exit_code == 1
     assert cli("simulate", "no/such/file.yaml").exit_code == 1
+
+
+def test_a_house_files_option_values_say_what_yaml_read(tmp_path):
+    # a number in quotes is text, and YAML 1.1 reads an unquoted yes as true: each says so
+    house = tmp_path / "house.yaml"
+    house.write_text("name: house\ntitle: t\nextends: texas42\nset:\n  min_bid: \"32\"\n"
+                     "  all_pass: yes\n", encoding="utf-8")
+    r = cli("validate", str(house), "--hands", "0")
+    assert r.exit_code == 1, r.output
+    assert ("house.yaml:5:12: error: option 'min_bid' takes an int, got '32' "
+            "(in quotes: without them it is a number)") in r.stdout + r.stderr
+    assert ("house.yaml:6:13: error: option 'all_pass' takes one of stuck, reshuffle, got true "
+            "(YAML reads yes, no, on and off unquoted as true or false: quote the word)"
+            ) in r.stdout + r.stderr

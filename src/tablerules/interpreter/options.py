@@ -49,19 +49,23 @@ class OptionDecl:
         """Why `value` (already of a YAML/Python type) is not acceptable, or None."""
         if self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                return f"option '{self.name}' takes an int, got {_show(value)}"
+                quoted = isinstance(value, str) and INT_TEXT.fullmatch(value.strip())
+                return (f"option '{self.name}' takes an int, got {_show(value)}"
+                        + (" (in quotes: without them it is a number)" if quoted else ""))
+            # its own range first: '99999999999999999999' is past 21 before it is past 2**53
+            if self.min is not None and value < self.min:
+                return f"option '{self.name}' must be at least {self.min}, got {_short(value)}"
+            if self.max is not None and value > self.max:
+                return f"option '{self.name}' must be at most {self.max}, got {_short(value)}"
             if not -INT_LIMIT <= value <= INT_LIMIT:
                 return f"option '{self.name}' takes an int between -2**53 and 2**53"
-            if self.min is not None and value < self.min:
-                return f"option '{self.name}' must be at least {self.min}, got {value}"
-            if self.max is not None and value > self.max:
-                return f"option '{self.name}' must be at most {self.max}, got {value}"
         elif self.type == "bool":
             if not isinstance(value, bool):
                 return f"option '{self.name}' takes true or false, got {_show(value)}"
         elif self.type == "symbol":
             if not isinstance(value, str):
-                return f"option '{self.name}' takes one of {self.allowed()}, got {_show(value)}"
+                return (f"option '{self.name}' takes one of {self.allowed()}, got {_show(value)}"
+                        + (_YAML_BOOL if isinstance(value, bool) else ""))
         if self.values is not None and value not in self.values:
             return f"option '{self.name}' takes one of {self.allowed()}, got {_show(value)}"
         return None
@@ -86,6 +90,17 @@ class OptionDecl:
         if why:
             raise ValueError(why)
         return value
+
+
+# a symbol's value read as a bool: YAML 1.1, which PyYAML reads, takes these words unquoted so
+_YAML_BOOL = " (YAML reads yes, no, on and off unquoted as true or false: quote the word)"
+
+
+def _short(value: int) -> str:
+    """An int as written, or its number of digits past 20 (a user's 10**100 fills no screen)."""
+    text = str(value)
+    digits = len(text.lstrip('-'))
+    return text if digits <= 20 else f"a{' negative' if value < 0 else ''} number of {digits} digits"
 
 
 def _show(value: Any) -> str:
