@@ -220,15 +220,14 @@ def _unwritable(path: Path) -> str | None:
     return None
 
 
-def _not_read_and_written(out: Path, inputs, flag: str) -> None:
-    """A usage error (exit 2) when `out` is one of the files the command reads: written, it
-    would be lost (replay FILE --html FILE wrote the page over the record)."""
-    for f in inputs:
-        try:
-            if out.exists() and os.path.samefile(out, f):
-                _usage(f"{flag} {out} is the file it reads ({f}): give another file")
-        except OSError:
-            continue
+def _not_read_and_written(out: Path, inputs, flag: str, what: str = "the file it reads") -> None:
+    """A usage error (exit 2) when `out` is one of the files the command reads, by any path to
+    it (records.io.same_file): written, it would be lost (replay FILE --html FILE wrote the page
+    over the record, merge OUT over a shard through a link)."""
+    from ..records.io import same_file
+    f = same_file(out, inputs)
+    if f is not None:
+        _usage(f"{flag} {out} is {what} ({f}): give another file")
 
 
 def _write_report(path: Path, build) -> None:
@@ -1589,11 +1588,13 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
     `tablerules replay -q OUT` verifies its games (a changed game line merges, and replay
     refuses it). The summary printed is rebuilt from OUT's hand, match and decision lines, not
     added up from the shards' summaries (so shards are merged from their records). Exit status
-    1 if the shards do not make one whole run.
+    1 if the shards do not make one whole run; 2 if OUT is one of the shards (by any path to
+    it: a link, another spelling), which it would overwrite.
     """
     from ..records.merge import MergeError, _header, merge as run
     from ..records.replay import RecordError, _game_for
     _check_format(fmt)
+    _not_read_and_written(out, shards, "OUT", "one of the shards")
     try:
         head = _header(shards[0])
         game = _game_for(head, shards[0], 1, ruleset)

@@ -83,6 +83,20 @@ def written_whole(path) -> Iterator[IO[str]]:
             os.remove(part)
 
 
+def same_file(path, others) -> str | None:
+    """The first of `others` that is the file `path` names, else None: by the file, not the
+    name (os.path.samefile), so a link to it, a hard link or another spelling of its path is it.
+    A path that is not there is no file. What a command writes must not be what it reads: written,
+    it would be lost (a merged record over a shard, a replay's page over its record)."""
+    for other in others:
+        try:
+            if os.path.samefile(path, other):
+                return str(other)
+        except (OSError, ValueError):  # not there, or not a path (a NUL in it)
+            continue
+    return None
+
+
 def gzip_problem(e: BaseException) -> str:
     """What is wrong with a record file that cannot be read (UNREADABLE), in one phrase."""
     if isinstance(e, EOFError):

@@ -12,13 +12,12 @@ lines with the runner's `Summary`, exactly as `simulate --record` folds them.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from typing import Iterator
 
 from ..errors import TablerulesError
 from .runner import Summary, dumps, end_line, write_lines
-from .io import UNREADABLE, gzip_problem, open_text, written_whole
+from .io import UNREADABLE, gzip_problem, open_text, same_file, written_whole
 
 SHARD = "shard"
 SAME = ("format", "version", "ruleset", "source", "canonical", "ruleset_hash", "options", "seed",
@@ -78,6 +77,9 @@ def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merge
     `out_path` (written beside it first, and moved there only when whole); return the summary."""
     if not paths:
         raise MergeError("merge needs at least one shard record")
+    shard = same_file(out_path, paths)  # through a link or another spelling too
+    if shard is not None:
+        raise MergeError(f"{out_path} is the shard {shard}: merge writes a new file")
     heads = [(p, _header(p)) for p in paths]
     p0, h0 = heads[0]
     for p, h in heads[1:]:
@@ -109,8 +111,6 @@ def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merge
     summary = Summary(sides=len(sides), first_dealer=first_dealer,
                       side_of=tuple(i for seat in range(sum(map(len, sides)))
                                     for i, side in enumerate(sides) if seat in side))
-    if os.path.abspath(out_path) in {os.path.abspath(p) for p in paths}:
-        raise MergeError(f"{out_path} is one of the shards: merge writes a new file")
     try:
         # replaced whole (written_whole); a pipe or a device is written as it is
         with written_whole(out_path) as out:  # in simulate's steps: the same bytes, gzip too
