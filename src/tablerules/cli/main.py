@@ -1222,11 +1222,12 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             named = _load(ruleset, option).definition.name
             if named != head["ruleset"]:
                 _usage(f"{resume} is a game of {head['ruleset']}, not of {named}")
-        from ..records.replay import _game_for
-        try:
-            game = _game_for(head, str(resume), 1, None)
+        from ..records.replay import header_game
+        try:  # the header's game, checked as replay checks it (a record's error, exit 1)
+            game = header_game(head, str(resume), 1, ruleset,
+                               hint="name it: tablerules play RULESET --resume FILE")
         except TablerulesError as e:
-            _usage(e.diagnostics[0].message)
+            _record_failed(e)
         names = head["agents"]
         if names.count(PERSON) != 1:  # a game a person played: one seat theirs, bots the rest
             _usage(f"{resume} is not a game one person played: its header names the agent "

@@ -205,16 +205,8 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
     if keep is None:
         keep = 0 if on_game is not None else -1
     lines = read_lines(path)
-    try:
-        ln, head = next(lines)
-    except StopIteration:
-        raise RecordError("the record is empty", Span(path, 1, 1)) from None
-    if head.get("type") != "header" or head.get("format") != FORMAT:
-        raise RecordError("the first line is not a tablerules record header", Span(path, ln, 1))
-    version = _version(head, path, ln)
-    check_line(head, version, Span(path, ln, 1))
-    game = _game_for(head, path, ln, ruleset)
-    _check_header(head, game, Span(path, ln, 1))
+    ln, head, version = header_line(path, lines)
+    game = header_game(head, path, ln, ruleset)
     out = Replay(head, game=game, promised=head["games"])
     if "shard" in head:  # simulate --shard K/N: its own games, numbered as in the run
         out.first, out.promised = _check_shard(head, Span(path, ln, 1))
@@ -280,6 +272,31 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
     return out
 
 
+def header_line(path: str, lines: Iterator[tuple[int, dict]]) -> tuple[int, dict, int]:
+    """The record's first line (taken from `lines`, read_lines(path)) as a header: a tablerules
+    header, of a format version this tablerules reads, well formed for that version (the
+    schema); (its line number, the header, the version). RecordError, located, if not."""
+    try:
+        ln, head = next(lines)
+    except StopIteration:
+        raise RecordError("the record is empty", Span(path, 1, 1)) from None
+    if head.get("type") != "header" or head.get("format") != FORMAT:
+        raise RecordError("the first line is not a tablerules record header", Span(path, ln, 1))
+    version = _version(head, path, ln)
+    check_line(head, version, Span(path, ln, 1))
+    return ln, head, version
+
+
+def header_game(head: dict, path: str, ln: int, ruleset: str | None,
+                hint: str = "give it with --ruleset FILE") -> Game:
+    """The game a well-formed header (header_line) names, loaded (`ruleset`, else its source)
+    and agreeing with it: its hash and options, ruleset name, seats, sides and agents. `hint`:
+    how the user names the ruleset when it cannot be loaded."""
+    game = _game_for(head, path, ln, ruleset, hint)
+    _check_header(head, game, Span(path, ln, 1))
+    return game
+
+
 def _check_count(head: dict, out: Replay, end, version: int, after: Span) -> None:
     """The header promises the games the record holds, or the end line says why it holds fewer."""
     n, promised = out.verified, out.promised
@@ -341,7 +358,8 @@ def _check_header(head: dict, game: Game, span: Span) -> None:
             raise RecordError(f"the header names agent {quote(a, 40)}: {e.message}", span) from None
 
 
-def _game_for(head: dict, path: str, ln: int, ruleset: str | None) -> Game:
+def _game_for(head: dict, path: str, ln: int, ruleset: str | None,
+              hint: str = "give it with --ruleset FILE") -> Game:
     """The game a header names: --ruleset, else the source it was made from."""
     ref = ruleset or _source(head, path) or head["ruleset"]
     options = head["options"]
@@ -350,7 +368,7 @@ def _game_for(head: dict, path: str, ln: int, ruleset: str | None) -> Game:
     except TablerulesError as e:
         raise RecordError(f"cannot load the record's ruleset {quote(ref, 80)}: "
                           f"{e.diagnostics[0].message}"
-                          + ("" if ruleset else " (give it with --ruleset FILE)"),
+                          + ("" if ruleset else f" ({hint})"),
                           Span(path, ln, 1)) from None
     gd = game.definition
     want = head["ruleset_hash"]
