@@ -208,3 +208,16 @@ def test_resume_says_the_line_of_an_action_that_does_not_play(tmp_path):
     head, quoted, caret = res.output.strip().splitlines()
     assert head == f"{rec}:3:1: error: the record's action 'zzz' is not legal there"
     assert quoted.startswith('    {"type":"partial"') and caret == "    ^"
+
+
+@pytest.mark.parametrize("where", ["nowhere/t.jsonl", "folder"])
+def test_a_record_that_cannot_be_written_is_said_before_the_game(tmp_path, where):
+    """--record in a folder that is not there, or a folder: README's line for a failed write,
+    `error: cannot write PATH: reason`, exit 1, as simulate --record says it, before the game
+    (it was another wording, exit 2, and after the game's first line)."""
+    (tmp_path / "folder").mkdir()
+    rec = tmp_path / where
+    res = run("allfives", "--seed", "1", "--record", str(rec), input="1\nquit\n")
+    assert res.exit_code == 1, res.output
+    why = "No such file or directory" if where != "folder" else "Is a directory"
+    assert res.output == f"error: cannot write {rec}: {why}\n"

@@ -1264,6 +1264,10 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         except TablerulesError as e:
             _record_failed(e)
         typer.echo(f"resumed {path}: hand {session.st.hands_played + 1}")
+    try:  # written before the game: a record that cannot be is said now, as simulate says it
+        session.save()
+    except OSError as e:
+        raise WriteError(path, e) from None  # one line, exit 1, as any failed write
     typer.echo(f"{gd.title}: you are {gd.seat_names[you]}; the others are "
                f"{', '.join(f'{gd.seat_names[s]} ({names[s]})' for s in range(gd.seat_count) if s != you)}")
     tty = sys.stdin.isatty()
@@ -1281,13 +1285,14 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
 
     saved = f"game saved to {path}; continue with: tablerules play --resume {path}"
     try:
-        session.save()
         how = session.run(ask)
     except KeyboardInterrupt:
         typer.echo(f"\n{saved}")
         raise typer.Exit(130)
-    except OSError as e:
-        _usage(f"cannot write the record {path}: {e.strerror or e}")
+    except OSError as e:  # a record that could be written when the game began and now cannot
+        if _echo_stream(e) is not None:
+            raise
+        raise WriteError(path, e) from None  # one line, exit 1, as any failed write
     if how == "quit":
         typer.echo(saved)
         return
