@@ -584,7 +584,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     term = _terminate_as_interrupt()
     try:
         summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update,
-                      first=first, stop=stop, shard=entry, source=source, detail=detail)
+                      first=first, stop=stop, shard=entry, source=source, detail=detail,
+                      path=str(record) if record is not None else None)
     except TablerulesError as e:
         bar.close()
         if "bounds.max_hands" in e.message and _plays_random(names):

@@ -19,9 +19,10 @@ from ..errors import RecordError, Span
 PERSON = runner.PERSON
 
 
-def header(game, seed: int, agents: list[str], seat: int) -> dict:
-    """The header of a one-game record: the bots' agents, `person` at the person's seat."""
-    head = runner.header(game, seed, 1, agents, v3.VERSION)
+def header(game, seed: int, agents: list[str], seat: int, path: str | None = None) -> dict:
+    """The header of a one-game record: the bots' agents, `person` at the person's seat; `path`:
+    the record's file (a ruleset file's path in the header is relative to its folder)."""
+    head = runner.header(game, seed, 1, agents, v3.VERSION, path)
     head["agents"][seat] = PERSON
     return head
 

@@ -51,7 +51,8 @@ class Session:
         self.agents = {s: make_agent(agents[s % len(agents)], random.Random(f"{base}:seat{s}"), gd)
                        for s in range(gd.seat_count) if s != seat}
         self.head = record.header(game, seed, [agents[s % len(agents)] if s != seat else
-                                               agents[0] for s in range(gd.seat_count)], seat)
+                                               agents[0] for s in range(gd.seat_count)], seat,
+                                    path)
         self.st = State(gd, record=True)
         self.lines: list[dict] = [{"type": "game", "game": 1, "seed": base}]
         self.quiet = False

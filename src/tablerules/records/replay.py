@@ -12,7 +12,6 @@ import json
 import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from jsonschema import Draft202012Validator, validators
@@ -27,7 +26,7 @@ from ..errors import GameError, RecordError, Span, TablerulesError
 from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
 from . import v1, v3
-from .io import UNREADABLE, gzip_problem, is_gzip, open_bytes
+from .io import UNREADABLE, found_sources, gzip_problem, is_gzip, open_bytes
 from .merge import shard_entry
 from .runner import FORMAT, PERSON, VERSION, game_seed, play_game
 
@@ -360,15 +359,35 @@ def _check_header(head: dict, game: Game, span: Span) -> None:
 
 def _game_for(head: dict, path: str, ln: int, ruleset: str | None,
               hint: str = "give it with --ruleset FILE") -> Game:
-    """The game a header names: --ruleset, else the source it was made from."""
-    ref = ruleset or _source(head, path) or head["ruleset"]
+    """The game a header names: --ruleset, else the source it was made from (a file found from
+    the record's folder, else from the working folder: io.found_sources; the first that is
+    the ruleset the header's hash names)."""
+    if ruleset is not None:
+        return _loaded(head, path, ln, ruleset, "")
+    src = head.get("source")
+    found = found_sources(src, path) if isinstance(src, str) else []
+    if not found and isinstance(src, str) and is_path_ref(src):
+        raise RecordError(f"cannot load the record's ruleset {quote(src, 80)}: there is no such "
+                          f"file from the record's folder nor from the working folder ({hint})",
+                          Span(path, ln, 1))
+    failed = None
+    for ref in found or [src or head["ruleset"]]:
+        try:
+            return _loaded(head, path, ln, ref, hint)
+        except RecordError as e:  # the likeliest one's error is said
+            failed = failed or e
+    raise failed
+
+
+def _loaded(head: dict, path: str, ln: int, ref: str, hint: str) -> Game:
+    """The game `ref` names with the header's options, if it is the one the header names (its
+    hash and options); `hint`: how to name another when it cannot be loaded ("": it was named)."""
     options = head["options"]
     try:
         game = load_game(ref, options)
     except TablerulesError as e:
         raise RecordError(f"cannot load the record's ruleset {quote(ref, 80)}: "
-                          f"{e.diagnostics[0].message}"
-                          + ("" if ruleset else f" ({hint})"),
+                          f"{e.diagnostics[0].message}" + (f" ({hint})" if hint else ""),
                           Span(path, ln, 1)) from None
     gd = game.definition
     want = head["ruleset_hash"]
@@ -380,17 +399,6 @@ def _game_for(head: dict, path: str, ln: int, ruleset: str | None,
                           f"{quote(head['canonical'], 80)}, its options make {gd.canonical}",
                           Span(path, ln, 1))
     return game
-
-
-def _source(head: dict, path: str) -> str | None:
-    """The ruleset a record was made from: a built-in name, or a file if it can still be found."""
-    src = head.get("source")
-    if not isinstance(src, str) or not is_path_ref(src):
-        return src
-    for candidate in (Path(src), Path(path).parent / src):
-        if candidate.is_file():
-            return str(candidate)
-    return src
 
 
 def side_name(gd, side: int) -> str:
