@@ -477,16 +477,22 @@ class _Verifier:
             raise RecordError(f"{who}: here they {quote(want['action'])}, the record says "
                               f"{quote(obj['action'])}", span)
         if t == "deal":
-            key = "dealt" if "dealt" in want else "hands"
-            for seat, (a, b) in enumerate(zip(want[key], obj[key])):
-                if a != b:
-                    raise RecordError(f"{who}: the seed deals {self._seat(seat)} {' '.join(a)}, "
-                                      f"the record {cut(' '.join(map(str, b)), 80)}", span)
-            raise RecordError(f"{who}: the seed deals the stock {' '.join(want.get('stock', []))}",
-                              span)
+            self._seed_deals(want, obj, span, who)
         k = next(k for k in sorted(set(want) | set(obj)) if want.get(k) != obj.get(k))
         raise RecordError(f"{who}: the {t} line's {k} is {quote(want.get(k), 80)} there, "
                           f"{quote(obj.get(k), 80)} here", span)
+
+    def _seed_deals(self, want: dict, obj: dict, span: Span, who: str, hint: str = "") -> None:
+        """The deal (a deal line's, a compact hand line's) is the one the game's seed deals
+        here (`want`'s), else a RecordError says to whom it deals otherwise."""
+        key = "dealt" if "dealt" in want else "hands"
+        for seat, (a, b) in enumerate(zip(want[key], obj[key])):
+            if a != b:
+                raise RecordError(f"{who}: the seed deals {self._seat(seat)} {' '.join(a)}, "
+                                  f"the record {cut(' '.join(map(str, b)), 80)}{hint}", span)
+        if want.get("stock", []) != obj.get("stock", []):
+            raise RecordError(f"{who}: the seed deals the stock "
+                              f"{' '.join(want.get('stock', []))}{hint}", span)
 
     def _say(self, text: str) -> None:
         if self.skip:
@@ -529,10 +535,13 @@ class _Verifier:
         if self.pending:
             raise RecordError(f"the engine expected a '{self.pending[0]['type']}' line here",
                               span)
+        if st.is_terminal():  # a line of the next game's before its game line, say
+            raise RecordError(f"hand {quote(obj.get('hand'), 20)}'s deal after game "
+                              f"{self.out.number} is over: a 'game' line or the 'end' line "
+                              "comes here (the record's lines out of order?)", span)
         if st.phase != DEAL:
-            raise RecordError("a deal where the engine expects "
-                              + ("the end of the game" if st.is_terminal() else
-                                 f"a decision by {self._seat(st.current_player())}"), span)
+            raise RecordError("a deal where the engine expects a decision by "
+                              f"{self._seat(st.current_player())}", span)
         dealt = obj["dealt" if self.version >= 2 else "hands"]
         if len(dealt) != gd.seat_count:
             raise RecordError(f"bad deal: {len(dealt)} hands for {gd.seat_count} seats", span)
@@ -594,6 +603,11 @@ class _Verifier:
                               f"{PHASE_NAMES[st.phase]}", span)
         want = got[-1]
         if not _same(want, obj):
+            seed = self.expected[self.k] if self.expected and self.k < len(self.expected) else {}
+            if seed.get("type") == "hand":  # a hand of another game, or one changed
+                self._seed_deals(seed, obj, span, f"hand {obj['hand']} of game "
+                                 f"{self.out.number} is not the one its seed {quote(self.seed)} "
+                                 "deals", " (a line of another game?)")
             k = next(k for k in list(want) + list(obj) if not _same(want.get(k), obj.get(k)))
             raise RecordError(f"the hand line says {k} = {quote(obj.get(k), 80)}; the engine "
                               f"computes {quote(want.get(k), 80)}", span)
@@ -675,10 +689,22 @@ class _Verifier:
                 self.one_suit = tables is not None and len(set(tables.lead)) == 1
             if ev["type"] == "deal":
                 if deal_line is not None and not _same(ev, deal_line):
-                    raise RecordError("the deal line does not match the pieces dealt", span)
+                    raise RecordError(self._not_this_deal(ev, deal_line), span)
                 continue
             self.pending.append(ev)
         evs.clear()
+
+    def _not_this_deal(self, ev: dict, line: dict) -> str:
+        """What is wrong with a deal the engine, given its pieces, tells otherwise: a hand's
+        line where another's comes (lines out of order), or the field that differs."""
+        g = self.out.number
+        if not _same(ev.get("hand"), line.get("hand")):
+            return (f"hand {quote(line.get('hand'), 20)}'s deal where game {g}'s hand "
+                    f"{ev['hand']} comes: a game's hands are in order, each once (the record's "
+                    "lines out of order?)")
+        k = next(k for k in sorted(set(ev) | set(line)) if not _same(ev.get(k), line.get(k)))
+        return (f"hand {ev['hand']}'s deal says {k} = {quote(line.get(k), 80)}; the engine, "
+                f"dealing game {g}'s hand {ev['hand']}, says {quote(ev.get(k), 80)}")
 
     def _match_event(self, obj: dict, span: Span) -> None:
         if not self.pending:
