@@ -199,3 +199,16 @@ def test_a_hand_of_another_game_is_said_so(tmp):
     assert n == a + 1
     assert msg.startswith('hand 2 of game 1 is not the one its seed "0:0" deals: the seed deals '
                           "North ") and msg.endswith(" (a line of another game?)"), msg
+
+
+def test_a_deal_that_differs_from_the_seeds_in_its_dealer_names_the_dealer(tmp):
+    """All Fives draws its first dealer by lot, so the engine deals as the line says; the seed's
+    deal differs in the dealer alone: said as that field (it said 'the seed deals the stock',
+    naming none)."""
+    lines = record_of(tmp, "full")
+    i = where(lines, "deal", 1)
+    dealer = lines[i]["dealer"]
+    lines[i] = dict(lines[i], dealer=(dealer + 1) % 4)
+    n, msg = rejected(tmp, lines)
+    assert n == i + 1
+    assert msg.endswith(f"the deal line's dealer is {dealer} there, {(dealer + 1) % 4} here"), msg
