@@ -106,3 +106,23 @@ def test_ctrl_c_saves_and_resume_continues(tmp_path):
     assert child.exitstatus == 0
     res = cli("replay", "-q", str(rec))
     assert res.exit_code == 0 and "1 game verified" in res.output, res.output
+
+
+def test_a_record_that_can_no_longer_be_written_is_a_failed_write(tmp_path):
+    """The record's folder removed during the game: the next move's record cannot be written,
+    README's one line for a failed write, exit 1 (it was another wording, exit 2)."""
+    import shutil
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    rec = folder / "t.jsonl"
+    child = spawn("allfives", "--seed", "1", "--record", str(rec))
+    child.expect(r"\n> ")
+    assert rec.is_file()
+    shutil.rmtree(folder)
+    child.sendline("1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1, child.before
+    assert child.before.strip().splitlines()[-1] == \
+        f"error: cannot write {rec}: No such file or directory"

@@ -164,3 +164,60 @@ def test_resume_of_a_damaged_record_says_where_as_replay_does(tmp_path):
     said = f"{rec}:2:1: error: not JSON: Expecting value\n    garbage\n    ^"
     assert res.output.strip() == said
     assert cli("replay", str(rec)).stderr.strip() == said
+
+
+@pytest.mark.parametrize("was, now", [('"games":1,', '"games":1.5,'),
+                                      ('"seed":3,', '"seed":"3",'),
+                                      ('"type":"header",', '"type":"header","extra":1,')])
+def test_resume_reads_the_header_as_replay_does(tmp_path, was, now):
+    """A header replay refuses (a count that is no integer, a field it does not know) is
+    refused by resume too, with replay's words, and the record is kept: resume took it and wrote
+    it back changed."""
+    from support import cli
+
+    rec = tmp_path / "t.jsonl"
+    run("texas42", "--seed", "3", "--record", str(rec), input="1\nquit\n")
+    text = rec.read_text()
+    assert text.count(was) == 1
+    rec.write_text(text.replace(was, now))
+    damaged = rec.read_bytes()
+    said = cli("replay", str(rec)).stderr.strip()
+    assert said.startswith(f"{rec}:1:1: error: the header line")
+    res = run("--resume", str(rec), input="quit\n")
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == said
+    assert rec.read_bytes() == damaged
+
+
+def test_resume_says_the_line_of_an_action_that_does_not_play(tmp_path):
+    """An action of the record that is not legal where it comes: file:line of its hand line,
+    the line quoted, exit 1 (it was the message alone, with no place)."""
+    import json
+
+    rec = tmp_path / "t.jsonl"
+    run("texas42", "--seed", "3", "--seat", "South", "--record", str(rec),
+        input="pass\n1\nquit\n")
+    lines = rec.read_text().splitlines()
+    partial = json.loads(lines[2])
+    assert partial["type"] == "partial" and len(partial["actions"]) > 2
+    partial["actions"][1] = "zzz"
+    lines[2] = json.dumps(partial, separators=(",", ":"))
+    rec.write_text("\n".join(lines) + "\n")
+    res = run("--resume", str(rec), input="quit\n")
+    assert res.exit_code == 1, res.output
+    head, quoted, caret = res.output.strip().splitlines()
+    assert head == f"{rec}:3:1: error: the record's action 'zzz' is not legal there"
+    assert quoted.startswith('    {"type":"partial"') and caret == "    ^"
+
+
+@pytest.mark.parametrize("where", ["nowhere/t.jsonl", "folder"])
+def test_a_record_that_cannot_be_written_is_said_before_the_game(tmp_path, where):
+    """--record in a folder that is not there, or a folder: README's line for a failed write,
+    `error: cannot write PATH: reason`, exit 1, as simulate --record says it, before the game
+    (it was another wording, exit 2, and after the game's first line)."""
+    (tmp_path / "folder").mkdir()
+    rec = tmp_path / where
+    res = run("allfives", "--seed", "1", "--record", str(rec), input="1\nquit\n")
+    assert res.exit_code == 1, res.output
+    why = "No such file or directory" if where != "folder" else "Is a directory"
+    assert res.output == f"error: cannot write {rec}: {why}\n"

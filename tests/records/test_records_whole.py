@@ -145,3 +145,70 @@ def test_a_changed_decision_that_is_still_legal_is_caught(tmp):
     other = next(a for a in lines[i]["legal"] if a != "pass")
     lines[i] = dict(lines[i], action=other)
     rejected(tmp, lines)
+
+
+def record_of(tmp: Path, detail: str) -> list[dict]:
+    r = cli("simulate", "allfives", "-n", "2", "-s", "0", "-r", str(tmp / "rec.jsonl"),
+            "--record-detail", detail, "--no-progress")
+    assert r.exit_code == 0, r.output
+    return [json.loads(x) for x in (tmp / "rec.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def where(lines: list[dict], t: str, hand: int, game: int = 1) -> int:
+    """The index in `lines` of game `game`'s first line of type `t` of hand `hand`."""
+    g = 0
+    for i, x in enumerate(lines):
+        g += x["type"] == "game"
+        if g == game and x["type"] == t and x.get("hand") == hand:
+            return i
+    raise AssertionError((t, hand, game))
+
+
+@pytest.mark.parametrize("detail, t", [("compact", "hand"), ("full", "deal")])
+def test_hands_out_of_order_are_said_so(tmp, detail, t):
+    """Two hands' lines swapped: said at the first, as the order they are out of (it was 'the
+    deal line does not match the pieces dealt')."""
+    lines = record_of(tmp, detail)
+    a, b = where(lines, t, 1), where(lines, t, 2)
+    lines[a], lines[b] = lines[b], lines[a]
+    n, msg = rejected(tmp, lines)
+    assert n == a + 1
+    assert msg == ("hand 2's deal where game 1's hand 1 comes: a game's hands are in order, each "
+                   "once (the record's lines out of order?)")
+
+
+def test_a_game_line_after_its_first_hand_is_said_so(tmp):
+    """Game 2's line moved below its first hand: that hand's line comes after game 1 is over
+    (it was 'a deal where the engine expects the end of the game')."""
+    lines = record_of(tmp, "compact")
+    g = next(i for i, x in enumerate(lines) if x["type"] == "game" and x["game"] == 2)
+    lines[g], lines[g + 1] = lines[g + 1], lines[g]
+    n, msg = rejected(tmp, lines)
+    assert n == g + 1
+    assert msg == ("hand 1's deal after game 1 is over: a 'game' line or the 'end' line comes "
+                   "here (the record's lines out of order?)")
+
+
+def test_a_hand_of_another_game_is_said_so(tmp):
+    """Game 1's hand 2 and game 2's swapped: the same hand number, another game's deal: said as
+    the deal the seed does not deal (it was a score the engine computes otherwise)."""
+    lines = record_of(tmp, "compact")
+    a, b = where(lines, "hand", 2, 1), where(lines, "hand", 2, 2)
+    lines[a], lines[b] = lines[b], lines[a]
+    n, msg = rejected(tmp, lines)
+    assert n == a + 1
+    assert msg.startswith('hand 2 of game 1 is not the one its seed "0:0" deals: the seed deals '
+                          "North ") and msg.endswith(" (a line of another game?)"), msg
+
+
+def test_a_deal_that_differs_from_the_seeds_in_its_dealer_names_the_dealer(tmp):
+    """All Fives draws its first dealer by lot, so the engine deals as the line says; the seed's
+    deal differs in the dealer alone: said as that field (it said 'the seed deals the stock',
+    naming none)."""
+    lines = record_of(tmp, "full")
+    i = where(lines, "deal", 1)
+    dealer = lines[i]["dealer"]
+    lines[i] = dict(lines[i], dealer=(dealer + 1) % 4)
+    n, msg = rejected(tmp, lines)
+    assert n == i + 1
+    assert msg.endswith(f"the deal line's dealer is {dealer} there, {(dealer + 1) % 4} here"), msg

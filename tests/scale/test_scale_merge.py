@@ -204,3 +204,23 @@ def test_merge_writes_through_a_pipe_or_a_link_and_replaces_neither(tmp_path, sh
     assert cli("merge", "link.jsonl", *parts).exit_code == 0
     assert (tmp_path / "link.jsonl").is_symlink()
     assert (tmp_path / "target.jsonl").read_bytes() == one
+
+
+@pytest.mark.parametrize("how", ["symlink", "hard link", "spelling"])
+def test_merge_refuses_an_out_that_is_a_shard_by_any_path(tmp_path, shards, how):
+    """OUT a link to a shard (or a hard link, or the shard's path spelt otherwise) is that shard:
+    refused, exit 2, the shard as it was. merge compared the paths, and wrote the merged record
+    over the shard through the link."""
+    parts = shards("texas42", 2)
+    before = (tmp_path / parts[0]).read_bytes()
+    out = {"symlink": "link.jsonl", "hard link": "hard.jsonl", "spelling": f"x/../{parts[0]}"}[how]
+    (tmp_path / "x").mkdir()
+    if how == "symlink":
+        (tmp_path / out).symlink_to(parts[0])
+    elif how == "hard link":
+        os.link(tmp_path / parts[0], tmp_path / out)
+    r = cli("merge", out, *parts)
+    assert r.exit_code == 2, r.output
+    assert r.stderr == (f"error: OUT {out} is one of the shards ({parts[0]}): give another "
+                        "file\n"), r.stderr
+    assert (tmp_path / parts[0]).read_bytes() == before

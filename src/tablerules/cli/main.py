@@ -227,15 +227,14 @@ def _unwritable(path: Path) -> str | None:
     return None
 
 
-def _not_read_and_written(out: Path, inputs, flag: str) -> None:
-    """A usage error (exit 2) when `out` is one of the files the command reads: written, it
-    would be lost (replay FILE --html FILE wrote the page over the record)."""
-    for f in inputs:
-        try:
-            if out.exists() and os.path.samefile(out, f):
-                _usage(f"{flag} {out} is the file it reads ({f}): give another file")
-        except OSError:
-            continue
+def _not_read_and_written(out: Path, inputs, flag: str, what: str = "the file it reads") -> None:
+    """A usage error (exit 2) when `out` is one of the files the command reads, by any path to
+    it (records.io.same_file): written, it would be lost (replay FILE --html FILE wrote the page
+    over the record, merge OUT over a shard through a link)."""
+    from ..records.io import same_file
+    f = same_file(out, inputs)
+    if f is not None:
+        _usage(f"{flag} {out} is {what} ({f}): give another file")
 
 
 def _write_report(path: Path, build) -> None:
@@ -592,7 +591,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     term = _terminate_as_interrupt()
     try:
         summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update,
-                      first=first, stop=stop, shard=entry, source=source, detail=detail)
+                      first=first, stop=stop, shard=entry, source=source, detail=detail,
+                      path=str(record) if record is not None else None)
     except TablerulesError as e:
         bar.close()
         if "bounds.max_hands" in e.message and _plays_random(names):
@@ -1230,11 +1230,12 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             named = _load(ruleset, option).definition.name
             if named != head["ruleset"]:
                 _usage(f"{resume} is a game of {head['ruleset']}, not of {named}")
-        from ..records.replay import _game_for
-        try:
-            game = _game_for(head, str(resume), 1, None)
+        from ..records.replay import header_game
+        try:  # the header's game, checked as replay checks it (a record's error, exit 1)
+            game = header_game(head, str(resume), 1, ruleset,
+                               hint="name it: tablerules play RULESET --resume FILE")
         except TablerulesError as e:
-            _usage(e.diagnostics[0].message)
+            _record_failed(e)
         names = head["agents"]
         if names.count(PERSON) != 1:  # a game a person played: one seat theirs, bots the rest
             _usage(f"{resume} is not a game one person played: its header names the agent "
@@ -1271,6 +1272,10 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         except TablerulesError as e:
             _record_failed(e)
         typer.echo(f"resumed {path}: hand {session.st.hands_played + 1}")
+    try:  # written before the game: a record that cannot be is said now, as simulate says it
+        session.save()
+    except OSError as e:
+        raise WriteError(path, e) from None  # one line, exit 1, as any failed write
     typer.echo(f"{gd.title}: you are {gd.seat_names[you]}; the others are "
                f"{', '.join(f'{gd.seat_names[s]} ({names[s]})' for s in range(gd.seat_count) if s != you)}")
     tty = sys.stdin.isatty()
@@ -1288,13 +1293,14 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
 
     saved = f"game saved to {path}; continue with: tablerules play --resume {path}"
     try:
-        session.save()
         how = session.run(ask)
     except KeyboardInterrupt:
         typer.echo(f"\n{saved}")
         raise typer.Exit(130)
-    except OSError as e:
-        _usage(f"cannot write the record {path}: {e.strerror or e}")
+    except OSError as e:  # a record that could be written when the game began and now cannot
+        if _echo_stream(e) is not None:
+            raise
+        raise WriteError(path, e) from None  # one line, exit 1, as any failed write
     if how == "quit":
         typer.echo(saved)
         return
@@ -1596,11 +1602,13 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
     `tablerules replay -q OUT` verifies its games (a changed game line merges, and replay
     refuses it). The summary printed is rebuilt from OUT's hand, match and decision lines, not
     added up from the shards' summaries (so shards are merged from their records). Exit status
-    1 if the shards do not make one whole run.
+    1 if the shards do not make one whole run; 2 if OUT is one of the shards (by any path to
+    it: a link, another spelling), which it would overwrite.
     """
     from ..records.merge import MergeError, _header, merge as run
     from ..records.replay import RecordError, _game_for
     _check_format(fmt)
+    _not_read_and_written(out, shards, "OUT", "one of the shards")
     try:
         head = _header(shards[0])
         game = _game_for(head, shards[0], 1, ruleset)

@@ -13,15 +13,16 @@ from pathlib import Path
 
 from ..records import runner, v3
 from ..records.io import written_whole
-from ..records.replay import read_lines
+from ..records.replay import header_line, read_lines
 from ..errors import RecordError, Span
 
 PERSON = runner.PERSON
 
 
-def header(game, seed: int, agents: list[str], seat: int) -> dict:
-    """The header of a one-game record: the bots' agents, `person` at the person's seat."""
-    head = runner.header(game, seed, 1, agents, v3.VERSION)
+def header(game, seed: int, agents: list[str], seat: int, path: str | None = None) -> dict:
+    """The header of a one-game record: the bots' agents, `person` at the person's seat; `path`:
+    the record's file (a ruleset file's path in the header is relative to its folder)."""
+    head = runner.header(game, seed, 1, agents, v3.VERSION, path)
     head["agents"][seat] = PERSON
     return head
 
@@ -54,24 +55,24 @@ def write(path: str, head: dict, lines: list[dict], over: bool) -> None:
         f.write("".join(runner.dumps(o) + "\n" for o in body))
 
 
-def read(path: str) -> tuple[dict, list[str]]:
-    """(header, every action name of the game in order, deals as `deal` markers) of a record
-    `play` wrote; RecordError says what is wrong."""
+def read(path: str) -> tuple[dict, list[tuple[str, object, int]]]:
+    """(header, the game's steps in order) of a record `play` wrote: each step ("deal", its
+    hand or partial line) or ("action", an action's name), with the record line it is on. The
+    header is read as `replay` reads it (records.replay.header_line: its format, version and
+    schema); RecordError, located, says what is wrong."""
     if not Path(path).is_file():
         raise RecordError(f"no record {path} to resume", Span(path, 0, 0))
     lines = read_lines(path)  # line by line: a record is never held whole
-    head = next(lines, (0, {}))[1]
-    if head.get("type") != "header":
-        raise RecordError("the first line is not a tablerules record header", Span(path, 1, 1))
-    if head.get("version") != v3.VERSION or PERSON not in (head.get("agents") or []):
+    ln, head, _ = header_line(path, lines)
+    if head["version"] != v3.VERSION or PERSON not in head["agents"]:
         raise RecordError("not a record of a game `tablerules play` wrote (compact, with a "
-                          "person at the table)", Span(path, 1, 1))
+                          "person at the table)", Span(path, ln, 1))
     steps: list = []
     for ln, obj in lines:
         t = obj["type"]
         if t in ("hand", "partial"):
-            steps.append(("deal", obj))
-            steps.extend(("action", a) for a in obj.get("actions", []))
+            steps.append(("deal", obj, ln))
+            steps.extend(("action", a, ln) for a in obj.get("actions", []))
         elif t == "end" and "stopped" not in obj:
             raise RecordError("the game in this record is over: nothing to resume",
                               Span(path, ln, 1))

@@ -51,7 +51,8 @@ class Session:
         self.agents = {s: make_agent(agents[s % len(agents)], random.Random(f"{base}:seat{s}"), gd)
                        for s in range(gd.seat_count) if s != seat}
         self.head = record.header(game, seed, [agents[s % len(agents)] if s != seat else
-                                               agents[0] for s in range(gd.seat_count)], seat)
+                                               agents[0] for s in range(gd.seat_count)], seat,
+                                    path)
         self.st = State(gd, record=True)
         self.lines: list[dict] = [{"type": "game", "game": 1, "seed": base}]
         self.quiet = False
@@ -130,37 +131,39 @@ class Session:
     # -- resuming --------------------------------------------------------------------------
 
     def resume(self, steps: list) -> None:
-        """Play the recorded steps again: the same deals from the seed, the bots' same moves
-        (so their generators stand where they stood), the person's moves as recorded."""
+        """Play the recorded steps again (play.record.read's: kind, value, record line): the
+        same deals from the seed, the bots' same moves (so their generators stand where they
+        stood), the person's moves as recorded. A step that does not play is a RecordError at
+        its line of the record."""
         st = self.st
         gd = self.gd
         self.quiet = True
+        ln = 0
         try:
-            for kind, value in steps:
+            for kind, value, ln in steps:
+                at = Span(self.path, ln, 1)
                 if kind == "deal":
                     if not st.is_chance_node():
                         raise RecordError("the record deals where the game has a decision to make",
-                                          Span(self.path, 0, 0))
+                                          at)
                     self.deal()
                     dealt = next(ev for ev in reversed(self.lines) if ev["type"] == "deal")
                     if dealt["dealt"] != value["dealt"]:
-                        raise RecordError("the record's deal is not the one its seed deals",
-                                          Span(self.path, 0, 0))
+                        raise RecordError("the record's deal is not the one its seed deals", at)
                     continue
                 if st.is_chance_node() or st.is_terminal():
                     raise RecordError(f"the record's action {value!r} comes where the game has none",
-                                      Span(self.path, 0, 0))
+                                      at)
                 seat = st.actor
                 a = gd.string_to_action(value)
                 if a is None or a not in st.legal_actions():
-                    raise RecordError(f"the record's action {value!r} is not legal there",
-                                      Span(self.path, 0, 0))
+                    raise RecordError(f"the record's action {value!r} is not legal there", at)
                 if seat != self.seat and self.bot() != a:
                     raise RecordError(f"the record says {gd.seat_names[seat]} chose {value}, "
-                                      "which its agent does not", Span(self.path, 0, 0))
+                                      "which its agent does not", at)
                 self.apply(seat, a)
         except GameError as e:
-            raise RecordError(f"the record does not play: {e.message}", Span(self.path, 0, 0)) \
+            raise RecordError(f"the record does not play: {e.message}", Span(self.path, ln, 1)) \
                 from None
         finally:
             self.quiet = False

@@ -9,6 +9,8 @@ import zlib
 from contextlib import contextmanager
 from typing import IO, BinaryIO, Iterator
 
+from ..load.ruleset import is_path_ref
+
 # what reading a record file may raise: a missing file, a damaged or cut-off gzip one
 UNREADABLE = (OSError, EOFError, zlib.error)
 
@@ -81,6 +83,54 @@ def written_whole(path) -> Iterator[IO[str]]:
     finally:
         if os.path.exists(part):
             os.remove(part)
+
+
+def same_file(path, others) -> str | None:
+    """The first of `others` that is the file `path` names, else None: by the file, not the
+    name (os.path.samefile), so a link to it, a hard link or another spelling of its path is it.
+    A path that is not there is no file. What a command writes must not be what it reads: written,
+    it would be lost (a merged record over a shard, a replay's page over its record)."""
+    for other in others:
+        try:
+            if os.path.samefile(path, other):
+                return str(other)
+        except (OSError, ValueError):  # not there, or not a path (a NUL in it)
+            continue
+    return None
+
+
+def source_for(ref: str, record) -> str:
+    """A header's `source` for a ruleset loaded from `ref` whose record is written to `record`
+    (None: to no file): a built-in name as it is; a ruleset file's relative path made relative
+    to the record's own folder (`/` between folders), so the record replays from any working
+    folder (found_sources). An absolute path stays as it is, and so does any path when the
+    record goes to no file (None, a pipe, a device such as /dev/stdout): it is then from the
+    working folder, as records made before this were."""
+    if record is None or not is_path_ref(ref) or os.path.isabs(ref):
+        return ref
+    if os.path.exists(record) and not os.path.isfile(record):
+        return ref
+    try:
+        rel = os.path.relpath(os.path.abspath(ref), os.path.dirname(os.path.abspath(record)))
+    except (OSError, ValueError):  # no working folder; another drive
+        return ref
+    return rel.replace(os.sep, "/")
+
+
+def found_sources(source: str, record) -> list[str]:
+    """The files a header's path `source` may name, those that are there, likeliest first: from
+    the record's folder (source_for; the folder of the path given, then of its target when it
+    is a link), then from the working folder (what records made before source_for meant)."""
+    if not is_path_ref(source):
+        return []
+    here = os.path.dirname(str(record))
+    folders = [here, os.path.dirname(os.path.realpath(record)), None]
+    found: list[str] = []
+    for folder in folders:
+        path = source if folder is None or os.path.isabs(source) else os.path.join(folder, source)
+        if os.path.isfile(path) and not any(same_file(path, [f]) for f in found):
+            found.append(path)
+    return found
 
 
 def gzip_problem(e: BaseException) -> str:

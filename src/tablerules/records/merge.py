@@ -18,7 +18,9 @@ from typing import Iterator
 
 from ..errors import TablerulesError
 from .runner import Summary, dumps, end_line, write_lines
-from .io import UNREADABLE, gzip_problem, open_text, written_whole
+from ..load.ruleset import is_path_ref
+from .io import (UNREADABLE, found_sources, gzip_problem, open_text, same_file, source_for,
+                 written_whole)
 
 SHARD = "shard"
 SAME = ("format", "version", "ruleset", "source", "canonical", "ruleset_hash", "options", "seed",
@@ -73,15 +75,32 @@ def _header(path: str) -> dict:
     return head
 
 
+def _ruleset_file(path: str, head: dict, real: bool = True) -> str:
+    """The ruleset file a shard's header names (io.found_sources: from the shard's folder, else
+    from the working folder; from its folder if it is in neither), resolved when `real`; a
+    built-in name as it is."""
+    src = head.get("source")
+    if not isinstance(src, str) or not is_path_ref(src) or os.path.isabs(src):
+        return src
+    found = found_sources(src, path)
+    file = found[0] if found else os.path.join(os.path.dirname(path), src)
+    return os.path.realpath(file) if real else os.path.normpath(file)
+
+
 def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merged:
     """Check that `paths` are every shard of one run, once each, and write the run's record to
     `out_path` (written beside it first, and moved there only when whole); return the summary."""
     if not paths:
         raise MergeError("merge needs at least one shard record")
+    shard = same_file(out_path, paths)  # through a link or another spelling too
+    if shard is not None:
+        raise MergeError(f"{out_path} is the shard {shard}: merge writes a new file")
     heads = [(p, _header(p)) for p in paths]
     p0, h0 = heads[0]
     for p, h in heads[1:]:
         for key in SAME:
+            if key == "source" and _ruleset_file(p, h) == _ruleset_file(p0, h0):
+                continue  # one ruleset file, named from each shard's folder
             if h.get(key) != h0.get(key):
                 raise MergeError(f"{p} is not a shard of the run {p0} is from: its {key} is "
                                  f"{json.dumps(h.get(key))[:80]}, not {json.dumps(h0.get(key))[:80]}")
@@ -105,12 +124,12 @@ def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merge
                          f"{', '.join(f'{k}/{n}' for k in missing)} missing: merge needs every "
                          "shard of the run once")
     base = {k: v for k, v in h0.items() if k != SHARD}
+    if isinstance(base.get("source"), str):  # a ruleset file: named from OUT's folder
+        base["source"] = source_for(_ruleset_file(p0, h0, real=False), out_path)
     sides = base.get("sides") or []
     summary = Summary(sides=len(sides), first_dealer=first_dealer,
                       side_of=tuple(i for seat in range(sum(map(len, sides)))
                                     for i, side in enumerate(sides) if seat in side))
-    if os.path.abspath(out_path) in {os.path.abspath(p) for p in paths}:
-        raise MergeError(f"{out_path} is one of the shards: merge writes a new file")
     try:
         # replaced whole (written_whole); a pipe or a device is written as it is
         with written_whole(out_path) as out:  # in simulate's steps: the same bytes, gzip too

@@ -12,7 +12,6 @@ import json
 import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from jsonschema import Draft202012Validator, validators
@@ -27,7 +26,7 @@ from ..errors import GameError, RecordError, Span, TablerulesError
 from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
 from . import v1, v3
-from .io import UNREADABLE, gzip_problem, is_gzip, open_bytes
+from .io import UNREADABLE, found_sources, gzip_problem, is_gzip, open_bytes
 from .merge import shard_entry
 from .runner import FORMAT, PERSON, VERSION, game_seed, play_game
 
@@ -205,16 +204,8 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
     if keep is None:
         keep = 0 if on_game is not None else -1
     lines = read_lines(path)
-    try:
-        ln, head = next(lines)
-    except StopIteration:
-        raise RecordError("the record is empty", Span(path, 1, 1)) from None
-    if head.get("type") != "header" or head.get("format") != FORMAT:
-        raise RecordError("the first line is not a tablerules record header", Span(path, ln, 1))
-    version = _version(head, path, ln)
-    check_line(head, version, Span(path, ln, 1))
-    game = _game_for(head, path, ln, ruleset)
-    _check_header(head, game, Span(path, ln, 1))
+    ln, head, version = header_line(path, lines)
+    game = header_game(head, path, ln, ruleset)
     out = Replay(head, game=game, promised=head["games"])
     if "shard" in head:  # simulate --shard K/N: its own games, numbered as in the run
         out.first, out.promised = _check_shard(head, Span(path, ln, 1))
@@ -280,6 +271,31 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
     return out
 
 
+def header_line(path: str, lines: Iterator[tuple[int, dict]]) -> tuple[int, dict, int]:
+    """The record's first line (taken from `lines`, read_lines(path)) as a header: a tablerules
+    header, of a format version this tablerules reads, well formed for that version (the
+    schema); (its line number, the header, the version). RecordError, located, if not."""
+    try:
+        ln, head = next(lines)
+    except StopIteration:
+        raise RecordError("the record is empty", Span(path, 1, 1)) from None
+    if head.get("type") != "header" or head.get("format") != FORMAT:
+        raise RecordError("the first line is not a tablerules record header", Span(path, ln, 1))
+    version = _version(head, path, ln)
+    check_line(head, version, Span(path, ln, 1))
+    return ln, head, version
+
+
+def header_game(head: dict, path: str, ln: int, ruleset: str | None,
+                hint: str = "give it with --ruleset FILE") -> Game:
+    """The game a well-formed header (header_line) names, loaded (`ruleset`, else its source)
+    and agreeing with it: its hash and options, ruleset name, seats, sides and agents. `hint`:
+    how the user names the ruleset when it cannot be loaded."""
+    game = _game_for(head, path, ln, ruleset, hint)
+    _check_header(head, game, Span(path, ln, 1))
+    return game
+
+
 def _check_count(head: dict, out: Replay, end, version: int, after: Span) -> None:
     """The header promises the games the record holds, or the end line says why it holds fewer."""
     n, promised = out.verified, out.promised
@@ -341,16 +357,37 @@ def _check_header(head: dict, game: Game, span: Span) -> None:
             raise RecordError(f"the header names agent {quote(a, 40)}: {e.message}", span) from None
 
 
-def _game_for(head: dict, path: str, ln: int, ruleset: str | None) -> Game:
-    """The game a header names: --ruleset, else the source it was made from."""
-    ref = ruleset or _source(head, path) or head["ruleset"]
+def _game_for(head: dict, path: str, ln: int, ruleset: str | None,
+              hint: str = "give it with --ruleset FILE") -> Game:
+    """The game a header names: --ruleset, else the source it was made from (a file found from
+    the record's folder, else from the working folder: io.found_sources; the first that is
+    the ruleset the header's hash names)."""
+    if ruleset is not None:
+        return _loaded(head, path, ln, ruleset, "")
+    src = head.get("source")
+    found = found_sources(src, path) if isinstance(src, str) else []
+    if not found and isinstance(src, str) and is_path_ref(src):
+        raise RecordError(f"cannot load the record's ruleset {quote(src, 80)}: there is no such "
+                          f"file from the record's folder nor from the working folder ({hint})",
+                          Span(path, ln, 1))
+    failed = None
+    for ref in found or [src or head["ruleset"]]:
+        try:
+            return _loaded(head, path, ln, ref, hint)
+        except RecordError as e:  # the likeliest one's error is said
+            failed = failed or e
+    raise failed
+
+
+def _loaded(head: dict, path: str, ln: int, ref: str, hint: str) -> Game:
+    """The game `ref` names with the header's options, if it is the one the header names (its
+    hash and options); `hint`: how to name another when it cannot be loaded ("": it was named)."""
     options = head["options"]
     try:
         game = load_game(ref, options)
     except TablerulesError as e:
         raise RecordError(f"cannot load the record's ruleset {quote(ref, 80)}: "
-                          f"{e.diagnostics[0].message}"
-                          + ("" if ruleset else " (give it with --ruleset FILE)"),
+                          f"{e.diagnostics[0].message}" + (f" ({hint})" if hint else ""),
                           Span(path, ln, 1)) from None
     gd = game.definition
     want = head["ruleset_hash"]
@@ -362,17 +399,6 @@ def _game_for(head: dict, path: str, ln: int, ruleset: str | None) -> Game:
                           f"{quote(head['canonical'], 80)}, its options make {gd.canonical}",
                           Span(path, ln, 1))
     return game
-
-
-def _source(head: dict, path: str) -> str | None:
-    """The ruleset a record was made from: a built-in name, or a file if it can still be found."""
-    src = head.get("source")
-    if not isinstance(src, str) or not is_path_ref(src):
-        return src
-    for candidate in (Path(src), Path(path).parent / src):
-        if candidate.is_file():
-            return str(candidate)
-    return src
 
 
 def side_name(gd, side: int) -> str:
@@ -451,16 +477,22 @@ class _Verifier:
             raise RecordError(f"{who}: here they {quote(want['action'])}, the record says "
                               f"{quote(obj['action'])}", span)
         if t == "deal":
-            key = "dealt" if "dealt" in want else "hands"
-            for seat, (a, b) in enumerate(zip(want[key], obj[key])):
-                if a != b:
-                    raise RecordError(f"{who}: the seed deals {self._seat(seat)} {' '.join(a)}, "
-                                      f"the record {cut(' '.join(map(str, b)), 80)}", span)
-            raise RecordError(f"{who}: the seed deals the stock {' '.join(want.get('stock', []))}",
-                              span)
+            self._seed_deals(want, obj, span, who)
         k = next(k for k in sorted(set(want) | set(obj)) if want.get(k) != obj.get(k))
         raise RecordError(f"{who}: the {t} line's {k} is {quote(want.get(k), 80)} there, "
                           f"{quote(obj.get(k), 80)} here", span)
+
+    def _seed_deals(self, want: dict, obj: dict, span: Span, who: str, hint: str = "") -> None:
+        """The deal (a deal line's, a compact hand line's) is the one the game's seed deals
+        here (`want`'s), else a RecordError says to whom it deals otherwise."""
+        key = "dealt" if "dealt" in want else "hands"
+        for seat, (a, b) in enumerate(zip(want[key], obj[key])):
+            if a != b:
+                raise RecordError(f"{who}: the seed deals {self._seat(seat)} {' '.join(a)}, "
+                                  f"the record {cut(' '.join(map(str, b)), 80)}{hint}", span)
+        if want.get("stock", []) != obj.get("stock", []):
+            raise RecordError(f"{who}: the seed deals the stock "
+                              f"{' '.join(want.get('stock', []))}{hint}", span)
 
     def _say(self, text: str) -> None:
         if self.skip:
@@ -503,10 +535,13 @@ class _Verifier:
         if self.pending:
             raise RecordError(f"the engine expected a '{self.pending[0]['type']}' line here",
                               span)
+        if st.is_terminal():  # a line of the next game's before its game line, say
+            raise RecordError(f"hand {quote(obj.get('hand'), 20)}'s deal after game "
+                              f"{self.out.number} is over: a 'game' line or the 'end' line "
+                              "comes here (the record's lines out of order?)", span)
         if st.phase != DEAL:
-            raise RecordError("a deal where the engine expects "
-                              + ("the end of the game" if st.is_terminal() else
-                                 f"a decision by {self._seat(st.current_player())}"), span)
+            raise RecordError("a deal where the engine expects a decision by "
+                              f"{self._seat(st.current_player())}", span)
         dealt = obj["dealt" if self.version >= 2 else "hands"]
         if len(dealt) != gd.seat_count:
             raise RecordError(f"bad deal: {len(dealt)} hands for {gd.seat_count} seats", span)
@@ -568,6 +603,11 @@ class _Verifier:
                               f"{PHASE_NAMES[st.phase]}", span)
         want = got[-1]
         if not _same(want, obj):
+            seed = self.expected[self.k] if self.expected and self.k < len(self.expected) else {}
+            if seed.get("type") == "hand":  # a hand of another game, or one changed
+                self._seed_deals(seed, obj, span, f"hand {obj['hand']} of game "
+                                 f"{self.out.number} is not the one its seed {quote(self.seed)} "
+                                 "deals", " (a line of another game?)")
             k = next(k for k in list(want) + list(obj) if not _same(want.get(k), obj.get(k)))
             raise RecordError(f"the hand line says {k} = {quote(obj.get(k), 80)}; the engine "
                               f"computes {quote(want.get(k), 80)}", span)
@@ -649,10 +689,22 @@ class _Verifier:
                 self.one_suit = tables is not None and len(set(tables.lead)) == 1
             if ev["type"] == "deal":
                 if deal_line is not None and not _same(ev, deal_line):
-                    raise RecordError("the deal line does not match the pieces dealt", span)
+                    raise RecordError(self._not_this_deal(ev, deal_line), span)
                 continue
             self.pending.append(ev)
         evs.clear()
+
+    def _not_this_deal(self, ev: dict, line: dict) -> str:
+        """What is wrong with a deal the engine, given its pieces, tells otherwise: a hand's
+        line where another's comes (lines out of order), or the field that differs."""
+        g = self.out.number
+        if not _same(ev.get("hand"), line.get("hand")):
+            return (f"hand {quote(line.get('hand'), 20)}'s deal where game {g}'s hand "
+                    f"{ev['hand']} comes: a game's hands are in order, each once (the record's "
+                    "lines out of order?)")
+        k = next(k for k in sorted(set(ev) | set(line)) if not _same(ev.get(k), line.get(k)))
+        return (f"hand {ev['hand']}'s deal says {k} = {quote(line.get(k), 80)}; the engine, "
+                f"dealing game {g}'s hand {ev['hand']}, says {quote(ev.get(k), 80)}")
 
     def _match_event(self, obj: dict, span: Span) -> None:
         if not self.pending:

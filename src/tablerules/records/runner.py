@@ -18,6 +18,7 @@ from ..errors import GameError
 from ..game import Game
 from ..interpreter.options import is_count
 from . import v3
+from .io import source_for
 
 FORMAT = "tablerules-record"
 VERSION = 2  # the full form (`--record-detail full`); the compact form is records/v3.py's
@@ -277,10 +278,12 @@ def seat_agents(agent_names: list[str], seats: int) -> list[str]:
 
 
 def header(game: Game, seed: int, games: int, agent_names: list[str],
-           version: int = VERSION) -> dict:
+           version: int = VERSION, path: str | None = None) -> dict:
+    """A record's header; `path`: the file the record is written to, which a ruleset file's
+    path in `source` is relative to (io.source_for)."""
     gd = game.definition
     return {"type": "header", "format": FORMAT, "version": version, "ruleset": gd.name,
-            "source": game.ref,
+            "source": source_for(game.ref, path),
             "canonical": gd.canonical, "ruleset_hash": gd.content_hash,
             "options": gd.options, "seed": seed, "games": games,
             "agents": seat_agents(agent_names, gd.seat_count),
@@ -403,9 +406,11 @@ GameSource = Callable[[int, int, "str | None"], Iterator["Played | Fault"]]
 def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = ("random",),
              out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
              first: int = 0, stop: int | None = None, shard: dict | None = None,
-             source: GameSource | None = None, detail: str = "full") -> Summary:
+             source: GameSource | None = None, detail: str = "full",
+             path: str | None = None) -> Summary:
     """Play `games` matches (or only games first..stop-1 of them, a shard); write the record to
-    `out` if given; return the summary.
+    `out` if given (the file at `path`, if it is one: a ruleset file's path in the header is
+    relative to its folder); return the summary.
 
     `detail` is "full" (record format version 2: the engine's lines, every decision with its
     legal actions, every trick, lay and contract) or "compact" (version 3, a line per deal:
@@ -429,7 +434,8 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
 
     if detail not in DETAILS:
         raise ValueError(f"detail is one of {', '.join(DETAILS)}, not {detail!r}")
-    head = header(game, seed, games, names, v3.VERSION if detail == "compact" else VERSION)
+    head = header(game, seed, games, names, v3.VERSION if detail == "compact" else VERSION,
+                  path if out is not None else None)
     if shard is not None:
         head["shard"] = shard
     put(head)
