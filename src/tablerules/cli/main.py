@@ -445,6 +445,8 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
         if r.game is not None and r.game.tree is not None and r.strategy_for is None:
             # a change `like:` carries: say so
             r.diagnostics.extend(like_notes(r.game.tree))
+    if any(_in_command_line(d) for r in results for d in r.diagnostics):
+        _command_line_errors(results, option)
     if fmt == "json":
         typer.echo(json.dumps({"ok": all(r.ok for r in results),
                                "files": [r.as_dict() for r in results]}, indent=2))
@@ -467,10 +469,27 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
             n = sum(1 for r in bad for d in r.diagnostics if d.severity == "error")
             _err(f"{n} error{'s' if n != 1 else ''} in {len(bad)} of {len(results)} "
                  f"file{'s' if len(results) != 1 else ''}")
-    if any(_in_command_line(d) for r in results for d in r.diagnostics):
-        raise typer.Exit(2)
     if not all(r.ok for r in results):
         raise typer.Exit(1)
+
+
+def _command_line_errors(results, options: list[str] | None) -> None:
+    """validate's --option that a file does not take: a usage error, said alone (no file's ok
+    line, no count of errors by file; with --format json too, as a malformed pair is) and
+    exit 2. With several files each line names the file it is about; a line that is the same
+    for several files is said once."""
+    said = set()
+    for r in results:
+        for d in r.diagnostics:
+            if not _in_command_line(d):
+                continue
+            text = _render(d, r.sources, options)
+            if len(results) > 1:
+                text = f"{r.ref}: {text}"
+            if text not in said:
+                said.add(text)
+                _err(text)
+    raise typer.Exit(2)
 
 
 @app.command(cls=_Command)
