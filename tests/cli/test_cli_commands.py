@@ -70,6 +70,24 @@ def test_show_with_an_option_changes_value_not_default():
     assert "min_bid=32" in info["canonical"] and "nello=false" in info["canonical"]
 
 
+@pytest.mark.parametrize("command", [["show"], ["simulate", "-n", "1"], ["diff", "moon"]])
+def test_a_strategy_where_a_ruleset_goes_is_said_plainly(command):
+    """A strategy file given as a RULESET: one line that says what it is and which commands
+    read it (it was the ruleset schema's errors at each of its keys), exit 1 as a ruleset file
+    that is not there; a shipped strategy's name too."""
+    name, *rest = command
+    path = "rulesets/strategies/moon.yaml"
+    r = run(name, *rest, path)
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == (f"{path}: error: a strategy file for moon (the rules agent's), not a "
+                        f"ruleset: `tablerules validate {path}` checks it, `tablerules simulate "
+                        f"moon --agents rules:strategy={path}` plays it (docs/strategy.md)\n")
+    r = run(name, *rest, "fortytwo")
+    assert r.exit_code == 1 and r.stderr.startswith(
+        "fortytwo: error: a shipped strategy for texas42, texas42-forced, ")
+    assert "`tablerules simulate texas42 --agents rules:strategy=fortytwo` plays it" in r.stderr
+
+
 def test_bad_format_is_a_usage_error():
     r = run("list", "--format", "xml")
     assert r.exit_code == 2 and "text or json" in r.stderr

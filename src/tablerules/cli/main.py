@@ -372,7 +372,27 @@ def _load(ruleset: str, options: list[str] | None, *, profile: bool = False):
     try:
         return load_game(ruleset, parse_cli_options(options), profile=profile, typed=True)
     except TablerulesError as e:
+        _not_a_strategy(ruleset)
         _fail(e, options=options)
+
+
+def _not_a_strategy(ref: str) -> None:
+    """A strategy file (or a shipped strategy's name) given where a ruleset goes: one line that
+    says what it is and which commands read it (exit 1, as a ruleset file that is not there),
+    not the ruleset schema's errors at each key of it."""
+    from ..validation import strategy_file
+    path = strategy_file(ref)
+    if path is None:
+        return
+    from ..load.ruleset import read_tree
+    games = read_tree(path).data.get("for")
+    games = [str(g) for g in games] if isinstance(games, list) and games else ["GAME"]
+    what = "a strategy file" if ref.endswith((".yaml", ".yml")) else "a shipped strategy"
+    fits = f" for {', '.join(games)}" if games != ["GAME"] else ""
+    _err(f"{ref}: error: {what}{fits} (the rules agent's), not a ruleset: `tablerules "
+         f"validate {ref}` checks it, `tablerules simulate {games[0]} --agents "
+         f"rules:strategy={ref}` plays it (docs/strategy.md)")
+    raise typer.Exit(1)
 
 
 @app.command("list", cls=_Command)
