@@ -143,7 +143,7 @@ def test_simulate_text_summary():
     r = run("simulate", "moon", "--games", "2", "--agents", "random,rules,cautious",
             "--no-progress")
     assert r.exit_code == 0
-    assert r.stdout.splitlines()[1] == "agents    random (seat 0), rules (seat 1), cautious (seat 2)"
+    assert r.stdout.splitlines()[1] == "agents    random (North), rules (East), cautious (West)"
 
 
 def test_simulate_unknown_agent():

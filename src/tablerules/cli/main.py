@@ -639,7 +639,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     elapsed = time.perf_counter() - started
     result = {"ruleset": game.definition.canonical, "seed": seed,
               "agents": seat_agents(names, game.definition.seat_count),
-              **summary.as_dict(), "record": str(record) if record else None}
+              **_names(game.definition), **summary.as_dict(),
+              "record": str(record) if record else None}
     if entry is not None:
         result["shard"] = entry
     if summary.interrupted:
@@ -712,7 +713,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     bar.close()
     elapsed = time.perf_counter() - started
     result = {"ruleset": gd.canonical, "seed": seed, "engine": "batch",
-              "agents": seat_agents(names, gd.seat_count), **summary.as_dict(),
+              "agents": seat_agents(names, gd.seat_count), **_names(gd), **summary.as_dict(),
               "record": None, "checked": checked}
     if summary.interrupted:
         result["interrupted"] = True
@@ -983,6 +984,8 @@ def compare(ctx: typer.Context,
                                                         progress=tick, workers=n_workers,
                                                         cluster=cluster))
     out = res.as_dict()
+    for k, c in (("a", a), ("b", b)):  # what the tables call the sides (replay's names)
+        out[k]["side_names"] = _names(c.game.definition)["side_names"]
     if checked is not None:
         out["engine"] = "batch"
         out["checked"] = checked
@@ -1193,7 +1196,9 @@ def _render_compare(r: dict) -> str:
         lines.append("A and B each play the same deals; wins by side:")
         for k in ("A", "B"):
             w = r["wins_by_side"][k]
-            lines.append(f"  {k}: " + ", ".join(f"side {s} {v}" for s, v in w.items()))
+            named = r[k.lower()].get("side_names") or []
+            lines.append(f"  {k}: " + ", ".join(f"{_named(named, s, 'side')} {v}"
+                                                for s, v in w.items()))
     lines.append("")
     per = "by its side" if r["mode"] == "match" else "per side"
     for k, st in (("A", r["a_stats"]), ("B", r["b_stats"])):
@@ -1647,7 +1652,7 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
             _err(render(d))
         raise typer.Exit(1)
     result = {"ruleset": merged.header["canonical"], "seed": merged.header["seed"],
-              "agents": merged.header.get("agents"),
+              "agents": merged.header.get("agents"), **_names(gd),
               **merged.summary.as_dict(), "record": str(out), "shards": merged.shards}
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
@@ -1759,11 +1764,25 @@ def _render_profile(p: dict, top: int = 25) -> str:
     return "\n".join(lines)
 
 
-def _agents_line(agents: list[str]) -> str:
+def _agents_line(agents: list[str], seats: list[str] | None = None) -> str:
     """The agents of a run as the report says them: one on every seat, or each seat's."""
     if len(set(agents)) == 1:
         return f"{agents[0]} on every seat"
-    return ", ".join(f"{a} (seat {s})" for s, a in enumerate(agents))
+    return ", ".join(f"{a} ({_named(seats, s, 'seat')})" for s, a in enumerate(agents))
+
+
+def _names(gd) -> dict:
+    """What a summary calls the ruleset's sides and seats: the names replay gives them
+    (North-South, North), by number in the JSON's keys."""
+    from ..records.replay import side_name
+    return {"side_names": [side_name(gd, s) for s in range(len(gd.sides))],
+            "seat_names": list(gd.seat_names)}
+
+
+def _named(names: list[str] | None, k, what: str) -> str:
+    """Side or seat `k` by its name in `names` (as the HTML report says it)."""
+    from ..report import named
+    return named(names, k, what)
 
 
 def _render_summary(r: dict) -> str:
@@ -1772,12 +1791,14 @@ def _render_summary(r: dict) -> str:
     fd = r.get("first_dealer", 0)
     sh = r.get("shard")
     agents = r.get("agents")  # a merged run's shards name theirs in their records
+    seats, sides = r.get("seat_names"), r.get("side_names")
     lines = [f"ruleset   {r['ruleset']}   seed {r['seed']}",
-             *([f"agents    {_agents_line(agents)}"] if agents else []),
+             *([f"agents    {_agents_line(agents, seats)}"] if agents else []),
              f"games     {r['games']}" + (f"   (shard {sh['k']}/{sh['n']}: games {sh['first']} "
                                           f"to {sh['last']} of the run)" if sh else ""),
              "dealer    " + ("first dealer drawn by lot each match (deal.first_dealer: lot)"
-                             if fd == "lot" else f"seat {fd} deals first (deal.first_dealer)"),
+                             if fd == "lot" else
+                             f"{_named(seats, fd, 'seat')} deals first (deal.first_dealer)"),
              f"hands     {r['hands']} played{thrown}",
              f"scored    {r['avg_scored_per_hand']:.3f} per hand played (all sides together)", ""]
     lines.append("contract        hands   share")
@@ -1798,15 +1819,18 @@ def _render_summary(r: dict) -> str:
     else:
         lines.append("bids      none: every hand is played without an auction")
     lines.append("")
-    lines.append("side   wins   rate")
+    w = max([5] + [len(_named(sides, k, "side")) for k in r["wins_by_side"]])
+    lines.append(f"{'side':<{w}} {'wins':>5}  {'rate':>6}")
     for k, v in r["wins_by_side"].items():
-        lines.append(f"{k:<5} {v:>5}  {r['win_rate_by_side'][k]:>6.1%}")
+        lines.append(f"{_named(sides, k, 'side'):<{w}} {v:>5}  {r['win_rate_by_side'][k]:>6.1%}")
     if r.get("chips_by_seat"):
         lines.append("")
-        lines.append("seat   chips at the end: mean      min     max   below 0")
+        w = max([5] + [len(_named(seats, k, "seat")) for k in r["chips_by_seat"]])
+        lines.append(f"{'seat':<{w}} {'chips at the end: mean':>24} {'min':>8} {'max':>7} "
+                     f"{'below 0':>9}")
         for k, v in r["chips_by_seat"].items():
-            lines.append(f"{k:<5} {v['mean']:>24.2f} {v['min']:>8} {v['max']:>7} "
-                         f"{v['below_zero']:>9}")
+            lines.append(f"{_named(seats, k, 'seat'):<{w}} {v['mean']:>24.2f} {v['min']:>8} "
+                         f"{v['max']:>7} {v['below_zero']:>9}")
         lines.append(f"(chips paid {r['avg_chips_paid_per_hand']:.3f} per hand played, every "
                      "payment together; the winners of a match are the sides with the most chips)")
     if r.get("record"):
