@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     from tablerules.batch import compile_batch, deals as batch_deals
     from tablerules.game import load_game
 
-    options = harness.options(ap, a.option)
+    options = harness.options(a.option)
     game = load_game("taroky", options, typed=True)
     g = game.definition
     t0 = time.perf_counter()

@@ -46,12 +46,12 @@ def count(least: int = 1) -> Callable[[str], int]:
 POSITIVE, NONNEGATIVE = count(1), count(0)
 
 
-def options(ap: argparse.ArgumentParser, pairs: list[str]) -> dict[str, str]:
-    """`--option NAME=VALUE` flags as a dict; one without `=` is a usage error."""
-    bad = [o for o in pairs if "=" not in o]
-    if bad:
-        ap.error(f"--option {bad[0]!r}: give NAME=VALUE")
-    return dict(o.split("=", 1) for o in pairs)
+def options(pairs: list[str] | None, defaults: list[str] = ()) -> dict[str, str]:
+    """`--option NAME=VALUE` flags as a dict over a script's `defaults` (a flag of the same name
+    replaces a default), read by tablerules' own parse_cli_options: a malformed or repeated
+    pair raises its OptionError, which `guarded` says as a usage error."""
+    from tablerules.interpreter.options import parse_cli_options
+    return {**parse_cli_options(list(defaults)), **parse_cli_options(pairs)}
 
 
 def user_error(e: BaseException) -> bool:
@@ -67,18 +67,30 @@ def user_error(e: BaseException) -> bool:
 
 
 def guarded(main: Callable) -> Callable:
-    """A script's `main(argv)`, with a user's mistake (user_error) its message on stderr and
-    exit status 2, as argparse's own usage errors are."""
-    def run(argv=None) -> int:
+    """A script's `main(argv)` (or harness.main), with a user's mistake (user_error) its message
+    on stderr and exit status 2, as argparse's own usage errors are: the one place a
+    benchmark says one."""
+    def run(*args, **kwargs) -> int:
         try:
-            return main(argv)
+            return main(*args, **kwargs)
         except Exception as e:
             if not user_error(e):
                 raise
-            print(f"error: {e}", file=sys.stderr)
+            print(said(e), file=sys.stderr)
             return 2
     run.__doc__, run.__name__ = main.__doc__, main.__name__
     return run
+
+
+def said(e: BaseException) -> str:
+    """A user's mistake as tablerules says it: each diagnostic located in its file
+    (`file:line:col: error: ...`), one about an --option by its message alone."""
+    diagnostics = getattr(e, "diagnostics", None)
+    if not diagnostics:
+        return f"error: {e}"
+    from tablerules.errors import render
+    return "\n".join(f"{d.severity}: {d.full_message()}" if d.span.file == "--option"
+                     else render(d) for d in diagnostics)
 
 
 def run_interpreter(game, deals, dealers, seed):
@@ -372,6 +384,7 @@ def timed(fn, *args):
     return timed_with(fn, *args)[0]
 
 
+@guarded
 def main(*, game_name: str, play_hand: Callable, work: Callable, default_options: list[str],
          option_help: str, same_games: bool, argv=None, make_deals: Callable = make_deals,
          seats: int = 4, flags: dict[str, str] | None = None) -> int:
@@ -389,7 +402,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=POSITIVE, default=3)
     ap.add_argument("--ruleset", default=game_name, help="built-in ruleset name for load_game")
-    ap.add_argument("--option", action="append", default=list(default_options), help=option_help)
+    ap.add_argument("--option", action="append", default=[], help=option_help)
     ap.add_argument("--no-compiled", action="store_true",
                     help="do not time the compiled steps (the step engine's API on the kernel)")
     ap.add_argument("--slices", type=NONNEGATIVE, default=10,
@@ -398,6 +411,7 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
     for flag, text in (flags or {}).items():
         ap.add_argument(flag, action="store_true", help=text)
     a = ap.parse_args(argv)
+    chosen = options(a.option, default_options)  # a mistake in them: before anything runs
 
     n = a.hands
     deals = make_deals(n, a.seed)
@@ -416,13 +430,12 @@ def main(*, game_name: str, play_hand: Callable, work: Callable, default_options
         from tablerules.game import load_game
 
         t0 = time.perf_counter()
-        game = load_game(a.ruleset, options=options(ap, a.option), typed=not a.no_compiled)
+        game = load_game(a.ruleset, options=chosen, typed=not a.no_compiled)
         print(f"load_game({a.ruleset!r}) took {time.perf_counter() - t0:.3f}s (not timed below)")
         run_interpreter(game, deals[:20], dealers[:20], a.seed)  # fail fast, before timing
     except Exception as e:  # ImportError, or anything a broken interpreter raises
-        if user_error(e):  # a ruleset or option named wrong: not a broken interpreter
-            print(f"error: {e}", file=sys.stderr)
-            return 2
+        if user_error(e):  # a ruleset or option named wrong: not a broken interpreter (guarded)
+            raise
         interp_error = f"{type(e).__name__}: {e}"
         game = None
         print(f"interpreter not available: {interp_error}")

@@ -189,7 +189,11 @@ def test_a_count_below_its_least_is_a_usage_error(script, args):
 @pytest.mark.parametrize("script, args, says", [
     ("bench_hands.py", ["--ruleset", "nosuch", "--hands", "10"], "no built-in ruleset named"),
     ("bench_moon.py", ["--option", "nosuch=1", "--hands", "10"], "unknown option 'nosuch'"),
-    ("bench_allfives.py", ["--option", "players", "--hands", "10"], "give NAME=VALUE"),
+    ("bench_allfives.py", ["--option", "players", "--hands", "10"],
+     "error: --option takes name=value, got 'players'"),
+    ("bench_batch_cards.py", ["-o", "hands"], "error: --option takes name=value, got 'hands'"),
+    ("bench_hands.py", ["--option", "nello=true", "--option", "nello=false", "--hands", "10"],
+     "error: option 'nello' is given twice"),
     ("bench_agents.py", ["--games", "moon", "--agents", "nosuch"], "unknown agent 'nosuch'"),
     ("bench_agents.py", ["--games", "nosuch"], "no built-in ruleset named"),
     ("bench_workers.py", ["--ruleset", "nosuch"], "no built-in ruleset named"),
@@ -202,6 +206,11 @@ def test_a_ruleset_option_or_agent_named_wrong_is_its_message(script, args, says
     r = run(script, *args)
     assert r.returncode == 2, r.stdout + r.stderr
     assert says in r.stderr and "Traceback" not in r.stderr
+    assert "error: --option:" not in r.stderr and "error: error:" not in r.stderr
+    if "option" in says:  # as tablerules says it: one line
+        assert r.stderr.count("\n") == 1, r.stderr
+    if "name=value" in says or "twice" in says:  # read before anything runs
+        assert r.stdout == "", r.stdout
 
 
 def test_games_that_should_be_the_same_and_are_not_fail_the_run():

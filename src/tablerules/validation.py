@@ -171,6 +171,11 @@ def check_strategy(ref: str, path: Path, options: dict[str, Any] | None = None, 
         checked = check(str(name), options)
         if not checked.ok or checked.game is None:
             first = next(d for d in checked.diagnostics if d.severity == "error")
+            if first.span.file == "--option":  # the command line's, not the file's: said once
+                if not any(d.span.file == "--option" for d in res.diagnostics):
+                    res.diagnostics.extend(d for d in checked.diagnostics
+                                           if d.span.file == "--option")
+                continue
             res.diagnostics.append(Diagnostic(tree.span(("for", i)),
                                               f"'{name}': {first.message}", "check"))
             continue

@@ -70,6 +70,24 @@ def test_show_with_an_option_changes_value_not_default():
     assert "min_bid=32" in info["canonical"] and "nello=false" in info["canonical"]
 
 
+@pytest.mark.parametrize("command", [["show"], ["simulate", "-n", "1"], ["diff", "moon"]])
+def test_a_strategy_where_a_ruleset_goes_is_said_plainly(command):
+    """A strategy file given as a RULESET: one line that says what it is and which commands
+    read it (it was the ruleset schema's errors at each of its keys), exit 1 as a ruleset file
+    that is not there; a shipped strategy's name too."""
+    name, *rest = command
+    path = "rulesets/strategies/moon.yaml"
+    r = run(name, *rest, path)
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == (f"{path}: error: a strategy file for moon (the rules agent's), not a "
+                        f"ruleset: `tablerules validate {path}` checks it, `tablerules simulate "
+                        f"moon --agents rules:strategy={path}` plays it (docs/strategy.md)\n")
+    r = run(name, *rest, "fortytwo")
+    assert r.exit_code == 1 and r.stderr.startswith(
+        "fortytwo: error: a shipped strategy for texas42, texas42-forced, ")
+    assert "`tablerules simulate texas42 --agents rules:strategy=fortytwo` plays it" in r.stderr
+
+
 def test_bad_format_is_a_usage_error():
     r = run("list", "--format", "xml")
     assert r.exit_code == 2 and "text or json" in r.stderr
@@ -125,7 +143,7 @@ def test_simulate_text_summary():
     r = run("simulate", "moon", "--games", "2", "--agents", "random,rules,cautious",
             "--no-progress")
     assert r.exit_code == 0
-    assert r.stdout.splitlines()[1] == "agents    random (seat 0), rules (seat 1), cautious (seat 2)"
+    assert r.stdout.splitlines()[1] == "agents    random (North), rules (East), cautious (West)"
 
 
 def test_simulate_unknown_agent():
@@ -159,8 +177,27 @@ def test_bad_option_values(command, option, message):
     want = f"error: {message}" if message.startswith("--option") else \
         f"error: --option {option}: {message}"
     assert first == want
-    # validate may add its per-file summary line
-    assert rest in ([], ["1 error in 1 of 1 file"]) if command[0] == "validate" else rest == []
+    assert rest == []  # a usage error alone: validate added "1 error in 1 of 1 file"
+
+
+def test_validate_says_an_option_a_file_does_not_take_alone():
+    """validate with an --option one of its files does not take: the usage error alone, naming
+    that file, exit 2 (it printed the other file's ok line and a count of errors by file); with
+    --format json too, as a malformed pair is; a strategy file says it once, not at each game
+    of its `for:` as an error of the file (exit 1)."""
+    r = run("validate", "texas42", "moon", "-o", "nello=true", "--hands", "0")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr.splitlines() == [
+        "moon: error: --option nello=true: unknown option 'nello' (options: followme_doubles, "
+        "leader_names_suit, made_scores, moon_set, set_scores, target, widow_first, "
+        "widow_optional)"]
+    r = run("validate", "texas42", "-o", "nello=maybe", "--hands", "0", "-f", "json")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == "error: --option nello=maybe: option 'nello' takes true or false, got 'maybe'\n"
+    r = run("validate", "rulesets/strategies/fortytwo.yaml", "-o", "nope=1", "--hands", "0")
+    assert (r.exit_code, r.stdout) == (2, "")
+    (line,) = r.stderr.splitlines()
+    assert line.startswith("error: --option nope=1: unknown option 'nope' (options: all_pass, ")
 
 
 def test_every_bad_option_is_reported_and_located():

@@ -42,7 +42,7 @@ def test_the_summary_says_how_the_first_dealer_was_chosen(tmp_path):
     f = _seat0(tmp_path)
     r = cli("simulate", f, "--games", "2")
     assert r.exit_code == 0, r.stderr
-    assert "dealer    seat 0 deals first (deal.first_dealer)" in r.stdout
+    assert "dealer    North deals first (deal.first_dealer)" in r.stdout
     assert json.loads(cli("simulate", f, "--games", "2", "-f", "json").stdout)[
         "first_dealer"] == 0
     r = cli("simulate", "texas42", "--games", "2")  # the shipped rulesets draw by lot
@@ -54,3 +54,49 @@ def test_the_summary_says_how_the_first_dealer_was_chosen(tmp_path):
 def test_same_seed_same_summary():
     args = ("simulate", "moon", "--games", "4", "--seed", "8", "--format", "json")
     assert cli(*args).stdout == cli(*args).stdout
+
+
+def test_sides_and_seats_are_called_what_the_ruleset_calls_them():
+    """simulate's wins table, its dealer and agents lines and its chips table name each side and
+    seat as replay does (North-South, North), not by number (they said 0 and 1); the JSON keeps
+    its keys by number and gives the names beside them (side_names, seat_names)."""
+    r = cli("simulate", "texas42", "--games", "3", "--agents", "rules,random,rules,random")
+    s = json.loads(cli("simulate", "texas42", "--games", "3", "--agents",
+                       "rules,random,rules,random", "-f", "json").stdout)
+    assert s["side_names"] == ["North-South", "East-West"]
+    assert s["seat_names"] == ["North", "East", "South", "West"]
+    assert list(s["wins_by_side"]) == list(s["win_rate_by_side"]) == ["0", "1"]
+    lines = r.stdout.splitlines()
+    assert lines[1] == "agents    rules (North), random (East), rules (South), random (West)"
+    at = lines.index("side         wins    rate")
+    assert lines[at + 1:at + 3] == [
+        f"North-South {s['wins_by_side']['0']:>5}  {s['win_rate_by_side']['0']:>6.1%}",
+        f"East-West   {s['wins_by_side']['1']:>5}  {s['win_rate_by_side']['1']:>6.1%}"]
+    chips = cli("simulate", "taroky", "--games", "1", "-o", "hands=1").stdout.splitlines()
+    at = chips.index("seat    chips at the end: mean      min     max   below 0")
+    assert [ln.split()[0] for ln in chips[at + 1:at + 5]] == ["North", "West", "South", "East"]
+
+
+def test_compare_names_each_games_sides():
+    """compare of two games, each on its own: each one's wins by its own sides' names, and the
+    JSON gives them (a.side_names, b.side_names) beside the wins keyed by number."""
+    r = cli("compare", "texas42", "--vs", "moon", "-n", "2", "--no-progress")
+    assert r.exit_code == 0, r.output
+    j = json.loads(cli("compare", "texas42", "--vs", "moon", "-n", "2", "-f", "json").stdout)
+    assert j["a"]["side_names"] == ["North-South", "East-West"]
+    assert j["b"]["side_names"] == ["North", "East", "West"]
+    assert list(j["wins_by_side"]["B"]) == ["0", "1", "2"]
+    w = j["wins_by_side"]
+    assert f"  A: North-South {w['A']['0']}, East-West {w['A']['1']}\n" in r.stdout
+    assert f"  B: North {w['B']['0']}, East {w['B']['1']}, West {w['B']['2']}\n" in r.stdout
+
+
+def test_merge_names_the_sides_as_simulate_does(tmp_path):
+    shards = []
+    for k in (1, 2):
+        shards.append(str(tmp_path / f"s{k}.jsonl"))
+        assert cli("simulate", "texas42", "-n", "2", "--shard", f"{k}/2", "-r",
+                   shards[-1]).exit_code == 0
+    r = cli("merge", str(tmp_path / "all.jsonl"), *shards)
+    assert r.exit_code == 0, r.output
+    assert "\nNorth-South " in r.stdout and "\nEast-West " in r.stdout

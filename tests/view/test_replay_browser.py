@@ -217,3 +217,23 @@ def test_taroky_page(browser, tmp_path):
     got = step_through_first_hand(browser, page, lines, "taroky", shot_at=40)
     assert got["view"]["board"]
     slider_keys_and_previous(browser, got["total"])
+
+
+def test_a_game_without_an_auction_has_no_auction_section(browser, tmp_path):
+    """All Fives has no auction and no call: its page has no auction heading or list (it listed
+    "1. none: no auction" at every step); Texas 42's shows its auction under its heading."""
+    page, _ = make_page(tmp_path, "allfives", 3, "random")
+    open_page(browser, page)
+    for _ in range(2):  # the deal, then the first lay
+        assert not browser.find_element(By.ID, "calls").is_displayed()
+        assert not browser.find_element(By.ID, "auction").is_displayed()
+        assert "auction" not in browser.find_element(By.ID, "side").text.lower()
+        browser.find_element(By.ID, "next").click()
+    page, _ = make_page(tmp_path, "texas42", 3, "rules")
+    open_page(browser, page)
+    heading = browser.find_element(By.ID, "calls")
+    assert heading.is_displayed() and heading.text == "Auction and calls"
+    assert browser.find_element(By.CSS_SELECTOR, "#auction li").text == "none yet"
+    browser.find_element(By.ID, "next").click()
+    (first,) = browser.find_elements(By.CSS_SELECTOR, "#auction li")  # the first call
+    assert first.get_attribute("data-phase") == "auction" and first.text != "none yet"

@@ -378,7 +378,27 @@ def _load(ruleset: str, options: list[str] | None, *, profile: bool = False):
     try:
         return load_game(ruleset, parse_cli_options(options), profile=profile, typed=True)
     except TablerulesError as e:
+        _not_a_strategy(ruleset)
         _fail(e, options=options)
+
+
+def _not_a_strategy(ref: str) -> None:
+    """A strategy file (or a shipped strategy's name) given where a ruleset goes: one line that
+    says what it is and which commands read it (exit 1, as a ruleset file that is not there),
+    not the ruleset schema's errors at each key of it."""
+    from ..validation import strategy_file
+    path = strategy_file(ref)
+    if path is None:
+        return
+    from ..load.ruleset import read_tree
+    games = read_tree(path).data.get("for")
+    games = [str(g) for g in games] if isinstance(games, list) and games else ["GAME"]
+    what = "a strategy file" if ref.endswith((".yaml", ".yml")) else "a shipped strategy"
+    fits = f" for {', '.join(games)}" if games != ["GAME"] else ""
+    _err(f"{ref}: error: {what}{fits} (the rules agent's), not a ruleset: `tablerules "
+         f"validate {ref}` checks it, `tablerules simulate {games[0]} --agents "
+         f"rules:strategy={ref}` plays it (docs/strategy.md)")
+    raise typer.Exit(1)
 
 
 @app.command("list", cls=_Command)
@@ -451,6 +471,8 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
         if r.game is not None and r.game.tree is not None and r.strategy_for is None:
             # a change `like:` carries: say so
             r.diagnostics.extend(like_notes(r.game.tree))
+    if any(_in_command_line(d) for r in results for d in r.diagnostics):
+        _command_line_errors(results, option)
     if fmt == "json":
         typer.echo(json.dumps({"ok": all(r.ok for r in results),
                                "files": [r.as_dict() for r in results]}, indent=2))
@@ -473,10 +495,27 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
             n = sum(1 for r in bad for d in r.diagnostics if d.severity == "error")
             _err(f"{n} error{'s' if n != 1 else ''} in {len(bad)} of {len(results)} "
                  f"file{'s' if len(results) != 1 else ''}")
-    if any(_in_command_line(d) for r in results for d in r.diagnostics):
-        raise typer.Exit(2)
     if not all(r.ok for r in results):
         raise typer.Exit(1)
+
+
+def _command_line_errors(results, options: list[str] | None) -> None:
+    """validate's --option that a file does not take: a usage error, said alone (no file's ok
+    line, no count of errors by file; with --format json too, as a malformed pair is) and
+    exit 2. With several files each line names the file it is about; a line that is the same
+    for several files is said once."""
+    said = set()
+    for r in results:
+        for d in r.diagnostics:
+            if not _in_command_line(d):
+                continue
+            text = _render(d, r.sources, options)
+            if len(results) > 1:
+                text = f"{r.ref}: {text}"
+            if text not in said:
+                said.add(text)
+                _err(text)
+    raise typer.Exit(2)
 
 
 @app.command(cls=_Command)
@@ -607,7 +646,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     elapsed = time.perf_counter() - started
     result = {"ruleset": game.definition.canonical, "seed": seed,
               "agents": seat_agents(names, game.definition.seat_count),
-              **summary.as_dict(), "record": str(record) if record else None}
+              **_names(game.definition), **summary.as_dict(),
+              "record": str(record) if record else None}
     if entry is not None:
         result["shard"] = entry
     if summary.interrupted:
@@ -680,7 +720,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     bar.close()
     elapsed = time.perf_counter() - started
     result = {"ruleset": gd.canonical, "seed": seed, "engine": "batch",
-              "agents": seat_agents(names, gd.seat_count), **summary.as_dict(),
+              "agents": seat_agents(names, gd.seat_count), **_names(gd), **summary.as_dict(),
               "record": None, "checked": checked}
     if summary.interrupted:
         result["interrupted"] = True
@@ -951,6 +991,8 @@ def compare(ctx: typer.Context,
                                                         progress=tick, workers=n_workers,
                                                         cluster=cluster))
     out = res.as_dict()
+    for k, c in (("a", a), ("b", b)):  # what the tables call the sides (replay's names)
+        out[k]["side_names"] = _names(c.game.definition)["side_names"]
     if checked is not None:
         out["engine"] = "batch"
         out["checked"] = checked
@@ -1161,7 +1203,9 @@ def _render_compare(r: dict) -> str:
         lines.append("A and B each play the same deals; wins by side:")
         for k in ("A", "B"):
             w = r["wins_by_side"][k]
-            lines.append(f"  {k}: " + ", ".join(f"side {s} {v}" for s, v in w.items()))
+            named = r[k.lower()].get("side_names") or []
+            lines.append(f"  {k}: " + ", ".join(f"{_named(named, s, 'side')} {v}"
+                                                for s, v in w.items()))
     lines.append("")
     per = "by its side" if r["mode"] == "match" else "per side"
     for k, st in (("A", r["a_stats"]), ("B", r["b_stats"])):
@@ -1623,7 +1667,7 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
             _err(render(d))
         raise typer.Exit(1)
     result = {"ruleset": merged.header["canonical"], "seed": merged.header["seed"],
-              "agents": merged.header.get("agents"),
+              "agents": merged.header.get("agents"), **_names(gd),
               **merged.summary.as_dict(), "record": str(out), "shards": merged.shards}
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
@@ -1735,11 +1779,25 @@ def _render_profile(p: dict, top: int = 25) -> str:
     return "\n".join(lines)
 
 
-def _agents_line(agents: list[str]) -> str:
+def _agents_line(agents: list[str], seats: list[str] | None = None) -> str:
     """The agents of a run as the report says them: one on every seat, or each seat's."""
     if len(set(agents)) == 1:
         return f"{agents[0]} on every seat"
-    return ", ".join(f"{a} (seat {s})" for s, a in enumerate(agents))
+    return ", ".join(f"{a} ({_named(seats, s, 'seat')})" for s, a in enumerate(agents))
+
+
+def _names(gd) -> dict:
+    """What a summary calls the ruleset's sides and seats: the names replay gives them
+    (North-South, North), by number in the JSON's keys."""
+    from ..records.replay import side_name
+    return {"side_names": [side_name(gd, s) for s in range(len(gd.sides))],
+            "seat_names": list(gd.seat_names)}
+
+
+def _named(names: list[str] | None, k, what: str) -> str:
+    """Side or seat `k` by its name in `names` (as the HTML report says it)."""
+    from ..report import named
+    return named(names, k, what)
 
 
 def _render_summary(r: dict) -> str:
@@ -1748,12 +1806,14 @@ def _render_summary(r: dict) -> str:
     fd = r.get("first_dealer", 0)
     sh = r.get("shard")
     agents = r.get("agents")  # a merged run's shards name theirs in their records
+    seats, sides = r.get("seat_names"), r.get("side_names")
     lines = [f"ruleset   {r['ruleset']}   seed {r['seed']}",
-             *([f"agents    {_agents_line(agents)}"] if agents else []),
+             *([f"agents    {_agents_line(agents, seats)}"] if agents else []),
              f"games     {r['games']}" + (f"   (shard {sh['k']}/{sh['n']}: games {sh['first']} "
                                           f"to {sh['last']} of the run)" if sh else ""),
              "dealer    " + ("first dealer drawn by lot each match (deal.first_dealer: lot)"
-                             if fd == "lot" else f"seat {fd} deals first (deal.first_dealer)"),
+                             if fd == "lot" else
+                             f"{_named(seats, fd, 'seat')} deals first (deal.first_dealer)"),
              f"hands     {r['hands']} played{thrown}",
              f"scored    {r['avg_scored_per_hand']:.3f} per hand played (all sides together)", ""]
     lines.append("contract        hands   share")
@@ -1774,15 +1834,18 @@ def _render_summary(r: dict) -> str:
     else:
         lines.append("bids      none: every hand is played without an auction")
     lines.append("")
-    lines.append("side   wins   rate")
+    w = max([5] + [len(_named(sides, k, "side")) for k in r["wins_by_side"]])
+    lines.append(f"{'side':<{w}} {'wins':>5}  {'rate':>6}")
     for k, v in r["wins_by_side"].items():
-        lines.append(f"{k:<5} {v:>5}  {r['win_rate_by_side'][k]:>6.1%}")
+        lines.append(f"{_named(sides, k, 'side'):<{w}} {v:>5}  {r['win_rate_by_side'][k]:>6.1%}")
     if r.get("chips_by_seat"):
         lines.append("")
-        lines.append("seat   chips at the end: mean      min     max   below 0")
+        w = max([5] + [len(_named(seats, k, "seat")) for k in r["chips_by_seat"]])
+        lines.append(f"{'seat':<{w}} {'chips at the end: mean':>24} {'min':>8} {'max':>7} "
+                     f"{'below 0':>9}")
         for k, v in r["chips_by_seat"].items():
-            lines.append(f"{k:<5} {v['mean']:>24.2f} {v['min']:>8} {v['max']:>7} "
-                         f"{v['below_zero']:>9}")
+            lines.append(f"{_named(seats, k, 'seat'):<{w}} {v['mean']:>24.2f} {v['min']:>8} "
+                         f"{v['max']:>7} {v['below_zero']:>9}")
         lines.append(f"(chips paid {r['avg_chips_paid_per_hand']:.3f} per hand played, every "
                      "payment together; the winners of a match are the sides with the most chips)")
     if r.get("record"):

@@ -86,6 +86,13 @@ def _make_table(tid: str, by: dict, every: dict | None, first: str = "bid") -> s
                        "set|set"], rows, total={"every bid"})
 
 
+def named(names: list | None, k, what: str) -> str:
+    """Side or seat `k` (a number, or its text as a JSON key) by the name the run's JSON gives
+    it in `names`, else `what` and the number (a run's JSON without the names)."""
+    i = int(k)
+    return names[i] if names and 0 <= i < len(names) else f"{what} {k}"
+
+
 def simulate_report(r: dict, dist: dict) -> str:
     """The report of a `simulate` run: `r` its JSON summary, `dist` Summary.distributions()."""
     from . import charts
@@ -138,13 +145,13 @@ def simulate_report(r: dict, dist: dict) -> str:
     wins = []
     for s, w in r["wins_by_side"].items():
         ci = wilson(w, games)
-        wins.append((s, [s, w, pct(r["win_rate_by_side"][s]),
+        wins.append((s, [named(r.get("side_names"), s, "side"), w, pct(r["win_rate_by_side"][s]),
                          ci_text([round(ci[0], 4), round(ci[1], 4)] if ci else None)], ci))
     sides = len(wins)
     body += ["<h2>Wins by side</h2>",
-             charts.intervals("wins-by-side", [(f"side {s}", r["win_rate_by_side"][s],
+             charts.intervals("wins-by-side", [(c[0], r["win_rate_by_side"][s],
                                                 *(ci or (None, None)), games)
-                                               for s, _c, ci in wins],
+                                               for s, c, ci in wins],
                               title="Matches won by each side, with its 95% interval",
                               xlabel="matches won", ref=1 / sides if sides else None,
                               ref_label="even"),
@@ -153,7 +160,8 @@ def simulate_report(r: dict, dist: dict) -> str:
     if r.get("chips_by_seat"):
         body += ["<h2>Chips by seat</h2>", table("chips", ["name|seat", "mean|mean", "min|min",
                                                            "max|max", "below|below 0"],
-                 [(s, [s, f"{v['mean']:.2f}", v["min"], v["max"], v["below_zero"]])
+                 [(s, [named(r.get("seat_names"), s, "seat"), f"{v['mean']:.2f}", v["min"],
+                       v["max"], v["below_zero"]])
                   for s, v in r["chips_by_seat"].items()])]
     return page(f"simulate {r['ruleset']}",
                 f"{games:,} games, {hands:,} hands, seed {r['seed']}", body)
@@ -190,12 +198,16 @@ def compare_report(r: dict, diffs: dict) -> str:
         body.append("<h2>Side by side</h2>")
         wa, wb = r["wins_by_side"]["A"], r["wins_by_side"]["B"]
         groups = sorted(set(wa) | set(wb), key=int)
-        body.append(charts.paired_bars("wins-by-side", [f"side {s}" for s in groups],
+        na, nb = a.get("side_names"), b.get("side_names")
+        # a side by A's name and B's (one when they agree, or when one game has no such side)
+        label = {s: " / ".join(dict.fromkeys(named(n, s, "side") for n in (na, nb)
+                                             if not n or int(s) < len(n))) for s in groups}
+        body.append(charts.paired_bars("wins-by-side", [label[s] for s in groups],
                                        {"A": [wa.get(s, 0) for s in groups],
                                         "B": [wb.get(s, 0) for s in groups]},
                                        title="Matches won by each side", ylabel="matches"))
         body.append(table("wins", ["name|side", "a|A wins", "b|B wins"],
-                          [(s, [s, wa.get(s, 0), wb.get(s, 0)]) for s in groups]))
+                          [(s, [label[s], wa.get(s, 0), wb.get(s, 0)]) for s in groups]))
     rows = []
     for k, st in (("A", sa), ("B", sb)):
         m = st["make_rate"]

@@ -165,9 +165,10 @@
   }
 
   function drawAuction(f) {
+    if (!M.auction && !M.calls) return;  // no auction and no call: no such section
     const calls = game().hands[f.hi].calls.slice(0, f.nc);
     $("auction").innerHTML = calls.length ? calls.map(([s, what, ph]) =>
-      `<li data-phase="${esc(ph)}"${f.by === s && ph === "auction" && what !== "pass" ? " class=\"won\"" : ""}>${esc(seat(s))}: ${esc(what)}</li>`).join("") : `<li class="none">${M.auction ? "none yet" : "none: no auction"}</li>`;
+      `<li data-phase="${esc(ph)}"${f.by === s && ph === "auction" && what !== "pass" ? " class=\"won\"" : ""}>${esc(seat(s))}: ${esc(what)}</li>`).join("") : `<li class="none">none yet</li>`;
   }
 
   function show() {
@@ -194,6 +195,10 @@
   }
 
   $("title").textContent = M.title;
+  // the side panel's calls: the auction's and the others' (a declaration, the stock), under
+  // the heading of what the game has; none at all for a game with neither (All Fives)
+  if (!M.auction) $("calls").textContent = "Calls";
+  $("calls").hidden = $("auction").hidden = !M.auction && !M.calls;
   $("about").textContent = `${M.canonical} \u00b7 seed ${M.seed} \u00b7 agents ${M.agents.join(", ")}` +
     (M.shown < M.games_in_record ? ` \u00b7 games ${D.games[0].game} to ${D.games[M.shown - 1].game} of ${M.games_in_record}` : "");
   $("game").innerHTML = D.games.map((g, i) => `<option value="${i}">${g.game}</option>`).join("");
