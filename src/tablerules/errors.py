@@ -28,6 +28,12 @@ class Span:
 UNKNOWN = Span("<unknown>", 0, 0)
 
 
+def plural(k: int, word: str, words: str | None = None) -> str:
+    """`k` and `word`, or `words` (default `word` and an s) unless `k` is 1: "1 game", "2 games",
+    "0 games"; "1 whole match", "3 whole matches"."""
+    return f"{k} {word}" if k == 1 else f"{k} {words or word + 's'}"
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """The closest candidate to a misspelled name, if one is close enough."""
     found = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)

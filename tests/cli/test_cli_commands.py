@@ -371,3 +371,10 @@ def test_ctrl_c_before_the_command_runs_is_one_line(module, owner, name):
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=pythonpath()), timeout=60)
     assert r.returncode == 130 and r.stderr == "interrupted\n", (r.returncode, r.stderr)
+
+
+def test_one_game_is_said_as_one():
+    r = run("simulate", "texas42", "-n", "1", "--no-progress")
+    assert r.exit_code == 0 and r.stderr.startswith("1 game, 11 hands in "), r.stderr
+    r = run("simulate", "texas42", "-n", "2", "--no-progress")
+    assert r.exit_code == 0 and r.stderr.startswith("2 games, "), r.stderr

@@ -23,7 +23,7 @@ AGENTS_HELP = ("One agent for every seat, or one per seat separated by commas, e
                "(simulate.strategy), else random. Agents: "
                + "; ".join(f"{k} ({v})" for k, v in AGENT_HELP.items())
                + ". See `tablerules agents` for their parameters.")
-from ..errors import GameError, TablerulesError, render
+from ..errors import GameError, TablerulesError, plural, render
 from ..interpreter.options import is_count
 
 
@@ -164,6 +164,12 @@ app = typer.Typer(
          "A RULESET is a built-in name (see `tablerules list`) or a path to a .yaml file.",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+def _played(r) -> str:
+    """What validate's seeded play came to: "23 seeded hands played in 2 whole matches"."""
+    return (f"{plural(r.hands_played, 'seeded hand')} played in "
+            f"{plural(r.matches_played, 'whole match', 'whole matches')}")
+
 
 def _version(value: bool) -> None:
     if value:
@@ -481,14 +487,12 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
             for d in r.diagnostics:
                 _err(_render(d, r.sources, option))
             if r.ok and r.strategy_for is not None:
-                played = (f", {r.hands_played} seeded hands played in {r.matches_played} whole "
-                          f"matches by the rules agent on every seat") if hands else ""
+                played = (f", {_played(r)} by the rules agent on every seat") if hands else ""
                 typer.echo(f"{r.ref}: ok (strategy for {', '.join(r.strategy_for)}{played})")
             elif r.ok and r.library:
                 typer.echo(f"{r.ref}: ok (library part: {_part_summary(r.game.tree)})")
             elif r.ok:
-                played = (f", {r.hands_played} seeded hands played in {r.matches_played} whole "
-                          f"matches by {' and '.join(r.agents)}") if hands else ""
+                played = f", {_played(r)} by {' and '.join(r.agents)}" if hands else ""
                 typer.echo(f"{r.ref}: ok ({r.game.definition.canonical}{played})")
         bad = [r for r in results if not r.ok]
         if bad:
@@ -658,7 +662,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         typer.echo(json.dumps(result, indent=2))
     else:
         typer.echo(_render_summary(result))
-        _err(f"{summary.games} games, {summary.hands} hands in {elapsed:.2f}s "
+        _err(f"{plural(summary.games, 'game')}, {plural(summary.hands, 'hand')} in {elapsed:.2f}s "
              f"({summary.hands / elapsed if elapsed else 0:.0f} hands/s)")
         if profile:
             _err(_render_profile(result["profile"]))
@@ -733,7 +737,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
                        "through the step engine agree")
         for d in checked["disagreements"]:
             typer.echo(f"  {d}")
-        _err(f"{summary.games} games, {summary.hands} hands in {elapsed:.2f}s "
+        _err(f"{plural(summary.games, 'game')}, {plural(summary.hands, 'hand')} in {elapsed:.2f}s "
              f"({summary.hands / elapsed if elapsed else 0:.0f} hands/s, batch engine)")
     if report is not None:
         from ..report import simulate_report

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from ..errors import ExprError, did_you_mean
+from ..errors import ExprError, did_you_mean, plural
 from . import nodes as n
 from .builtins import AGGREGATES, BUILTINS, KEYWORDS, RESERVED, VARIADIC
 from .env import Env, Func, Var
@@ -59,10 +59,6 @@ def comparable(a: Type, b: Type) -> bool:
     if {_kind(a), _kind(b)} == {"int", "symbol"}:
         return False
     return join(a, b) is not None
-
-
-def _plural(k: int, word: str) -> str:
-    return f"{k} {word}" if k == 1 else f"{k} {word}s"
 
 
 class Checker:
@@ -204,12 +200,12 @@ class Checker:
             params = params[:-1]
             if len(args) < len(params):
                 raise self.err(node, f"{name}() takes at least "
-                                     f"{_plural(len(params), 'argument')}, got {len(args)}"
+                                     f"{plural(len(params), 'argument')}, got {len(args)}"
                                + (f"; for a list use {name}(x for x in LIST)"
                                   if name in AGGREGATES else ""))
             params += [params[-1]] * (len(args) - len(params))
         elif len(args) != len(params):
-            raise self.err(node, f"{name}() takes {_plural(len(params), 'argument')}, "
+            raise self.err(node, f"{name}() takes {plural(len(params), 'argument')}, "
                                  f"got {len(args)}")
         types = [self.want(a, p, f"argument {i} of {name}()")
                  for i, (a, p) in enumerate(zip(args, params), 1)]
