@@ -196,7 +196,7 @@
 
   $("title").textContent = M.title;
   // the side panel's calls: the auction's and the others' (a declaration, the stock), under
-  // the heading of what the game has; none at all for a game with neither (All Fives)
+  // the heading of what the game has; none at all for a game with neither (a layout game)
   if (!M.auction) $("calls").textContent = "Calls";
   $("calls").hidden = $("auction").hidden = !M.auction && !M.calls;
   $("about").textContent = `${M.canonical} \u00b7 seed ${M.seed} \u00b7 agents ${M.agents.join(", ")}` +
