@@ -271,6 +271,14 @@ def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
     raise typer.Exit(2 if any(_in_command_line(d) for d in e.diagnostics) else 1)
 
 
+def _game_failed(game, e: TablerulesError) -> None:
+    """An error found while `game` played, said as validate says it: at the line of the user's
+    file that caused it, with a note at a base file's rule it broke (Game.located), each place
+    with its line quoted (from the files the game was read from)."""
+    _fail(game.located(e) if isinstance(e, GameError) else e,
+          game.tree.sources if game.tree is not None else None)
+
+
 def _part_summary(tree) -> str:
     """'trumps; 1 constant, 1 declaration, 5 functions checked' for a library part."""
     counts = []
@@ -591,7 +599,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         if "bounds.max_hands" in e.message and _plays_random(names):
             _err("note: uniformly random bidders may never finish a match of this game; "
                  "try --agents cautious")
-        _fail(e)
+        _game_failed(game, e)
     finally:
         _restore_terminate(term)
         if out is not None:
@@ -667,7 +675,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
         if "bounds.max_hands" in e.message and _plays_random(names):
             _err("note: uniformly random bidders may never finish a match of this game (try "
                  "--agents rules); `tablerules batch` plays its hands")
-        _fail(game.locate(e) if isinstance(e, GameError) else e)
+        _game_failed(game, e)
     finally:
         _restore_terminate(term)
     bar.close()
@@ -1505,7 +1513,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
         interrupted = True
     except TablerulesError as e:
         bar.close()
-        _fail(game.locate(e) if isinstance(e, GameError) else e)
+        _game_failed(game, e)
     finally:
         _restore_terminate(term)
     bar.close()

@@ -1,0 +1,46 @@
+"""Faults found while a command plays (simulate, compare, show's sample deal) are said as
+`validate` says them: at the line of the user's own file that caused them, with a note at the
+base rule it broke, its line quoted, however far the user's folder is from the shipped rulesets.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from support import cli
+from test_located import CASES, ROOT, heads
+
+NEVER_ENDS = "name: e11\ntitle: t\nextends: texas42\nscoring:\n  hand: \"0\"\nbounds:\n  max_hands: 5\n"
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """A user's folder away from the checkout, holding the located cases."""
+    for p in (ROOT / CASES).glob("*.yaml"):
+        shutil.copy(p, tmp_path / p.name)
+    (tmp_path / "e11.yaml").write_text(NEVER_ENDS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def where(stderr: str) -> list[tuple]:
+    return [(d["file"], d["line"], d["col"], d["sev"]) for d in heads(stderr)]
+
+
+def test_simulate_says_a_fault_where_validate_does(folder):
+    v = cli("validate", "e11.yaml", "--hands", "10")
+    s = cli("simulate", "e11.yaml", "-n", "1")
+    assert s.exit_code == 1 and s.stdout == ""
+    assert where(s.stderr) == where(v.stderr) == [("e11.yaml", 5, 3, "error"),
+                                                  ("rulesets/texas42.yaml", 189, 15, "note")]
+    lines = s.stderr.splitlines()
+    assert lines[0] == ("e11.yaml:5:3: error: the match did not end within 5 deals "
+                        "(bounds.max_hands) (in game 1, seed '0:0')")
+    assert lines[1].strip() == 'hand: "0"'
+    # the base file's line is quoted, though no rulesets/ folder is here
+    assert lines[3] == "rulesets/texas42.yaml:189:15: note: the base rule it broke: scoring.match_over"
+    assert "match_over:" in lines[4] and lines[5].strip() == "^"
+    assert not (folder / "rulesets").exists()
