@@ -44,3 +44,36 @@ def test_simulate_says_a_fault_where_validate_does(folder):
     assert lines[3] == "rulesets/texas42.yaml:189:15: note: the base rule it broke: scoring.match_over"
     assert "match_over:" in lines[4] and lines[5].strip() == "^"
     assert not (folder / "rulesets").exists()
+
+
+def test_compare_says_a_fault_where_simulate_does_and_whose_game(folder):
+    s = cli("simulate", "e11.yaml", "-n", "1")
+    r = cli("compare", "texas42-tournament", "--vs", "e11.yaml", "--games", "2")
+    assert r.exit_code == 1 and r.stdout == ""
+    assert where(r.stderr) == where(s.stderr)
+    first = r.stderr.splitlines()[0]
+    assert first == ("e11.yaml:5:3: error: the match did not end within 5 deals "
+                     "(bounds.max_hands) (in B's game of deal 1, seed '0:0')")
+    assert r.stderr.splitlines()[1:] == s.stderr.splitlines()[1:]
+    # A's side when the file is A's; the same with the deals on worker processes
+    r = cli("compare", "e11.yaml", "--vs", "texas42-tournament", "--games", "2",
+            "--workers", "2")
+    assert r.exit_code == 1 and "(in A's game of deal 1, seed '0:0')" in r.stderr
+    assert where(r.stderr) == where(s.stderr)
+
+
+def test_compare_at_one_table_says_which_seating(folder):
+    r = cli("compare", "e11.yaml", "--agents", "rules", "--vs", "--agents", "cautious",
+            "--games", "2")
+    assert r.exit_code == 1 and r.stdout == ""
+    assert r.stderr.splitlines()[0].endswith(
+        "(in deal 1 with A's agents on side 0, seed '0:0')")
+    assert where(r.stderr)[0] == ("e11.yaml", 5, 3, "error")
+
+
+def test_compare_json_prints_nothing_on_stdout_for_a_fault(folder):
+    # an error is not a result: said on stderr as the text commands say it (as simulate -f
+    # json does), stdout left empty for the tool reading it
+    r = cli("compare", "texas42-tournament", "--vs", "e11.yaml", "--games", "2", "-f", "json")
+    assert r.exit_code == 1 and r.stdout == ""
+    assert where(r.stderr)[0] == ("e11.yaml", 5, 3, "error")

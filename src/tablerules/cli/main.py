@@ -950,7 +950,7 @@ def compare(ctx: typer.Context,
         started = time.perf_counter()
         res = _with_progress(progress, lambda tick: run(a, b, games=games, seed=seed,
                                                         progress=tick, workers=n_workers,
-                                                        cluster=cluster))
+                                                        cluster=cluster), game_a, game_b)
     out = res.as_dict()
     if checked is not None:
         out["engine"] = "batch"
@@ -994,7 +994,7 @@ def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, work
     started = time.perf_counter()
     res, checked = _with_progress(progress, lambda tick: compare_batch(
         a, b, engines[0], engines[1], games=games, seed=seed, check=check, progress=tick,
-        workers=workers, cluster=cluster))
+        workers=workers, cluster=cluster), a.game, b.game)
     return res, checked, started
 
 
@@ -1015,13 +1015,14 @@ def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool
     started = time.perf_counter()
     res, checked = _with_progress(progress, lambda tick: compare_batch_match(
         a, b, engine, plans, games=games, seed=seed, check=check, progress=tick,
-        workers=workers, cluster=cluster))
+        workers=workers, cluster=cluster), a.game)
     return res, checked, started
 
 
-def _with_progress(progress: bool, run):
+def _with_progress(progress: bool, run, *games):
     """`run(tick)` with a progress bar on a terminal (tick(done, total) moves it), SIGTERM taken
-    as Ctrl-C, and a ruleset error as its located message."""
+    as Ctrl-C, and a ruleset error as its located message, the lines of the `games`' files it
+    names quoted."""
     bar = _Progress(1, enabled=progress and sys.stderr.isatty())
 
     def tick(done: int, total: int) -> None:
@@ -1033,7 +1034,7 @@ def _with_progress(progress: bool, run):
         return run(tick)
     except TablerulesError as e:
         bar.close()
-        _fail(e)
+        _fail(e, {k: v for g in games if g.tree is not None for k, v in g.tree.sources.items()})
     finally:
         _restore_terminate(term)
         bar.close()
@@ -1053,7 +1054,7 @@ def _each_rule_off(ruleset: str, agent: str | None, opts: list[str], *, games: i
     started = time.perf_counter()
     res = _with_progress(progress, lambda tick: run(game, names[0], games=games, seed=seed,
                                                     progress=tick, workers=workers,
-                                                    cluster=cluster))
+                                                    cluster=cluster), game)
     out = {"ruleset": game.definition.canonical, **res.as_dict()}
     if fmt == "json":
         typer.echo(json.dumps(out, indent=2))

@@ -18,7 +18,8 @@ from typing import Any, Callable
 
 from ..errors import GameError
 from ..game import Game
-from .runner import NO_BID, Fault, _bid_key, bid_row, made_n, play_game, rate, wilson
+from .runner import (NO_BID, Fault, _bid_key, bid_row, game_seed, made_n, play_game, rate,
+                     wilson)
 
 INTERVAL = "Wilson score, 95%"
 
@@ -241,8 +242,11 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
             progress(done, total)
     try:
         for d in range(deals):
-            results = play_deal(lambda who: (b if who == "B" else a).game, plan, seed, d,
-                                one_done)
+            try:
+                results = play_deal(lambda who: (b if who == "B" else a).game, plan, seed, d,
+                                    one_done)
+            except GameError as e:
+                raise side_fault(a, b, e, seed) from None
             for who, seating, a_side, hands, winners in results:  # a deal counts whole
                 _count(res, who, a_side, hands, winners)
             _count_difference(res, results)
@@ -251,6 +255,23 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
         res.interrupted = True
     res.games = res.played["AB"] if mode == "match" else max(res.played["A"], res.played["B"])
     return res
+
+
+def side_fault(a: Config, b: Config, e: GameError, seed: int) -> GameError:
+    """A fault found while a comparison played, said as `simulate` says one (Game.located: at
+    the user's line, a note at a base rule) with whose game it was, A's or B's, and on which
+    deal (`e.who`, `e.a_side`, `e.deal` as the game that stopped left them)."""
+    who = getattr(e, "who", "")
+    game = (b if who == "B" else a).game
+    deal = getattr(e, "deal", None)
+    where = [f"deal {deal + 1}"] if deal is not None else []
+    if who == "AB":  # one table: the ruleset is A's and B's
+        where = [" ".join(where + [f"with A's agents on side {e.a_side}"])]
+    elif who:
+        where = [" of ".join([f"{who}'s game"] + where)]
+    if deal is not None:
+        where.append(f"seed '{game_seed(seed, deal)}'")
+    return game.located(e, f"{e.message} (in {', '.join(where)})" if where else e.message)
 
 
 def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
@@ -262,9 +283,13 @@ def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
     for who, seating, a_side in plan:
         game = game_of(who)
         hands: list[dict] = []
-        st = play_game(game, seating, seed, d, record=False, decisions=False,
-                       first_dealer=d % game.definition.seat_count,
-                       on_hand=lambda s: hands.append(s.hand_result()))
+        try:
+            st = play_game(game, seating, seed, d, record=False, decisions=False,
+                           first_dealer=d % game.definition.seat_count,
+                           on_hand=lambda s: hands.append(s.hand_result()))
+        except GameError as e:  # whose game it was, for side_fault
+            e.who, e.a_side, e.deal = who, a_side, d
+            raise
         results.append((who, seating, a_side, hands, list(st.winner_sides)))
         if after is not None:
             after()
@@ -284,7 +309,8 @@ def play_deals(a, b, plan: list, seed: int, start: int, stop: int, files: tuple 
             # each game as the plan gave it: its seating is the agents' texts of the run
             out.append([(w, plan[i][1], *rest) for i, (w, _s, *rest) in enumerate(deal)])
         except GameError as e:
-            out.append(Fault(d, e.message, e.span, tuple(e.part)))
+            out.append(Fault(d, e.message, e.span, tuple(e.part), getattr(e, "who", ""),
+                             getattr(e, "a_side", None)))
             return out
     return out
 
@@ -355,7 +381,8 @@ def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: in
                 if not isinstance(deal, list):  # a ruleset fault: as one process raises it
                     err = GameError(deal.message, deal.span)
                     err.part = deal.part
-                    raise err
+                    err.who, err.a_side, err.deal = deal.who, deal.a_side, deal.index
+                    raise side_fault(res.a, res.b, err, res.seed)
                 for who, seating, a_side, hands, winners in deal:
                     _count(res, who, a_side, hands, winners)
                 _count_difference(res, deal)
