@@ -77,3 +77,28 @@ def test_compare_json_prints_nothing_on_stdout_for_a_fault(folder):
     r = cli("compare", "texas42-tournament", "--vs", "e11.yaml", "--games", "2", "-f", "json")
     assert r.exit_code == 1 and r.stdout == ""
     assert where(r.stderr)[0] == ("e11.yaml", 5, 3, "error")
+
+
+NOBODY_BIDS = ("name: e15b\ntitle: nobody can bid\nextends: texas42-tournament\nauction:\n"
+               "  beats: \"false\"\n")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_show_describes_a_file_whose_sample_deal_stops(folder, fmt):
+    (folder / "e15b.yaml").write_text(NOBODY_BIDS, encoding="utf-8")
+    v = cli("validate", "e15b.yaml", "--hands", "10")
+    r = cli("show", "e15b.yaml", "-f", fmt)
+    assert r.exit_code == 0
+    if fmt == "json":
+        import json
+        assert json.loads(r.stdout)["phases"]["pass_out"] is None
+    else:
+        assert r.stdout.startswith("e15b: nobody can bid\n")
+        assert "all pass: not known: the sample deal stopped (the note says where)" in r.stdout
+    # one located note, the seat validate names
+    assert where(r.stderr) == [("e15b.yaml", 5, 3, "note")] == [
+        (f, ln, c, "note") for f, ln, c, _ in where(v.stderr)]
+    assert r.stderr.splitlines()[0] == (
+        "e15b.yaml:5:3: note: show's sample deal stopped: South has no legal action in the "
+        "auction (hand 1) (`tablerules validate e15b.yaml` plays more)")
+    assert "South has no legal action" in v.stderr

@@ -401,7 +401,8 @@ def list_cmd(fmt: str = FormatArg) -> None:
 def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path."),
          option: Optional[List[str]] = OptionArg, fmt: str = FormatArg) -> None:
     """Show a ruleset: its options (value, default, allowed, description) and its phases."""
-    from ..describe import describe, render_show
+    from ..describe import describe, render_show, sample_fault
+    from ..game import add_sources
     _check_format(fmt)
     game = _load(ruleset, option)
     info = describe(game)
@@ -409,6 +410,14 @@ def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path.")
         typer.echo(json.dumps(info, indent=2, default=str))
     else:
         typer.echo(render_show(info))
+    fault = sample_fault(game)
+    if fault is not None:  # the file is described still; where its play stops is a note
+        notes = game.located(fault, f"show's sample deal stopped: {fault.message} (`tablerules "
+                                    f"validate {ruleset}` plays more)").diagnostics
+        srcs = add_sources(notes, dict(game.tree.sources) if game.tree is not None else {})
+        for d in notes:
+            d.severity = "note"
+            _err(_render(d, srcs, option))
 
 
 @app.command(cls=_Command)
