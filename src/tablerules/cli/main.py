@@ -914,7 +914,7 @@ def compare(ctx: typer.Context,
     Exit status 2 for a usage error, 1 for a ruleset error.
     """
 
-    from ..records.compare import Config, compare as run
+    from ..records.compare import Config, compare as run, unshared_deals
     _check_format(fmt)
     _need_report(report)
     n_workers = _workers(workers)
@@ -948,6 +948,9 @@ def compare(ctx: typer.Context,
     b_names = _agents_for(game_b, b_names)
     a = Config("A", game_a, _per_seat(a_names, game_a))
     b = Config("B", game_b, _per_seat(b_names, game_b))
+    unshared = unshared_deals(a, b)
+    if unshared:
+        _usage(unshared)
     checked = None
     if batch:  # timed from when the kernels are ready, as simulate's and batch's runs are
         res, checked, started = _compare_batch(a, b, games, seed, check, progress,

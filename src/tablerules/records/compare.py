@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..definition import value_str
 from ..errors import GameError
 from ..game import Game
 from .runner import (NO_BID, Fault, _bid_key, bid_row, game_seed, made_n, play_game, rate,
@@ -124,8 +125,9 @@ class Comparison:
             out.append(f"ruleset: {a.game.definition.canonical} vs {b.game.definition.canonical}")
         oa, ob = a.game.definition.options, b.game.definition.options
         for k in sorted(set(oa) | set(ob)):
-            if oa.get(k, "-") != ob.get(k, "-"):
-                out.append(f"option {k}: {oa.get(k, '-')} vs {ob.get(k, '-')}")
+            if oa.get(k, "-") != ob.get(k, "-"):  # as a ruleset writes them: true, not True
+                out.append(f"option {k}: {value_str(oa[k]) if k in oa else '-'} vs "
+                           f"{value_str(ob[k]) if k in ob else '-'}")
         ta, tb = seats_text(a.agents), seats_text(b.agents)
         if ta != tb:
             out.append(f"agents: {ta} vs {tb}")
@@ -179,6 +181,30 @@ class Comparison:
 def seats_text(agents: list[str]) -> str:
     """One agent for every seat as its name alone, else the agent of each seat."""
     return agents[0] if len(set(agents)) == 1 else ",".join(agents)
+
+
+def _deal_text(gd) -> str:
+    """'4 seats, 7 pieces each of a set of 28': what a deal of `gd` is."""
+    stock = f" and a stock of {gd.stock}" if gd.stock else ""
+    return (f"{gd.seat_count} seats, {gd.hand_size} pieces each{stock}, of a set of "
+            f"{len(gd.pieces)}")
+
+
+def unshared_deals(a: Config, b: Config) -> str | None:
+    """Why A and B cannot be dealt the same hands (other pieces, seats, hand sizes or stock: a
+    seed deals another deal to each), else None."""
+    ga, gb = a.game.definition, b.game.definition
+    if (ga.pieces.names, ga.seat_count, ga.hand_size, ga.stock) == \
+            (gb.pieces.names, gb.seat_count, gb.hand_size, gb.stock):
+        return None
+    if (ga.seat_count, ga.hand_size, ga.stock, len(ga.pieces)) == \
+            (gb.seat_count, gb.hand_size, gb.stock, len(gb.pieces)):
+        what = f"both deal {_deal_text(ga)}, but not the same pieces"
+    else:
+        what = f"A deals {_deal_text(ga)}, B {_deal_text(gb)}"
+    return (f"A ({ga.canonical}) and B ({gb.canonical}) cannot be dealt the same hands: {what}; "
+            "compare plays both on the same deals, so A and B must deal the same pieces to the "
+            "same seats")
 
 
 def same_game(a: Config, b: Config) -> bool:
