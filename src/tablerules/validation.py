@@ -130,10 +130,11 @@ def strategy_file(ref: str) -> Path | None:
     from .errors import TablerulesError
     from .load.ruleset import builtin_names, read_tree
     p = Path(ref)
-    if "/" not in ref and p.suffix not in (".yaml", ".yml") and ref not in builtin_names():
+    if "/" not in ref and p.suffix.lower() not in (".yaml", ".yml") and \
+            ref not in builtin_names():
         p = strategy_dir() / f"{ref}.yaml"  # a shipped strategy by its name (a game's wins)
     try:
-        if p.suffix not in (".yaml", ".yml") or not p.is_file():
+        if p.suffix.lower() not in (".yaml", ".yml") or not p.is_file():
             return None
         data = read_tree(p).data
     except (OSError, TablerulesError):
