@@ -136,8 +136,12 @@ def read_tree(path: Path) -> Tree:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES} bytes", Span(name, 1, 1))
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise LoadError(f"file is not UTF-8 text (byte {e.start})", Span(name, 1, 1)) from None
+    except UnicodeDecodeError as e:  # at the bad byte's line and column (of the text before it)
+        before = raw[:e.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        raise LoadError(f"file is not UTF-8 text: byte 0x{raw[e.start]:02x} (byte {e.start} of "
+                        "the file) is not UTF-8; save it as UTF-8", Span(name, line, col)) from None
     tree = parse_yaml(text, name)
     if not isinstance(tree.data, dict):
         raise LoadError("a ruleset is a YAML mapping of keys such as name, options, contracts",
