@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from ..batch import MATCH_RESULT, RESULT
+from ..batch import MATCH_RESULT, RESULT, BatchUnavailable
 from ..batch.replay import replay_matches
 from ..errors import GameError
 from .runner import FORCED, NO_BID, Summary, signals_held, add_rows, new_summary
@@ -342,6 +342,8 @@ def _sided(a, b, seed: int, parts):
     from .compare import side_fault
     try:
         yield from parts
+    except BatchUnavailable:  # a worker without numba: not a fault of either ruleset
+        raise
     except GameError as e:
         raise side_fault(a, b, e, seed) from None
 
