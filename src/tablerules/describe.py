@@ -124,13 +124,31 @@ def _exchange(c, raw, names) -> dict | list:
     return out if isinstance(raw, list) else out[0]
 
 
-def _can_pass_out(game: Game) -> bool:
-    """Whether every seat may pass in the first hand of a sample deal (a forced rule may stop it)."""
+def _can_pass_out(game: Game) -> bool | None:
+    """Whether every seat may pass in the first hand of a sample deal (a forced rule may stop
+    it); None when the deal stops on a fault of the ruleset (`sample_fault` says it)."""
+    return None if sample_fault(game) is not None else _passes_out(game)
+
+
+def sample_fault(game: Game):
+    """The GameError that stops show's sample deal (a seat with no legal action), else None."""
+    from .errors import GameError
+    try:
+        _passes_out(game)
+    except GameError as e:
+        return e
+    return None
+
+
+def _passes_out(game: Game) -> bool:
+    """Every seat passes in the first hand of the deal of `validate`'s and `simulate --seed 0`'s
+    first match (a fault in it is the one they find first)."""
     import random
 
     from .engine.state import AUCTION
+    from .records.runner import game_seed
     st = game.new_match()
-    st.deal_random(random.Random(0))
+    st.deal_random(random.Random(game_seed(0, 0) + ":deal"))  # as records.runner.play_game
     if st.phase != AUCTION:
         return True
     pass_action = game.definition.actions.pass_action
@@ -243,6 +261,8 @@ def render_show(info: dict[str, Any]) -> str:
     elif isinstance(a.get("all_pass"), dict):
         lines.append(f"     all pass: seat {a['all_pass'].get('seat')} must bid: "
                      f"{a['all_pass'].get('bids', 'any bid')}")
+    elif ph.get("pass_out", True) is None and a.get("forced"):
+        lines.append("     all pass: not known: the sample deal stopped (the note says where)")
     elif ph.get("pass_out", True) or not a.get("forced"):
         lines.append("     all pass: the hand is thrown in and dealt again")
     else:

@@ -18,7 +18,7 @@ from .errors import UNKNOWN, CheckError, Diagnostic, GameError, Span, Tablerules
 from .interpreter import check_tree, compile_tree
 from .interpreter.options import is_count
 from .kept import Kept
-from .load.ruleset import load_tree
+from .load.ruleset import attribute, load_tree
 from .load.yamltree import Tree
 
 
@@ -62,6 +62,24 @@ class Game:
         if err.span == UNKNOWN and self.tree.origin:
             return type(err)(err.message, Span(self.tree.origin, 0, 0))
         return err
+
+    def diagnosed(self, span: Span, message: str, kind: str = "game",
+                  part: tuple | None = None) -> list[Diagnostic]:
+        """A fault found in play at `span` (the rule at `part`), said where the author wrote
+        it: a base file's rule that the user's file broke is the user's line, with a note at
+        the base rule (load.ruleset.attribute; validate and every command that plays)."""
+        found = Diagnostic(span, message, kind, path=tuple(part) if part else None)
+        return attribute(self.tree, [found]) if self.tree is not None else [found]
+
+    def located(self, err: GameError, message: str | None = None) -> GameError:
+        """`err` placed in the ruleset (`locate`) and said where the author wrote it
+        (`diagnosed`); `message`, when given, is said instead of its own."""
+        at = self.locate(err)
+        diags = self.diagnosed(at.span, at.message if message is None else message, err.kind,
+                               at.part or None)
+        out = type(err)(diags[0].message, diags[0].span, diagnostics=diags)
+        out.part = at.part
+        return out
 
     def deal_ids(self, hands) -> tuple:
         get = self.definition.pieces.by_ends.__getitem__

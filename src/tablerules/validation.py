@@ -16,7 +16,6 @@ from .agents import AgentTextError, parse as parse_agent
 from .definition import value_str
 from .errors import Diagnostic, GameError, Span
 from .game import Game, check
-from .load.ruleset import attribute
 from .records.runner import play_game
 
 # uniform bidders seldom all pass: cautious matches alternate with the defaults to reach those paths
@@ -131,10 +130,11 @@ def strategy_file(ref: str) -> Path | None:
     from .errors import TablerulesError
     from .load.ruleset import builtin_names, read_tree
     p = Path(ref)
-    if "/" not in ref and p.suffix not in (".yaml", ".yml") and ref not in builtin_names():
+    if "/" not in ref and p.suffix.lower() not in (".yaml", ".yml") and \
+            ref not in builtin_names():
         p = strategy_dir() / f"{ref}.yaml"  # a shipped strategy by its name (a game's wins)
     try:
-        if p.suffix not in (".yaml", ".yml") or not p.is_file():
+        if p.suffix.lower() not in (".yaml", ".yml") or not p.is_file():
             return None
         data = read_tree(p).data
     except (OSError, TablerulesError):
@@ -246,11 +246,9 @@ def play_check(res: FileResult, hands: int, seed: int, options: dict[str, Any],
 def _fault(res: FileResult, span: Span, message: str, seed: int, match: int, names: list[str],
            options: dict[str, Any], path: tuple | None = None) -> None:
     opts = "".join(f" --option {k}={value_str(v)}" for k, v in options.items())
-    found = Diagnostic(
+    # a fault in a base file is the user's overlay's: report it there, with a note
+    res.diagnostics.extend(res.game.diagnosed(
         span, f"seeded play: {message} (reproduce: tablerules simulate {res.ref} "
               f"--seed {seed} --games {match + 1} --agents {','.join(names)}{opts})", "game",
-        path=path)
-    # a fault in a base file is the user's overlay's: report it there, with a note
-    tree = res.game.tree
-    res.diagnostics.extend(attribute(tree, [found]) if tree is not None else [found])
+        path))
 

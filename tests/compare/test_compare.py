@@ -184,6 +184,32 @@ def test_usage_errors_exit_2(args, message):
     assert r.exit_code == 2 and message in r.stderr and r.stdout == "", r.stderr
 
 
+@pytest.mark.parametrize("b, options, said", [
+    ("moon", [], "A deals 4 seats, 7 pieces each, of a set of 28, B 3 seats, 7 pieces each and "
+                 "a stock of 1, of a set of 22"),
+    ("allfives", ["-o", "players=3"], "A deals 4 seats, 7 pieces each, of a set of 28, B 3 "
+                                      "seats, 7 pieces each and a stock of 7, of a set of 28"),
+])
+def test_a_and_b_that_cannot_share_deals_are_refused(b, options, said):
+    # compare is about paired deals: "over the same 4 deals" would not be true (exit 2, before
+    # any game, for either engine)
+    for engine in ("step", "batch"):
+        r = cli("compare", "texas42", "--vs", b, *options, "--games", "4", "--engine", engine)
+        assert r.exit_code == 2 and r.stdout == "", r.output
+        assert r.stderr == (f"error: A (texas42) and B ({b}{'(players=3)' if options else ''}) "
+                            f"cannot be dealt the same hands: {said}; compare plays both on the "
+                            "same deals, so A and B must deal the same pieces to the same "
+                            "seats\n")
+
+
+def test_the_differences_are_written_as_a_ruleset_writes_them():
+    r = cli("compare", "texas42", "--vs", "texas42-tournament", "--games", "1", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    differ = next(ln for ln in r.stdout.splitlines() if ln.startswith("differ"))
+    assert differ.endswith("option nello: true vs false; option sevens: true vs false")
+    assert "True" not in r.stdout and "False" not in r.stdout
+
+
 def test_a_ruleset_error_exits_1():
     r = cli("compare", "texas42", "--vs", "no-such-ruleset", "--games", "2")
     assert r.exit_code == 1 and "no built-in ruleset named 'no-such-ruleset'" in r.stderr

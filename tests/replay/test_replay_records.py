@@ -89,6 +89,7 @@ def test_replay_game_option_selects_one_game(tmp_path, monkeypatch):
     r = cli("replay", "game.jsonl", "--game", "4")
     assert r.exit_code == 1
     assert re.search(r"^game\.jsonl:1:1: error: .*no game 4", r.stderr, re.M)
+    assert "the record has no game 4: it holds games 1 to 3" in r.stderr  # what to ask for
 
 
 def test_replay_game_option_still_verifies_every_game(tmp_path, monkeypatch):

@@ -188,7 +188,7 @@ def test_an_unknown_start_method_is_an_error(monkeypatch, command):
 
 
 @pytest.mark.parametrize("args", [["texas42", "--agents", "random", "--vs", "--agents", "rules"],
-                                  ["allfives", "--vs", "moon"]], ids=["match", "separate"])
+                                  ["allfives", "--vs", "texas42"]], ids=["match", "separate"])
 def test_compare_on_workers_is_the_comparison_of_one_process(args):
     one = cli("compare", *args, "-n", "8", "-s", "3", "-f", "json", "--no-progress")
     two = cli("compare", *args, "-n", "8", "-s", "3", "-f", "json", "--no-progress",

@@ -283,6 +283,14 @@ def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
     raise typer.Exit(2 if any(_in_command_line(d) for d in e.diagnostics) else 1)
 
 
+def _game_failed(game, e: TablerulesError) -> None:
+    """An error found while `game` played, said as validate says it: at the line of the user's
+    file that caused it, with a note at a base file's rule it broke (Game.located), each place
+    with its line quoted (from the files the game was read from)."""
+    _fail(game.located(e) if isinstance(e, GameError) else e,
+          game.tree.sources if game.tree is not None else None)
+
+
 def _part_summary(tree) -> str:
     """'trumps; 1 constant, 1 declaration, 5 functions checked' for a library part."""
     counts = []
@@ -425,7 +433,8 @@ def list_cmd(fmt: str = FormatArg) -> None:
 def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path."),
          option: Optional[List[str]] = OptionArg, fmt: str = FormatArg) -> None:
     """Show a ruleset: its options (value, default, allowed, description) and its phases."""
-    from ..describe import describe, render_show
+    from ..describe import describe, render_show, sample_fault
+    from ..game import add_sources
     _check_format(fmt)
     game = _load(ruleset, option)
     info = describe(game)
@@ -433,6 +442,14 @@ def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path.")
         typer.echo(json.dumps(info, indent=2, default=str))
     else:
         typer.echo(render_show(info))
+    fault = sample_fault(game)
+    if fault is not None:  # the file is described still; where its play stops is a note
+        notes = game.located(fault, f"show's sample deal stopped: {fault.message} (`tablerules "
+                                    f"validate {ruleset}` plays more)").diagnostics
+        srcs = add_sources(notes, dict(game.tree.sources) if game.tree is not None else {})
+        for d in notes:
+            d.severity = "note"
+            _err(_render(d, srcs, option))
 
 
 @app.command(cls=_Command)
@@ -641,7 +658,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
         if "bounds.max_hands" in e.message and _plays_random(names):
             _err("note: uniformly random bidders may never finish a match of this game; "
                  "try --agents cautious")
-        _fail(e)
+        _game_failed(game, e)
     finally:
         _restore_terminate(term)
         if out is not None:
@@ -718,7 +735,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
         if "bounds.max_hands" in e.message and _plays_random(names):
             _err("note: uniformly random bidders may never finish a match of this game (try "
                  "--agents rules); `tablerules batch` plays its hands")
-        _fail(game.locate(e) if isinstance(e, GameError) else e)
+        _game_failed(game, e)
     finally:
         _restore_terminate(term)
     bar.close()
@@ -948,7 +965,7 @@ def compare(ctx: typer.Context,
     Exit status 2 for a usage error, 1 for a ruleset error.
     """
 
-    from ..records.compare import Config, compare as run
+    from ..records.compare import Config, compare as run, unshared_deals
     _check_format(fmt)
     _need_report(report)
     n_workers = _workers(workers)
@@ -982,6 +999,9 @@ def compare(ctx: typer.Context,
     b_names = _agents_for(game_b, b_names)
     a = Config("A", game_a, _per_seat(a_names, game_a))
     b = Config("B", game_b, _per_seat(b_names, game_b))
+    unshared = unshared_deals(a, b)
+    if unshared:
+        _usage(unshared)
     checked = None
     if batch:  # timed from when the kernels are ready, as simulate's and batch's runs are
         res, checked, started = _compare_batch(a, b, games, seed, check, progress,
@@ -993,7 +1013,7 @@ def compare(ctx: typer.Context,
         started = time.perf_counter()
         res = _with_progress(progress, lambda tick: run(a, b, games=games, seed=seed,
                                                         progress=tick, workers=n_workers,
-                                                        cluster=cluster))
+                                                        cluster=cluster), game_a, game_b)
     out = res.as_dict()
     for k, c in (("a", a), ("b", b)):  # what the tables call the sides (replay's names)
         out[k]["side_names"] = _names(c.game.definition)["side_names"]
@@ -1039,7 +1059,7 @@ def _compare_batch(a, b, games: int, seed: int, check: int, progress: bool, work
     started = time.perf_counter()
     res, checked = _with_progress(progress, lambda tick: compare_batch(
         a, b, engines[0], engines[1], games=games, seed=seed, check=check, progress=tick,
-        workers=workers, cluster=cluster))
+        workers=workers, cluster=cluster), a.game, b.game)
     return res, checked, started
 
 
@@ -1060,13 +1080,14 @@ def _compare_batch_match(a, b, games: int, seed: int, check: int, progress: bool
     started = time.perf_counter()
     res, checked = _with_progress(progress, lambda tick: compare_batch_match(
         a, b, engine, plans, games=games, seed=seed, check=check, progress=tick,
-        workers=workers, cluster=cluster))
+        workers=workers, cluster=cluster), a.game)
     return res, checked, started
 
 
-def _with_progress(progress: bool, run):
+def _with_progress(progress: bool, run, *games):
     """`run(tick)` with a progress bar on a terminal (tick(done, total) moves it), SIGTERM taken
-    as Ctrl-C, and a ruleset error as its located message."""
+    as Ctrl-C, and a ruleset error as its located message, the lines of the `games`' files it
+    names quoted."""
     bar = _Progress(1, enabled=progress and sys.stderr.isatty())
 
     def tick(done: int, total: int) -> None:
@@ -1078,7 +1099,7 @@ def _with_progress(progress: bool, run):
         return run(tick)
     except TablerulesError as e:
         bar.close()
-        _fail(e)
+        _fail(e, {k: v for g in games if g.tree is not None for k, v in g.tree.sources.items()})
     finally:
         _restore_terminate(term)
         bar.close()
@@ -1098,7 +1119,7 @@ def _each_rule_off(ruleset: str, agent: str | None, opts: list[str], *, games: i
     started = time.perf_counter()
     res = _with_progress(progress, lambda tick: run(game, names[0], games=games, seed=seed,
                                                     progress=tick, workers=workers,
-                                                    cluster=cluster))
+                                                    cluster=cluster), game)
     out = {"ruleset": game.definition.canonical, **res.as_dict()}
     if fmt == "json":
         typer.echo(json.dumps(out, indent=2))
@@ -1566,7 +1587,7 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
         interrupted = True
     except TablerulesError as e:
         bar.close()
-        _fail(game.locate(e) if isinstance(e, GameError) else e)
+        _game_failed(game, e)
     finally:
         _restore_terminate(term)
     bar.close()

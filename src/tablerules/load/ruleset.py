@@ -36,8 +36,30 @@ def builtin_path(name: str) -> Path | None:
         return None
 
 
+YAML_SUFFIXES = (".yaml", ".yml")  # in any case: OurHall.YAML is a path
+
+
 def is_path_ref(ref: str) -> bool:
-    return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+    return ref.lower().endswith(YAML_SUFFIXES) or "/" in ref or "\\" in ref
+
+
+def _not_yaml(ref: str, p: Path, span: Span | None) -> LoadError | None:
+    """An existing file that is not named .yaml or .yml: what it is instead (a game record
+    for `replay`), else None."""
+    name = p.name.lower()
+    if name.endswith(YAML_SUFFIXES):
+        return None
+    try:
+        if not p.is_file():
+            return None
+    except (OSError, ValueError):
+        return None
+    where = span or Span(_short(ref), 0, 0)
+    if name.endswith((".jsonl", ".jsonl.gz")):
+        return LoadError(f"{_short(ref)} is a game record, not a ruleset: `tablerules replay "
+                         f"{_short(ref)}` plays it again", where)
+    return LoadError(f"{_short(ref)} is not a .yaml file: a ruleset is a YAML file named "
+                     f"NAME.yaml or NAME.yml, or a built-in name", where)
 
 
 def resolve_ref(ref: str, *, relative_to: Path | None = None, span: Span | None = None) -> Path:
@@ -53,9 +75,15 @@ def resolve_ref(ref: str, *, relative_to: Path | None = None, span: Span | None 
                             span or Span(_short(ref), 0, 0)) from None
         if not found:
             raise LoadError(f"no such ruleset file: {_short(ref)}", span or Span(_short(ref), 0, 0))
+        other = _not_yaml(ref, p, span)
+        if other is not None:
+            raise other
         return p
     p = builtin_path(ref)
     if p is None:
+        other = _not_yaml(ref, Path(ref) if relative_to is None else relative_to / ref, span)
+        if other is not None:  # a file here by that name, not a built-in's
+            raise other
         names = builtin_names()
         raise LoadError(f"no built-in ruleset named {_quoted(ref)} (built-ins: {', '.join(names)})",
                         span or Span(_short(ref), 0, 0), suggestion=did_you_mean(ref, names))
@@ -108,8 +136,12 @@ def read_tree(path: Path) -> Tree:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES} bytes", Span(name, 1, 1))
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise LoadError(f"file is not UTF-8 text (byte {e.start})", Span(name, 1, 1)) from None
+    except UnicodeDecodeError as e:  # at the bad byte's line and column (of the text before it)
+        before = raw[:e.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        raise LoadError(f"file is not UTF-8 text: byte 0x{raw[e.start]:02x} (byte {e.start} of "
+                        "the file) is not UTF-8; save it as UTF-8", Span(name, line, col)) from None
     tree = parse_yaml(text, name)
     if not isinstance(tree.data, dict):
         raise LoadError("a ruleset is a YAML mapping of keys such as name, options, contracts",

@@ -16,8 +16,9 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from ..batch import MATCH_RESULT, RESULT
+from ..batch import MATCH_RESULT, RESULT, BatchUnavailable
 from ..batch.replay import replay_matches
+from ..errors import GameError
 from .runner import FORCED, NO_BID, Summary, signals_held, add_rows, new_summary
 
 
@@ -307,7 +308,8 @@ def _separate_part(sides, seed: int, start: int, n: int, games: int, check: int)
         side_wins = wins_of[who] = Counter()
         played[who] = 0
         per = []  # per match: what its hands scored, every side together
-        for block in batch.matches(n, seed, first=start, first_dealer="rotate", decisions=False):
+        for block in _whose(who, None, batch.matches(n, seed, first=start, first_dealer="rotate",
+                                                      decisions=False)):
             _fold_side(tally, g, block)
             base = len(RESULT)
             scored = block.hands.results[:, base + ns:base + 2 * ns].sum(axis=1)
@@ -322,6 +324,28 @@ def _separate_part(sides, seed: int, start: int, n: int, games: int, check: int)
                              _replayed(batch, g, block, sample, seed, "rotate", batch.agents)]
         totals[who] = np.concatenate(per)
     return tallies, wins_of, played, _counts(totals["A"] - totals["B"]), checked, problems
+
+
+def _whose(who: str, a_side: int | None, blocks):
+    """`blocks` as they come; a fault that stops them says whose game it was, as
+    compare.play_deal's does (compare.side_fault)."""
+    try:
+        yield from blocks
+    except GameError as e:
+        e.who, e.a_side = who, a_side
+        raise
+
+
+def _sided(a, b, seed: int, parts):
+    """`parts` as they come; a fault that stops them is said as compare says one, with whose
+    game it was (compare.side_fault)."""
+    from .compare import side_fault
+    try:
+        yield from parts
+    except BatchUnavailable:  # a worker without numba: not a fault of either ruleset
+        raise
+    except GameError as e:
+        raise side_fault(a, b, e, seed) from None
 
 
 def _counts(values) -> Counter:
@@ -360,7 +384,7 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
         parts = ((k, _separate_part(sides, seed, start, k, games, check))
                  for start, k in _compare_chunks(games))
     try:
-        for k, (tallies, wins_of, played, diffs, n, bad) in parts:
+        for k, (tallies, wins_of, played, diffs, n, bad) in _sided(a, b, seed, parts):
             # a part counts whole or not at all (Ctrl-C keeps the whole deals before it)
             for who, into in (("A", res.ta), ("B", res.tb)):
                 _merge(into, tallies[who])
@@ -476,8 +500,9 @@ def _match_part(game, batch, seatings, seed: int, start: int, k: int, games: int
             a_seats = set(g.sides[a_side])
             b_sides = [s for s in range(ns) if s != a_side]
             batch.seats = np.array(strategy, dtype=np.int64)
-            for block in batch.matches(k, seed, first=start, first_dealer="rotate",
-                                       decisions=False):
+            for block in _whose("AB", a_side, batch.matches(k, seed, first=start,
+                                                             first_dealer="rotate",
+                                                             decisions=False)):
                 _fold_held(ta, g, block, a_seats, [a_side])
                 _fold_held(tb, g, block, set(range(n)) - a_seats, b_sides)
                 w = block.results[:, col]
@@ -531,7 +556,7 @@ def compare_batch_match(a, b, batch, plans, *, games: int, seed: int, check: int
         parts = ((k, _match_part(a.game, batch, seatings, seed, start, k, deals, check))
                  for start, k in _compare_chunks(deals))
     try:
-        for k, (ta, tb, wins, played, diffs, n, bad) in parts:
+        for k, (ta, tb, wins, played, diffs, n, bad) in _sided(a, b, seed, parts):
             # a part counts whole or not at all (Ctrl-C keeps the whole deals before it)
             _merge(res.ta, ta)
             _merge(res.tb, tb)

@@ -16,9 +16,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..definition import value_str
 from ..errors import GameError
 from ..game import Game
-from .runner import NO_BID, Fault, _bid_key, bid_row, made_n, play_game, rate, wilson
+from .runner import (NO_BID, Fault, _bid_key, bid_row, game_seed, made_n, play_game, rate,
+                     wilson)
 
 INTERVAL = "Wilson score, 95%"
 
@@ -123,8 +125,9 @@ class Comparison:
             out.append(f"ruleset: {a.game.definition.canonical} vs {b.game.definition.canonical}")
         oa, ob = a.game.definition.options, b.game.definition.options
         for k in sorted(set(oa) | set(ob)):
-            if oa.get(k, "-") != ob.get(k, "-"):
-                out.append(f"option {k}: {oa.get(k, '-')} vs {ob.get(k, '-')}")
+            if oa.get(k, "-") != ob.get(k, "-"):  # as a ruleset writes them: true, not True
+                out.append(f"option {k}: {value_str(oa[k]) if k in oa else '-'} vs "
+                           f"{value_str(ob[k]) if k in ob else '-'}")
         ta, tb = seats_text(a.agents), seats_text(b.agents)
         if ta != tb:
             out.append(f"agents: {ta} vs {tb}")
@@ -178,6 +181,30 @@ class Comparison:
 def seats_text(agents: list[str]) -> str:
     """One agent for every seat as its name alone, else the agent of each seat."""
     return agents[0] if len(set(agents)) == 1 else ",".join(agents)
+
+
+def _deal_text(gd) -> str:
+    """'4 seats, 7 pieces each of a set of 28': what a deal of `gd` is."""
+    stock = f" and a stock of {gd.stock}" if gd.stock else ""
+    return (f"{gd.seat_count} seats, {gd.hand_size} pieces each{stock}, of a set of "
+            f"{len(gd.pieces)}")
+
+
+def unshared_deals(a: Config, b: Config) -> str | None:
+    """Why A and B cannot be dealt the same hands (other pieces, seats, hand sizes or stock: a
+    seed deals another deal to each), else None."""
+    ga, gb = a.game.definition, b.game.definition
+    if (ga.pieces.names, ga.seat_count, ga.hand_size, ga.stock) == \
+            (gb.pieces.names, gb.seat_count, gb.hand_size, gb.stock):
+        return None
+    if (ga.seat_count, ga.hand_size, ga.stock, len(ga.pieces)) == \
+            (gb.seat_count, gb.hand_size, gb.stock, len(gb.pieces)):
+        what = f"both deal {_deal_text(ga)}, but not the same pieces"
+    else:
+        what = f"A deals {_deal_text(ga)}, B {_deal_text(gb)}"
+    return (f"A ({ga.canonical}) and B ({gb.canonical}) cannot be dealt the same hands: {what}; "
+            "compare plays both on the same deals, so A and B must deal the same pieces to the "
+            "same seats")
 
 
 def same_game(a: Config, b: Config) -> bool:
@@ -241,8 +268,11 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
             progress(done, total)
     try:
         for d in range(deals):
-            results = play_deal(lambda who: (b if who == "B" else a).game, plan, seed, d,
-                                one_done)
+            try:
+                results = play_deal(lambda who: (b if who == "B" else a).game, plan, seed, d,
+                                    one_done)
+            except GameError as e:
+                raise side_fault(a, b, e, seed) from None
             for who, seating, a_side, hands, winners in results:  # a deal counts whole
                 _count(res, who, a_side, hands, winners)
             _count_difference(res, results)
@@ -251,6 +281,23 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
         res.interrupted = True
     res.games = res.played["AB"] if mode == "match" else max(res.played["A"], res.played["B"])
     return res
+
+
+def side_fault(a: Config, b: Config, e: GameError, seed: int) -> GameError:
+    """A fault found while a comparison played, said as `simulate` says one (Game.located: at
+    the user's line, a note at a base rule) with whose game it was, A's or B's, and on which
+    deal (`e.who`, `e.a_side`, `e.deal` as the game that stopped left them)."""
+    who = getattr(e, "who", "")
+    game = (b if who == "B" else a).game
+    deal = getattr(e, "deal", None)
+    where = [f"deal {deal + 1}"] if deal is not None else []
+    if who == "AB":  # one table: the ruleset is A's and B's
+        where = [" ".join(where + [f"with A's agents on side {e.a_side}"])]
+    elif who:
+        where = [" of ".join([f"{who}'s game"] + where)]
+    if deal is not None:
+        where.append(f"seed '{game_seed(seed, deal)}'")
+    return game.located(e, f"{e.message} (in {', '.join(where)})" if where else e.message)
 
 
 def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
@@ -262,9 +309,13 @@ def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
     for who, seating, a_side in plan:
         game = game_of(who)
         hands: list[dict] = []
-        st = play_game(game, seating, seed, d, record=False, decisions=False,
-                       first_dealer=d % game.definition.seat_count,
-                       on_hand=lambda s: hands.append(s.hand_result()))
+        try:
+            st = play_game(game, seating, seed, d, record=False, decisions=False,
+                           first_dealer=d % game.definition.seat_count,
+                           on_hand=lambda s: hands.append(s.hand_result()))
+        except GameError as e:  # whose game it was, for side_fault
+            e.who, e.a_side, e.deal = who, a_side, d
+            raise
         results.append((who, seating, a_side, hands, list(st.winner_sides)))
         if after is not None:
             after()
@@ -284,7 +335,8 @@ def play_deals(a, b, plan: list, seed: int, start: int, stop: int, files: tuple 
             # each game as the plan gave it: its seating is the agents' texts of the run
             out.append([(w, plan[i][1], *rest) for i, (w, _s, *rest) in enumerate(deal)])
         except GameError as e:
-            out.append(Fault(d, e.message, e.span, tuple(e.part)))
+            out.append(Fault(d, e.message, e.span, tuple(e.part), getattr(e, "who", ""),
+                             getattr(e, "a_side", None)))
             return out
     return out
 
@@ -355,7 +407,8 @@ def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: in
                 if not isinstance(deal, list):  # a ruleset fault: as one process raises it
                     err = GameError(deal.message, deal.span)
                     err.part = deal.part
-                    raise err
+                    err.who, err.a_side, err.deal = deal.who, deal.a_side, deal.index
+                    raise side_fault(res.a, res.b, err, res.seed)
                 for who, seating, a_side, hands, winners in deal:
                     _count(res, who, a_side, hands, winners)
                 _count_difference(res, deal)

@@ -267,7 +267,10 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         shown(verifier.out)
     _check_count(head, out, end, version, Span(path, last + 1, 1))
     if only_game is not None and not found:
-        raise RecordError(f"the record has no game {only_game}", Span(path, 1, 1))
+        n, first = out.verified, out.first
+        holds = ("it holds none" if not n else f"it holds game {first}" if n == 1 else
+                 f"it holds games {first} to {first + n - 1}")
+        raise RecordError(f"the record has no game {only_game}: {holds}", Span(path, 1, 1))
     return out
 
 

@@ -347,6 +347,8 @@ class Fault:
     message: str
     span: object
     part: tuple = ()
+    who: str = ""  # in a comparison: the game of "A", "B" or "AB" (compare.side_fault)
+    a_side: int | None = None  # with "AB": the side A's agents held
 
 
 def play_games(game: Game, agent_names: list[str], seed: int, start: int, stop: int,

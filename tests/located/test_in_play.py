@@ -1,0 +1,104 @@
+"""Faults found while a command plays (simulate, compare, show's sample deal) are said as
+`validate` says them: at the line of the user's own file that caused them, with a note at the
+base rule it broke, its line quoted, however far the user's folder is from the shipped rulesets.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from support import cli
+from test_located import CASES, ROOT, heads
+
+NEVER_ENDS = "name: e11\ntitle: t\nextends: texas42\nscoring:\n  hand: \"0\"\nbounds:\n  max_hands: 5\n"
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """A user's folder away from the checkout, holding the located cases."""
+    for p in (ROOT / CASES).glob("*.yaml"):
+        shutil.copy(p, tmp_path / p.name)
+    (tmp_path / "e11.yaml").write_text(NEVER_ENDS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def where(stderr: str) -> list[tuple]:
+    return [(d["file"], d["line"], d["col"], d["sev"]) for d in heads(stderr)]
+
+
+def test_simulate_says_a_fault_where_validate_does(folder):
+    v = cli("validate", "e11.yaml", "--hands", "10")
+    s = cli("simulate", "e11.yaml", "-n", "1")
+    assert s.exit_code == 1 and s.stdout == ""
+    assert where(s.stderr) == where(v.stderr) == [("e11.yaml", 5, 3, "error"),
+                                                  ("rulesets/texas42.yaml", 189, 15, "note")]
+    lines = s.stderr.splitlines()
+    assert lines[0] == ("e11.yaml:5:3: error: the match did not end within 5 deals "
+                        "(bounds.max_hands) (in game 1, seed '0:0')")
+    assert lines[1].strip() == 'hand: "0"'
+    # the base file's line is quoted, though no rulesets/ folder is here
+    assert lines[3] == "rulesets/texas42.yaml:189:15: note: the base rule it broke: scoring.match_over"
+    assert "match_over:" in lines[4] and lines[5].strip() == "^"
+    assert not (folder / "rulesets").exists()
+
+
+def test_compare_says_a_fault_where_simulate_does_and_whose_game(folder):
+    s = cli("simulate", "e11.yaml", "-n", "1")
+    r = cli("compare", "texas42-tournament", "--vs", "e11.yaml", "--games", "2")
+    assert r.exit_code == 1 and r.stdout == ""
+    assert where(r.stderr) == where(s.stderr)
+    first = r.stderr.splitlines()[0]
+    assert first == ("e11.yaml:5:3: error: the match did not end within 5 deals "
+                     "(bounds.max_hands) (in B's game of deal 1, seed '0:0')")
+    assert r.stderr.splitlines()[1:] == s.stderr.splitlines()[1:]
+    # A's side when the file is A's; the same with the deals on worker processes
+    r = cli("compare", "e11.yaml", "--vs", "texas42-tournament", "--games", "2",
+            "--workers", "2")
+    assert r.exit_code == 1 and "(in A's game of deal 1, seed '0:0')" in r.stderr
+    assert where(r.stderr) == where(s.stderr)
+
+
+def test_compare_at_one_table_says_which_seating(folder):
+    r = cli("compare", "e11.yaml", "--agents", "rules", "--vs", "--agents", "cautious",
+            "--games", "2")
+    assert r.exit_code == 1 and r.stdout == ""
+    assert r.stderr.splitlines()[0].endswith(
+        "(in deal 1 with A's agents on side 0, seed '0:0')")
+    assert where(r.stderr)[0] == ("e11.yaml", 5, 3, "error")
+
+
+def test_compare_json_prints_nothing_on_stdout_for_a_fault(folder):
+    # an error is not a result: said on stderr as the text commands say it (as simulate -f
+    # json does), stdout left empty for the tool reading it
+    r = cli("compare", "texas42-tournament", "--vs", "e11.yaml", "--games", "2", "-f", "json")
+    assert r.exit_code == 1 and r.stdout == ""
+    assert where(r.stderr)[0] == ("e11.yaml", 5, 3, "error")
+
+
+NOBODY_BIDS = ("name: e15b\ntitle: nobody can bid\nextends: texas42-tournament\nauction:\n"
+               "  beats: \"false\"\n")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_show_describes_a_file_whose_sample_deal_stops(folder, fmt):
+    (folder / "e15b.yaml").write_text(NOBODY_BIDS, encoding="utf-8")
+    v = cli("validate", "e15b.yaml", "--hands", "10")
+    r = cli("show", "e15b.yaml", "-f", fmt)
+    assert r.exit_code == 0
+    if fmt == "json":
+        import json
+        assert json.loads(r.stdout)["phases"]["pass_out"] is None
+    else:
+        assert r.stdout.startswith("e15b: nobody can bid\n")
+        assert "all pass: not known: the sample deal stopped (the note says where)" in r.stdout
+    # one located note, the seat validate names
+    assert where(r.stderr) == [("e15b.yaml", 5, 3, "note")] == [
+        (f, ln, c, "note") for f, ln, c, _ in where(v.stderr)]
+    assert r.stderr.splitlines()[0] == (
+        "e15b.yaml:5:3: note: show's sample deal stopped: South has no legal action in the "
+        "auction (hand 1) (`tablerules validate e15b.yaml` plays more)")
+    assert "South has no legal action" in v.stderr
