@@ -77,18 +77,22 @@ def test_sides_and_seats_are_called_what_the_ruleset_calls_them():
     assert [ln.split()[0] for ln in chips[at + 1:at + 5]] == ["North", "West", "South", "East"]
 
 
-def test_compare_names_each_games_sides():
+def test_compare_names_each_games_sides(tmp_path):
     """compare of two games, each on its own: each one's wins by its own sides' names, and the
-    JSON gives them (a.side_names, b.side_names) beside the wins keyed by number."""
-    r = cli("compare", "texas42", "--vs", "moon", "-n", "2", "--no-progress")
+    JSON gives them (a.side_names, b.side_names) beside the wins keyed by number. (B deals as A
+    does, with its seats named otherwise: compare refuses games that cannot share deals.)"""
+    b = tmp_path / "names.yaml"
+    b.write_text("name: names\ntitle: t\nextends: texas42\nseats:\n  names: [Ann, Bob, Cy, Di]\n",
+                 encoding="utf-8")
+    r = cli("compare", "texas42", "--vs", str(b), "-n", "2", "--no-progress")
     assert r.exit_code == 0, r.output
-    j = json.loads(cli("compare", "texas42", "--vs", "moon", "-n", "2", "-f", "json").stdout)
+    j = json.loads(cli("compare", "texas42", "--vs", str(b), "-n", "2", "-f", "json").stdout)
     assert j["a"]["side_names"] == ["North-South", "East-West"]
-    assert j["b"]["side_names"] == ["North", "East", "West"]
-    assert list(j["wins_by_side"]["B"]) == ["0", "1", "2"]
+    assert j["b"]["side_names"] == ["Ann-Cy", "Bob-Di"]
+    assert list(j["wins_by_side"]["B"]) == ["0", "1"]
     w = j["wins_by_side"]
     assert f"  A: North-South {w['A']['0']}, East-West {w['A']['1']}\n" in r.stdout
-    assert f"  B: North {w['B']['0']}, East {w['B']['1']}, West {w['B']['2']}\n" in r.stdout
+    assert f"  B: Ann-Cy {w['B']['0']}, Bob-Di {w['B']['1']}\n" in r.stdout
 
 
 def test_merge_names_the_sides_as_simulate_does(tmp_path):
@@ -100,3 +104,19 @@ def test_merge_names_the_sides_as_simulate_does(tmp_path):
     r = cli("merge", str(tmp_path / "all.jsonl"), *shards)
     assert r.exit_code == 0, r.output
     assert "\nNorth-South " in r.stdout and "\nEast-West " in r.stdout
+
+
+def test_a_score_that_can_be_below_0_is_said_as_gained_and_lost():
+    """Where a side's hand score can be below 0 (chips a seat pays), the sum of all sides is
+    about 0 and says little: the summary says what the sides above 0 gained (and the JSON
+    avg_gained_per_hand); where none can (points), the line and the JSON are as they were."""
+    s = json.loads(cli("simulate", "taroky", "--games", "2", "-f", "json").stdout)
+    assert s["avg_gained_per_hand"] > 0
+    lost = s["avg_gained_per_hand"] - s["avg_scored_per_hand"]
+    out = cli("simulate", "taroky", "--games", "2").stdout
+    assert (f"scored    {s['avg_gained_per_hand']:.3f} per hand played gained by the sides that "
+            f"scored above 0, {lost:.3f} lost by the others\n") in out
+    t = json.loads(cli("simulate", "texas42", "--games", "2", "-f", "json").stdout)
+    assert "avg_gained_per_hand" not in t
+    assert (f"scored    {t['avg_scored_per_hand']:.3f} per hand played (all sides together)\n"
+            in cli("simulate", "texas42", "--games", "2").stdout)

@@ -1825,6 +1825,16 @@ def _named(names: list[str] | None, k, what: str) -> str:
     return named(names, k, what)
 
 
+def _scored(r: dict) -> str:
+    """What the hands scored: all sides together, or where a side can lose (a score below 0)
+    what the sides above 0 gained and the others lost."""
+    if "avg_gained_per_hand" not in r:
+        return f"{r['avg_scored_per_hand']:.3f} per hand played (all sides together)"
+    gained = r["avg_gained_per_hand"]
+    return (f"{gained:.3f} per hand played gained by the sides that scored above 0, "
+            f"{gained - r['avg_scored_per_hand']:.3f} lost by the others")
+
+
 def _render_summary(r: dict) -> str:
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
@@ -1840,7 +1850,7 @@ def _render_summary(r: dict) -> str:
                              if fd == "lot" else
                              f"{_named(seats, fd, 'seat')} deals first (deal.first_dealer)"),
              f"hands     {r['hands']} played{thrown}",
-             f"scored    {r['avg_scored_per_hand']:.3f} per hand played (all sides together)", ""]
+             f"scored    {_scored(r)}", ""]
     lines.append("contract        hands   share")
     for k, v in r["contracts"].items():
         lines.append(f"{k:<14} {v:>6}  {v / r['hands']:>6.1%}")

@@ -158,6 +158,11 @@ class Summary:
 
     def as_dict(self) -> dict:
         d = self._as_dict()
+        if any(v < 0 for v in self.scored_counts):  # a side can lose what another gains (chips):
+            # the sum of all sides (avg_scored_per_hand) is near 0 and says little; what the
+            # sides with a score above 0 gained does
+            gained = sum(v * c for v, c in self.scored_counts.items() if v > 0)
+            d["avg_gained_per_hand"] = round(gained / self.hands, 4) if self.hands else 0.0
         if self.chips:  # a chips match: what each seat ended with
             n = self.chip_matches
             d["chips_by_seat"] = {str(s): {"mean": round(total / n, 2), "min": lo, "max": hi,

@@ -103,6 +103,9 @@ def simulate_report(r: dict, dist: dict) -> str:
         ("thrown_in", ["deals thrown in", r["thrown_in"]]),
         ("decisions", ["decisions", r["decisions"]]),
         ("avg_scored_per_hand", ["scored per hand (all sides)", f"{r['avg_scored_per_hand']:.3f}"]),
+        *([("avg_gained_per_hand", ["gained per hand (the sides above 0)",
+                                    f"{r['avg_gained_per_hand']:.3f}"])]
+          if "avg_gained_per_hand" in r else []),
     ])]
     if r.get("interrupted"):
         body.append("<p><strong>interrupted:</strong> the figures cover the games that "
