@@ -77,8 +77,15 @@ def test_a_report_that_cannot_be_written_is_one_line_before_any_game(tmp_path, a
     """A report in a folder that is not there, or a folder: said before the run (it was said
     after every game had been played), exit 2, nothing else printed."""
     nowhere = tmp_path / "no" / "such" / "r.html"
+    dangling = tmp_path / "dangling.html"  # a link is written through: its target counts
+    dangling.symlink_to(nowhere)
+    loop = tmp_path / "loop.html"
+    loop.symlink_to(loop)
     for where, why in [(nowhere, f"there is no folder {tmp_path}/no/such"),
-                       (tmp_path, "it is a folder")]:
+                       (tmp_path, "it is a folder"),
+                       (dangling, f"there is no folder {tmp_path}/no/such (it is a link to "
+                                  f"{nowhere})"),
+                       (loop, "it is a link that leads back to itself")]:
         r = cli(*args, "--report", str(where))
         assert r.exit_code == 2, r.output
         assert r.stdout == ""

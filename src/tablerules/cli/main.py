@@ -221,7 +221,14 @@ def _need_report(path: Path | None) -> None:
 
 def _unwritable(path: Path) -> str | None:
     """Why a file cannot be written at `path` (None: it seems it can), found without writing:
-    a folder there, a folder that is not there, or one this user may not write in."""
+    a folder there, a folder that is not there, or one this user may not write in; a link is
+    written through to its target (records.io.written_whole), so the target is what counts."""
+    if path.is_symlink():
+        target = Path(os.path.realpath(path))
+        if target.is_symlink():  # a loop of links: realpath stops where it came round
+            return "it is a link that leads back to itself"
+        why = _unwritable(target)
+        return None if why is None else f"{why} (it is a link to {target})"
     if path.is_dir():
         return "it is a folder"
     folder = path.parent if str(path.parent) else Path(".")
