@@ -1166,12 +1166,13 @@ def _render_compare(r: dict) -> str:
         if not m["hands"]:
             lines.append("   no hand won in an auction" if st["hands"] else "   no hands")
             continue
-        lines.append(f"   {'bid':<18} {'hands':>6} {'made':>6}   {'rate':>6}   {'95% CI':<16} "
-                     f"{'set':>6}")
         rows = [(f"contract {c}", v) for c, v in st["make_rate_by_contract"].items()]
         rows += list(st["make_rate_by_bid"].items()) + [("every bid", m)]
+        w = max(18, *(len(label) for label, _ in rows))  # the longest label
+        lines.append(f"   {'bid':<{w}} {'hands':>6} {'made':>6}   {'rate':>6}   {'95% CI':<16} "
+                     f"{'set':>6}")
         for label, v in rows:
-            lines.append(f"   {label:<18} {v['hands']:>6} {v['made']:>6}   {v['rate']:>6.1%}   "
+            lines.append(f"   {label:<{w}} {v['hands']:>6} {v['made']:>6}   {v['rate']:>6.1%}   "
                          f"{_ci(v):<16} {v['set_rate']:>6.1%}")
     lines.append("")
     lines.append(r["verdict"])
@@ -1746,10 +1747,12 @@ def _render_summary(r: dict) -> str:
         lines.append(f"{k:<14} {v:>6}  {v / r['hands']:>6.1%}")
     lines.append("")
     if r["make_rate_by_bid"]:
-        lines.append("bid             hands    made   rate   95% CI             set")
         m = r["make_rate"]
-        for k, v in [*r["make_rate_by_bid"].items(), ("every bid", m)]:
-            lines.append(f"{k:<14} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}   "
+        rows = [*r["make_rate_by_bid"].items(), ("every bid", m)]
+        w = max(14, *(len(k) for k, _ in rows))  # the longest label, "sevens 1 (forced)"
+        lines.append(f"{'bid':<{w + 2}}hands    made   rate   95% CI             set")
+        for k, v in rows:
+            lines.append(f"{k:<{w}} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}   "
                          f"{_ci(v):<16} {1 - v['rate']:>6.1%}")
         lines.append(f"(set {1 - m['rate']:.1%} of every bid; rates of the hands won in the "
                      "auction, with 95% Wilson intervals)")
