@@ -430,7 +430,7 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     """
     from ..interpreter.options import parse_cli_options
     from ..load.ruleset import like_notes
-    from ..validation import check_file
+    from ..validation import check_file, unbid_contracts
     _check_format(fmt)
     names = _agent_list(agents) if agents is not None else None
     try:
@@ -445,6 +445,8 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
         if r.game is not None and r.game.tree is not None and r.strategy_for is None:
             # a change `like:` carries: say so
             r.diagnostics.extend(like_notes(r.game.tree))
+            if r.ok:  # a contract the file adds that the strategy it inherits never bids
+                r.diagnostics.extend(unbid_contracts(r.game))
     if fmt == "json":
         typer.echo(json.dumps({"ok": all(r.ok for r in results),
                                "files": [r.as_dict() for r in results]}, indent=2))
@@ -601,6 +603,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     result = {"ruleset": game.definition.canonical, "seed": seed,
               "agents": seat_agents(names, game.definition.seat_count),
               **summary.as_dict(), "record": str(record) if record else None}
+    result = _every_contract(result, game.definition)
     if entry is not None:
         result["shard"] = entry
     if summary.interrupted:
@@ -675,6 +678,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     result = {"ruleset": gd.canonical, "seed": seed, "engine": "batch",
               "agents": seat_agents(names, gd.seat_count), **summary.as_dict(),
               "record": None, "checked": checked}
+    result = _every_contract(result, gd)
     if summary.interrupted:
         result["interrupted"] = True
     if fmt == "json":
@@ -944,6 +948,8 @@ def compare(ctx: typer.Context,
                                                         progress=tick, workers=n_workers,
                                                         cluster=cluster))
     out = res.as_dict()
+    for key, c in (("a_stats", a), ("b_stats", b)):
+        out[key]["never_bid"] = _never_bid(c.game.definition, list(c.agents))
     if checked is not None:
         out["engine"] = "batch"
         out["checked"] = checked
@@ -1163,6 +1169,8 @@ def _render_compare(r: dict) -> str:
                  "the chips)") if "chips_per_hand" in st and r["mode"] == "match" else ""
         lines.append(f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per "
                      f"hand {per}{chips}")
+        if st.get("never_bid", {}).get("contracts"):
+            lines.append(f"   {_never_bid_note(st['never_bid'], f'on the seats of {k}')}")
         if not m["hands"]:
             lines.append("   no hand won in an auction" if st["hands"] else "   no hands")
             continue
@@ -1611,6 +1619,7 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
     result = {"ruleset": merged.header["canonical"], "seed": merged.header["seed"],
               "agents": merged.header.get("agents"),
               **merged.summary.as_dict(), "record": str(out), "shards": merged.shards}
+    result = _every_contract(result, game.definition)
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
     else:
@@ -1728,6 +1737,40 @@ def _agents_line(agents: list[str]) -> str:
     return ", ".join(f"{a} (seat {s})" for s, a in enumerate(agents))
 
 
+def _never_bid(gd, agents: list | None) -> dict:
+    """The contracts no seat's agent chooses to bid, and the strategies of those seats
+    (agents/rules.never_bid): a summary's `never_bid`."""
+    from ..agents.rules import never_bid
+    try:
+        never, strategies = never_bid(gd, list(agents)) if agents else ([], [])
+    except (TablerulesError, ValueError):  # a merged run's strategy file no longer there
+        never, strategies = [], []
+    return {"contracts": never, "strategies": strategies}
+
+
+def _every_contract(result: dict, gd) -> dict:
+    """`result` (a run's summary) with every contract a hand may be played in among its
+    `contracts`, 0 when none was, and, after them, `never_bid` (_never_bid)."""
+    from ..agents.rules import biddable
+    out = {}
+    for k, v in result.items():
+        if k == "contracts":
+            out[k] = {c: v.get(c, 0) for c in sorted({*biddable(gd), *v})}
+            out["never_bid"] = _never_bid(gd, result.get("agents"))
+        else:
+            out[k] = v
+    return out
+
+
+def _never_bid_note(never: dict, whose: str) -> str:
+    """The line saying which contracts `whose` never chooses to bid, and why."""
+    cs, ss = never["contracts"], never["strategies"]
+    them = cs[0] if len(cs) == 1 else ", ".join(cs[:-1]) + " or " + cs[-1]
+    by = (f"the strategy {ss[0]}" if len(ss) == 1 else "the strategies " + ", ".join(ss))
+    return (f"(never bid: no bid rule of {by}, played {whose}, can choose a bid of {them}; "
+            "a hand is played in one only when a seat is forced to bid it)")
+
+
 def _render_summary(r: dict) -> str:
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
@@ -1742,9 +1785,14 @@ def _render_summary(r: dict) -> str:
                              if fd == "lot" else f"seat {fd} deals first (deal.first_dealer)"),
              f"hands     {r['hands']} played{thrown}",
              f"scored    {r['avg_scored_per_hand']:.3f} per hand played (all sides together)", ""]
-    lines.append("contract        hands   share")
+    never = r.get("never_bid") or {"contracts": [], "strategies": []}
+    w = max(14, *(len(k) for k in r["contracts"])) if r["contracts"] else 14
+    lines.append(f"{'contract':<{w + 2}}hands   share")
     for k, v in r["contracts"].items():
-        lines.append(f"{k:<14} {v:>6}  {v / r['hands']:>6.1%}")
+        lines.append(f"{k:<{w}} {v:>6}  {v / r['hands'] if r['hands'] else 0:>6.1%}"
+                     + ("   never bid by the agents" if k in never["contracts"] else ""))
+    if never["contracts"]:
+        lines.append(_never_bid_note(never, "on every seat"))
     lines.append("")
     if r["make_rate_by_bid"]:
         m = r["make_rate"]
