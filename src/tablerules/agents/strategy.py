@@ -812,7 +812,7 @@ def bids_chosen(strategy: Strategy, contract: str) -> bool:
 
     Decided from the rules themselves, the action a bid of that contract and everything the
     rule reads from the table unknown: a rule whose `when` is false (a switch off) or whose
-    `only` is false for any bid of the contract (`a.contract == 'points'`, a function saying
+    `only` is false for any bid of the contract (`a.contract == 'x'`, a function saying
     so) cannot; one with `only` not decided so, or with a `choose` and no `only` (it ranks every
     legal action), can. A rule with neither takes the first legal action, a pass when passing
     is legal, as the fallback does: a bid only when it is forced, which is no choice."""

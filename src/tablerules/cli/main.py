@@ -1797,7 +1797,7 @@ def _render_summary(r: dict) -> str:
     if r["make_rate_by_bid"]:
         m = r["make_rate"]
         rows = [*r["make_rate_by_bid"].items(), ("every bid", m)]
-        w = max(14, *(len(k) for k, _ in rows))  # the longest label, "sevens 1 (forced)"
+        w = max(14, *(len(k) for k, _ in rows))  # the longest label, a forced bid's often
         lines.append(f"{'bid':<{w + 2}}hands    made   rate   95% CI             set")
         for k, v in rows:
             lines.append(f"{k:<{w}} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}   "
