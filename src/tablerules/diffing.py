@@ -20,6 +20,9 @@ class RulesetDiff:
     b: str
     options: list[dict] = field(default_factory=list)
     parts: list[dict] = field(default_factory=list)
+    # the merged rules of each (not in `as_dict`): what a contract copied with `like:` copies
+    a_source: dict = field(default_factory=dict, repr=False)
+    b_source: dict = field(default_factory=dict, repr=False)
 
     @property
     def same(self) -> bool:
@@ -33,7 +36,7 @@ class RulesetDiff:
 def diff_games(a: Game, b: Game) -> RulesetDiff:
     """Compare option declarations and values, then every other part of the merged rules."""
     da, db = a.definition, b.definition
-    out = RulesetDiff(da.canonical, db.canonical)
+    out = RulesetDiff(da.canonical, db.canonical, a_source=da.source, b_source=db.source)
     names = list(da.option_decls) + [n for n in db.option_decls if n not in da.option_decls]
     for n in names:
         oa, ob = da.option_decls.get(n), db.option_decls.get(n)
@@ -86,7 +89,11 @@ def render_diff(d: RulesetDiff) -> str:
         lines.append("")
         lines.append("options:")
         for o in d.options:
-            lines.append(f"  {o['option']}: {_show(o['a'])} -> {_show(o['b'])}  ({o['change']})")
+            change = o["change"]
+            if "allowed_a" in o and "allowed values" in change:  # say them: "1..21 -> 3, 5, 7"
+                change = change.replace("allowed values", f"allowed values: {o['allowed_a']} -> "
+                                                          f"{o['allowed_b']}")
+            lines.append(f"  {o['option']}: {_show(o['a'])} -> {_show(o['b'])}  ({change})")
             lines.append(f"      {o['description']}")
     if d.parts:
         lines.append("")
@@ -95,9 +102,51 @@ def render_diff(d: RulesetDiff) -> str:
             lines.append(f"  {p['part']} ({p['change']})")
             if p["change"] != "added":
                 lines.append(f"    - {_show(p['a'])}")
+                if p["change"] == "removed":
+                    lines += _parts_of(p["a"], p["part"], d.a_source)
             if p["change"] != "removed":
                 lines.append(f"    + {_show(p['b'])}")
+                if p["change"] == "added":
+                    lines += _parts_of(p["b"], p["part"], d.b_source)
     return "\n".join(lines)
+
+
+def _leaves(v: Any, path: str = "") -> dict[str, Any]:
+    """A mapping's parts, flattened: "bid.levels" -> its value (a part that is not a mapping)."""
+    if not isinstance(v, dict):
+        return {path: v}
+    out: dict[str, Any] = {}
+    for k, x in v.items():
+        out.update(_leaves(x, f"{path}.{k}" if path else str(k)))
+    return out
+
+
+def _parts_of(v: Any, part: str, source: dict) -> list[str]:
+    """The lines under a titled part added or removed whole (a contract), which its title alone
+    would hide: each of its parts, one a line, with X's where it differs from X (`like: X`). A
+    part the same as X's is left out (one line counts them); its bids are always shown."""
+    if not isinstance(v, dict) or not isinstance(v.get("title"), str):
+        return []
+    like = v.get("like")
+    parent = part.rsplit(".", 1)[0] if "." in part else ""
+    siblings: Any = source
+    for k in parent.split(".") if parent else ():
+        siblings = siblings.get(k) if isinstance(siblings, dict) else None
+    base = _leaves(siblings[like]) if isinstance(like, str) and isinstance(siblings, dict) \
+        and isinstance(siblings.get(like), dict) else None
+    out = []
+    same = 0
+    for k, x in _leaves({k: x for k, x in v.items() if k not in ("title", "like")}).items():
+        if base is not None and k in base and base[k] == x and not k.startswith("bid."):
+            same += 1
+            continue
+        was = f"   ({like}: {_show(base[k])})" if base is not None and k in base \
+            and base[k] != x else ""
+        out.append(f"        {k}: {_show(x)}{was}")
+    if isinstance(like, str):
+        rest = f"; {same} other part{'s' if same != 1 else ''} as in {like}" if same else ""
+        out.insert(0, f"        like: {like}{rest}")
+    return out
 
 
 def _show(v: Any) -> str:

@@ -252,3 +252,36 @@ def _fault(res: FileResult, span: Span, message: str, seed: int, match: int, nam
               f"--seed {seed} --games {match + 1} --agents {','.join(names)}{opts})", "game",
         path))
 
+
+
+def unbid_contracts(game: Game) -> list[Diagnostic]:
+    """A warning at each contract the user's file adds (not one its base has) that the strategy
+    it inherits (the base's `simulate.strategy`) never chooses to bid (agents.rules.never_bid): `simulate` with
+    the rules agent then plays that contract only when a bid of it is forced. None when the
+    file names its strategy itself: its author chose it."""
+    from .agents.rules import never_bid
+    from .errors import TablerulesError
+    tree, gd = game.tree, game.definition
+    origin = tree.origin if tree is not None else None
+    strategy = tree.locs.get(("simulate", "strategy")) if origin else None
+    if strategy is None or strategy.span.file == origin:
+        return []
+    try:
+        never, names = never_bid(gd, ["rules"] * gd.seat_count)
+    except TablerulesError:  # a strategy that does not fit is said where the agents are made
+        return []
+    out = []
+    for name in never:
+        loc = tree.locs.get(("contracts", name))
+        if loc is None or (loc.key_span or loc.span).file != origin or any(
+                q[:2] == ("contracts", name) and q not in tree.inherited
+                and at.span.file != origin for q, at in tree.locs.items()):
+            continue  # a contract of the base (one the file changes): the base's strategy's
+        out.append(Diagnostic(
+            tree.span(("contracts", name), key=True),
+            f"the strategy {names[0]} (simulate.strategy, from {strategy.span.file}) never "
+            f"bids contract '{name}': no bid rule of it can choose a bid of it, so the rules "
+            "agent plays it only when a seat is forced to bid it (give the rules agent a "
+            "strategy that bids it: --agents rules:strategy=FILE)",
+            "strategy", severity="warning", path=("contracts", name)))
+    return out

@@ -91,6 +91,36 @@ def _readable(tmp_path, text: str) -> str:
     return r.stdout
 
 
+def _counted(ends: str) -> int:
+    """The sum a lay line's ends say: "3+(1+1)" is 5."""
+    return sum(int(x) for x in ends.replace("(", "").replace(")", "").split("+"))
+
+
+@pytest.mark.parametrize("options", [{}, {"spinner_count": "one"}, {"players": 2},
+                                     {"target": 61, "draw_with_play": True}])
+def test_the_replayed_ends_add_up_to_what_a_lay_scores(tmp_path, options):
+    """`ends` shows each open end's count as the layout rules count it (display.end_count): a
+    double at an arm's end and the spinner by both halves, or the spinner by one with
+    spinner_count=one; the spinner once, however many ends it is. So a lay scores the ends' sum
+    when it is a multiple of five (in fives at target 61), else nothing."""
+    text = _record(games=3, seed=5, **options)
+    out = _readable(tmp_path, text)
+    unit = 5 if options.get("target") == 61 else 1
+    first = text[:text.index('"type":"match"')]  # replay --game 1 prints the first game
+    lays = [json.loads(x) for x in first.splitlines() if '"type":"lay"' in x]
+    lines = [ln for ln in out.splitlines() if " sets down " in ln or " lays on " in ln]
+    assert len(lines) == len(lays)
+    seen = set()
+    for ev, ln in zip(lays, lines):
+        shown = ln.split("   ends ")[1].split()[0]
+        total = _counted(shown)
+        assert ev["scored"] == (total // unit if total % 5 == 0 else 0), (ln, ev)
+        seen.update(k for k in ev["end_kinds"] if k)
+        if "double" in ev["end_kinds"]:
+            seen.add("shown" if "(" in shown else "not shown")
+    assert {"double", "spinner"} <= seen and "shown" in seen
+
+
 def test_readable_replay_shows_the_layout(tmp_path, snapshot):
     text = _record()
     out = _readable(tmp_path, text)
@@ -102,7 +132,7 @@ def test_readable_replay_shows_the_layout(tmp_path, snapshot):
         assert len(ln) < 100, ln
         if " sets down " in ln or " lays on " in ln:
             lay_lines.append(ln)
-        elif ln.startswith("         ") and lay_lines:
+        elif ln.startswith("      ") and lay_lines:  # its layout, or the line wrapped
             lay_lines[-1] += " " + ln.strip()
     assert len(lay_lines) == len(lays)
     for ev, ln in zip(lays, lay_lines):
@@ -112,7 +142,10 @@ def test_readable_replay_shows_the_layout(tmp_path, snapshot):
         for arm in ("north", "south"):
             if arm in lay:
                 assert f"{arm} {lay[arm]}" in ln
-        assert f"ends {'+'.join(map(str, ev['ends']))}" in ln
+        # each end as the layout rules count it: the sum is what scored (a double twice)
+        shown = ln.split("   ends ")[1].split()[0]
+        assert _counted(shown) % 5 != 0 or _counted(shown) == ev["scored"]
+        assert bool(ev["scored"]) == (_counted(shown) % 5 == 0 and _counted(shown) > 0)
         assert (f"-> scores {ev['scored']}; score North-South {ev['score'][0]}, East-West "
                 f"{ev['score'][1]}" in ln) == bool(ev["scored"])
     assert any("*" in ln for ln in lay_lines)  # the spinner is marked

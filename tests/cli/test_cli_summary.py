@@ -120,3 +120,19 @@ def test_a_score_that_can_be_below_0_is_said_as_gained_and_lost():
     assert "avg_gained_per_hand" not in t
     assert (f"scored    {t['avg_scored_per_hand']:.3f} per hand played (all sides together)\n"
             in cli("simulate", "texas42", "--games", "2").stdout)
+
+
+def test_the_bids_table_is_aligned_to_its_longest_label():
+    # texas42-forced forces Sevens when every seat passes: "sevens 1 (forced)" is 17 wide
+    r = cli("simulate", "texas42-forced", "--games", "10", "--seed", "0")
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    head = lines.index(next(ln for ln in lines if ln.startswith("bid ")))
+    end = lines.index(next(ln for ln in lines if ln.startswith("every bid")))
+    rows = lines[head + 1:end + 1]
+    assert any(ln.startswith("sevens 1 (forced) ") for ln in rows)
+    at = lines[head].index("hands") + len("hands")  # every count ends under its heading
+    for ln in rows:
+        label = ln[:at - 6].rstrip()
+        assert ln[at - 6:at].strip().isdigit(), (label, ln)
+        assert ln[at - 6] == " " and len(label) < at - 6, ln

@@ -129,7 +129,9 @@ def test_the_json_report(tmp_path):
     for side in ("a_stats", "b_stats"):
         st = d[side]
         assert set(st) == {"hands", "thrown_in", "scored_per_hand", "make_rate",
-                           "make_rate_by_contract", "make_rate_by_bid"}
+                           "make_rate_by_contract", "make_rate_by_bid", "never_bid"}
+        # cautious and random seats may bid anything
+        assert st["never_bid"] == {"contracts": [], "strategies": []}
         m = st["make_rate"]
         assert m["hands"] == sum(v["hands"] for v in st["make_rate_by_bid"].values()) \
             == sum(v["hands"] for v in st["make_rate_by_contract"].values())

@@ -204,3 +204,18 @@ def test_a_page_is_never_written_over_the_record_it_shows(tmp_path):
         assert r.exit_code == 2, r.output
         assert r.stderr == f"error: --html {out} is the file it reads ({rec}): give another file\n"
     assert rec.read_bytes() == saved
+
+
+def test_a_lays_frame_shows_the_ends_as_the_text_replay_counts_them(tmp_path):
+    """Each lay's frame says its open ends as `replay` prints them: a double counted by both
+    halves, `(1+1)` (the layout rules' display.end_count), the spinner once."""
+    rec = record(tmp_path, "allfives", seed=2)
+    out = tmp_path / "game.html"
+    assert cli("replay", str(rec), "--html", str(out)).exit_code == 0
+    frames = page_data(out.read_text(encoding="utf-8"))["games"][0]["frames"]
+    shown = [f["t"].split("; ends ")[1].split(";")[0] for f in frames if "; ends " in f["t"]]
+    text = cli("replay", str(rec)).stdout
+    said = [ln.split("   ends ")[1].split()[0] for ln in text.splitlines()
+            if " sets down " in ln or " lays on " in ln]
+    assert shown == said and len(said) > 10
+    assert any("(" in s for s in shown)  # a double, by both halves

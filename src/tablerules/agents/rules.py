@@ -119,4 +119,39 @@ def rule_names(gd, params: dict) -> tuple[str, list[str], list[str]]:
     return s.name, on, off
 
 
-__all__ = ["SPEC", "RulesAgent", "make", "rule_names", "strategy_for"]
+def biddable(gd) -> list[str]:
+    """The contracts a hand of `gd` may be played in, by name: those with a bid, or the one
+    every hand is played in when there is no auction."""
+    fixed = gd.auction.fixed_contract
+    if fixed >= 0:
+        return [gd.contracts[fixed].name]
+    return sorted({b.contract_name for b in gd.bids if b.contract >= 0})
+
+
+def never_bid(gd, agents: list[str]) -> tuple[list[str], list[str]]:
+    """(the contracts of `gd` no seat's agent chooses to bid, the strategies that say so).
+
+    A contract is never bid when every seat plays the rules agent and no bid rule of its
+    strategy can choose a bid of it (strategy.bids_chosen); a seat playing another agent
+    (random, cautious, search) may bid anything, and then none is. A bid a seat is forced to
+    make is no choice: such a contract may still be played. ([], []) without an auction."""
+    from . import parse
+    if gd.auction.fixed_contract >= 0:
+        return [], []
+    contracts = biddable(gd)
+    never = set(contracts)
+    names: list[str] = []
+    for text in agents:
+        choice = parse(text)
+        if choice.spec is not SPEC:
+            return [], []
+        s = strategy_for(gd, dict(choice.params))
+        if s.name not in names:
+            names.append(s.name)
+        never = {c for c in never if not strat.bids_chosen(s, c)}
+        if not never:
+            return [], []
+    return sorted(never), names
+
+
+__all__ = ["SPEC", "RulesAgent", "biddable", "make", "never_bid", "rule_names", "strategy_for"]

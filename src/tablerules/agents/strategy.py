@@ -682,3 +682,148 @@ def decide(strategy: Strategy, voc: Vocabulary, seat: int, legal: tuple, obs: di
 
 __all__ = ["Strategy", "Vocabulary", "compile_strategy", "decide", "read", "resolve",
            "strategy_dir", "switches", "vocabulary"]
+
+
+# ---------------------------------------------------------------------------------------------
+# which contracts a strategy's bid rules can choose: read from the rules' checked trees
+
+
+class _Unknown:
+    """A value the strategy reads from the table: unknown before any game is played."""
+
+    __slots__ = ()
+
+
+_UNKNOWN = _Unknown()
+
+
+class _BidOf:
+    """A bid of one contract (its level, rank and marks unknown); `action`: the action making it
+    (its `kind` is a bid), else the action's `bid`."""
+
+    __slots__ = ("contract", "action")
+
+    def __init__(self, contract: str, action: bool):
+        self.contract = contract
+        self.action = action
+
+
+_COMPARE = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
+            "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y,
+            "in": lambda x, y: x in y, "not in": lambda x, y: x not in y}
+_ARITH = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+          "//": lambda x, y: x // y, "%": lambda x, y: x % y}
+
+
+def _known(v) -> bool:
+    return not isinstance(v, (_Unknown, _BidOf))
+
+
+def _value(node, checked, bound: dict, a, depth: int = 0):
+    """What `node` is when the action looked at is `a` (a _BidOf, or None where there is none)
+    and nothing of the table is known: a value, or _UNKNOWN. Only what follows from the action
+    and the constants (options, switches, literals) is worked out; anything else is unknown, so
+    a part found false is false for every decision."""
+    from ..expr import nodes as n
+    from ..expr.checker import Binder
+
+    def ev(x):
+        return _value(x, checked, bound, a, depth)
+
+    if depth > 32:
+        return _UNKNOWN
+    if isinstance(node, (n.IntLit, n.BoolLit, n.SymLit)):
+        return node.value
+    if isinstance(node, n.ListLit):
+        items = [ev(i) for i in node.items]
+        return items if all(_known(i) for i in items) else _UNKNOWN
+    if isinstance(node, n.Name):
+        ref = checked.refs.get(id(node))
+        if isinstance(ref, Binder):
+            return bound.get(ref, _UNKNOWN)
+        if ref is not None and getattr(ref, "is_const", False):
+            return ref.const
+        if node.name == "a" and a is not None:
+            return a
+        return _UNKNOWN
+    if isinstance(node, n.Attr):
+        obj = ev(node.obj)
+        if isinstance(obj, _BidOf):
+            if node.name == "contract":
+                return obj.contract
+            if obj.action and node.name == "kind":
+                return "bid"
+            if obj.action and node.name == "bid":
+                return _BidOf(obj.contract, False)
+        return _UNKNOWN
+    if isinstance(node, n.Call):
+        func = checked.funcs.get(id(node))
+        typed = getattr(func, "typed", None)
+        if typed is None or len(typed.params) != len(node.args):
+            return _UNKNOWN
+        args = {b: ev(x) for b, x in zip(typed.params, node.args)}
+        return _value(typed.root, typed.checked, args, a, depth + 1)
+    if isinstance(node, n.Unary):
+        v = ev(node.operand)
+        if not _known(v):
+            return _UNKNOWN
+        return (not v) if node.op == "not" else -v
+    if isinstance(node, n.Logic):
+        left = ev(node.left)
+        stop = node.op == "or"  # the value that decides alone: true for `or`, false for `and`
+        if _known(left) and bool(left) is stop:
+            return stop
+        right = ev(node.right)
+        if _known(right) and bool(right) is stop:
+            return stop
+        return (not stop) if _known(left) and _known(right) else _UNKNOWN
+    if isinstance(node, n.IfElse):
+        cond = ev(node.cond)
+        if _known(cond):
+            return ev(node.then if cond else node.orelse)
+        then, orelse = ev(node.then), ev(node.orelse)
+        return then if _known(then) and _known(orelse) and then == orelse else _UNKNOWN
+    if isinstance(node, (n.Compare, n.Binary)):
+        left, right = ev(node.left), ev(node.right)
+        op = (_COMPARE if isinstance(node, n.Compare) else _ARITH).get(node.op)
+        if op is None or not (_known(left) and _known(right)):
+            return _UNKNOWN
+        try:
+            return op(left, right)
+        except Exception:  # an error of the game's (a division by zero): not known here
+            return _UNKNOWN
+    return _UNKNOWN
+
+
+def _part(rule: Rule, key: str, a):
+    """A rule's part (`when` or `only`) as _value reads it; None when the rule has none."""
+    c = rule.compiled.get(key)
+    if c is None:
+        return None
+    if c.is_const:
+        return c.const
+    if c.typed is None:
+        return _UNKNOWN
+    return _value(c.typed.root, c.typed.checked, {}, a)
+
+
+def bids_chosen(strategy: Strategy, contract: str) -> bool:
+    """Whether a bid rule of `strategy` (of those switched on) can choose a bid of `contract`.
+
+    Decided from the rules themselves, the action a bid of that contract and everything the
+    rule reads from the table unknown: a rule whose `when` is false (a switch off) or whose
+    `only` is false for any bid of the contract (`a.contract == 'x'`, a function saying
+    so) cannot; one with `only` not decided so, or with a `choose` and no `only` (it ranks every
+    legal action), can. A rule with neither takes the first legal action, a pass when passing
+    is legal, as the fallback does: a bid only when it is forced, which is no choice."""
+    for rule in strategy.sections.get("bid", ()):
+        if _part(rule, "when", None) is False:
+            continue
+        only = _part(rule, "only", _BidOf(contract, True))
+        if only is None:
+            if rule.choose is not None:
+                return True
+            continue
+        if not _known(only) or only:
+            return True
+    return False

@@ -486,7 +486,7 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     """
     from ..interpreter.options import parse_cli_options
     from ..load.ruleset import like_notes
-    from ..validation import check_file
+    from ..validation import check_file, unbid_contracts
     _check_format(fmt)
     names = _agent_list(agents) if agents is not None else None
     try:
@@ -501,6 +501,8 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
         if r.game is not None and r.game.tree is not None and r.strategy_for is None:
             # a change `like:` carries: say so
             r.diagnostics.extend(like_notes(r.game.tree))
+            if r.ok:  # a contract the file adds that the strategy it inherits never bids
+                r.diagnostics.extend(unbid_contracts(r.game))
     if any(_in_command_line(d) for r in results for d in r.diagnostics):
         _command_line_errors(results, option)
     if fmt == "json":
@@ -676,6 +678,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
               "agents": seat_agents(names, game.definition.seat_count),
               **_names(game.definition), **summary.as_dict(),
               "record": str(record) if record else None}
+    result = _every_contract(result, game.definition)
     if entry is not None:
         result["shard"] = entry
     if summary.interrupted:
@@ -750,6 +753,7 @@ def _simulate_batch(ruleset: str, option, games: int, seed: int, check: int, pro
     result = {"ruleset": gd.canonical, "seed": seed, "engine": "batch",
               "agents": seat_agents(names, gd.seat_count), **_names(gd), **summary.as_dict(),
               "record": None, "checked": checked}
+    result = _every_contract(result, gd)
     if summary.interrupted:
         result["interrupted"] = True
     if fmt == "json":
@@ -1024,6 +1028,8 @@ def compare(ctx: typer.Context,
     out = res.as_dict()
     for k, c in (("a", a), ("b", b)):  # what the tables call the sides (replay's names)
         out[k]["side_names"] = _names(c.game.definition)["side_names"]
+    for key, c in (("a_stats", a), ("b_stats", b)):
+        out[key]["never_bid"] = _never_bid(c.game.definition, list(c.agents))
     if checked is not None:
         out["engine"] = "batch"
         out["checked"] = checked
@@ -1246,15 +1252,18 @@ def _render_compare(r: dict) -> str:
                  "the chips)") if "chips_per_hand" in st and r["mode"] == "match" else ""
         lines.append(f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per "
                      f"hand {per}{chips}")
+        if st.get("never_bid", {}).get("contracts"):
+            lines.append(f"   {_never_bid_note(st['never_bid'], f'on the seats of {k}')}")
         if not m["hands"]:
             lines.append("   no hand won in an auction" if st["hands"] else "   no hands")
             continue
-        lines.append(f"   {'bid':<18} {'hands':>6} {'made':>6}   {'rate':>6}   {'95% CI':<16} "
-                     f"{'set':>6}")
         rows = [(f"contract {c}", v) for c, v in st["make_rate_by_contract"].items()]
         rows += list(st["make_rate_by_bid"].items()) + [("every bid", m)]
+        w = max(18, *(len(label) for label, _ in rows))  # the longest label
+        lines.append(f"   {'bid':<{w}} {'hands':>6} {'made':>6}   {'rate':>6}   {'95% CI':<16} "
+                     f"{'set':>6}")
         for label, v in rows:
-            lines.append(f"   {label:<18} {v['hands']:>6} {v['made']:>6}   {v['rate']:>6.1%}   "
+            lines.append(f"   {label:<{w}} {v['hands']:>6} {v['made']:>6}   {v['rate']:>6.1%}   "
                          f"{_ci(v):<16} {v['set_rate']:>6.1%}")
     lines.append("")
     lines.append(r["verdict"])
@@ -1701,6 +1710,7 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
     result = {"ruleset": merged.header["canonical"], "seed": merged.header["seed"],
               "agents": merged.header.get("agents"), **_names(gd),
               **merged.summary.as_dict(), "record": str(out), "shards": merged.shards}
+    result = _every_contract(result, game.definition)
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
     else:
@@ -1842,6 +1852,40 @@ def _scored(r: dict) -> str:
             f"{gained - r['avg_scored_per_hand']:.3f} lost by the others")
 
 
+def _never_bid(gd, agents: list | None) -> dict:
+    """The contracts no seat's agent chooses to bid, and the strategies of those seats
+    (agents/rules.never_bid): a summary's `never_bid`."""
+    from ..agents.rules import never_bid
+    try:
+        never, strategies = never_bid(gd, list(agents)) if agents else ([], [])
+    except (TablerulesError, ValueError):  # a merged run's strategy file no longer there
+        never, strategies = [], []
+    return {"contracts": never, "strategies": strategies}
+
+
+def _every_contract(result: dict, gd) -> dict:
+    """`result` (a run's summary) with every contract a hand may be played in among its
+    `contracts`, 0 when none was, and, after them, `never_bid` (_never_bid)."""
+    from ..agents.rules import biddable
+    out = {}
+    for k, v in result.items():
+        if k == "contracts":
+            out[k] = {c: v.get(c, 0) for c in sorted({*biddable(gd), *v})}
+            out["never_bid"] = _never_bid(gd, result.get("agents"))
+        else:
+            out[k] = v
+    return out
+
+
+def _never_bid_note(never: dict, whose: str) -> str:
+    """The line saying which contracts `whose` never chooses to bid, and why."""
+    cs, ss = never["contracts"], never["strategies"]
+    them = cs[0] if len(cs) == 1 else ", ".join(cs[:-1]) + " or " + cs[-1]
+    by = (f"the strategy {ss[0]}" if len(ss) == 1 else "the strategies " + ", ".join(ss))
+    return (f"(never bid: no bid rule of {by}, played {whose}, can choose a bid of {them}; "
+            "a hand is played in one only when a seat is forced to bid it)")
+
+
 def _render_summary(r: dict) -> str:
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
@@ -1858,15 +1902,22 @@ def _render_summary(r: dict) -> str:
                              f"{_named(seats, fd, 'seat')} deals first (deal.first_dealer)"),
              f"hands     {r['hands']} played{thrown}",
              f"scored    {_scored(r)}", ""]
-    lines.append("contract        hands   share")
+    never = r.get("never_bid") or {"contracts": [], "strategies": []}
+    w = max(14, *(len(k) for k in r["contracts"])) if r["contracts"] else 14
+    lines.append(f"{'contract':<{w + 2}}hands   share")
     for k, v in r["contracts"].items():
-        lines.append(f"{k:<14} {v:>6}  {v / r['hands']:>6.1%}")
+        lines.append(f"{k:<{w}} {v:>6}  {v / r['hands'] if r['hands'] else 0:>6.1%}"
+                     + ("   never bid by the agents" if k in never["contracts"] else ""))
+    if never["contracts"]:
+        lines.append(_never_bid_note(never, "on every seat"))
     lines.append("")
     if r["make_rate_by_bid"]:
-        lines.append("bid             hands    made   rate   95% CI             set")
         m = r["make_rate"]
-        for k, v in [*r["make_rate_by_bid"].items(), ("every bid", m)]:
-            lines.append(f"{k:<14} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}   "
+        rows = [*r["make_rate_by_bid"].items(), ("every bid", m)]
+        w = max(14, *(len(k) for k, _ in rows))  # the longest label, a forced bid's often
+        lines.append(f"{'bid':<{w + 2}}hands    made   rate   95% CI             set")
+        for k, v in rows:
+            lines.append(f"{k:<{w}} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}   "
                          f"{_ci(v):<16} {1 - v['rate']:>6.1%}")
         lines.append(f"(set {1 - m['rate']:.1%} of every bid; rates of the hands won in the "
                      "auction, with 95% Wilson intervals)")

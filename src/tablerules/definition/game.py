@@ -286,6 +286,8 @@ class GameDef:
     seat_step: int = 1  # `seats.order`: 1 clockwise (next is seat + 1), -1 counter-clockwise
     turn: Fn | None = None  # `deal.turn`: the seat whose turn it is, evaluated after each deal
     marks: tuple = ()  # `display.marks`: MarkDefs, in drawing order; the rules never read them
+    # `display.end_count`: what an open end counts, for people (None: its pips); never the rules'
+    end_count: Fn | None = field(default=None, compare=False)
     # `display.suits`: a suit value as written (value_str) -> its name for people ("fives")
     suit_names: dict = field(default_factory=dict, compare=False)
     # `display.reasons`: (contract name, "play" or "exchange") -> why that part's `legal` rule

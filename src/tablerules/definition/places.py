@@ -75,6 +75,7 @@ CONTEXT = {
     "ends": "the open ends of the layout that count: (pips, double, spinner) each",
     "spinner_open": "whether the spinner is still an end of the line",
     "spinner_pips": "the spinner's number (0 if none)",
+    "end": "the open end being shown (an argument of the call)",
     "hands_played": "hands completed this match",
     "chips": "chips per seat, before this hand's payments (with scoring.chips)",
     "payer": "the seat that would pay (an argument of the call)",
@@ -214,6 +215,10 @@ PLACES: tuple[Place, ...] = (
           ("declarations", "holder"), note="for people only (play, the HTML replay): evaluated for "
                                            "each piece when a view is drawn, never by the rules",
           per_item=("tile",)),
+    Place(("display.end_count",), (Name("end", "end", "end", "an open end of the layout"),),
+          note="for people only (replay, the HTML replay): what one open end counts, shown for "
+               "each end after a lay (`3+(1+1)`); never read by the rules, so it should count as "
+               "`play.scores` does"),
     Place(("scoring.match_over",), (Name("hands_played", "int", "hands_played",
                                          "hands completed this match"),), ("score",)),
     Place(("scoring.during_hand", "scoring.chips.stake"), stage="compile", note="nothing more (fixed before the game "

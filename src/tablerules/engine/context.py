@@ -10,7 +10,7 @@ from __future__ import annotations
 _HAND_FIELDS = ("passes", "high", "offered", "bidder", "bidder_side", "bid", "contract", "decl",
                 "asked", "tile", "choice", "led", "trick", "points", "tricks", "points_against", "tricks_against",
                 "tricks_played", "went_out", "blocked", "made", "side", "won", "drawn", "payer", "payee",
-                "plays", "laid", "taken")
+                "plays", "laid", "taken", "end")
 
 
 class Context:
@@ -65,6 +65,7 @@ class Context:
         self.drawn = False
         self.payer = 0
         self.payee = 0
+        self.end = (0, False, False)  # display.end_count's argument: never set by the rules
         # kept only when the ruleset reads them (GameDef.keeps); None otherwise
         self.plays = {} if "plays" in keeps else None  # piece -> the seat that played it
         self.laid = [] if "laid" in keeps else None  # (piece, seat) for each piece buried

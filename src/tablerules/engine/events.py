@@ -80,6 +80,37 @@ def _end_kind(double: bool, spinner: bool) -> str:
     return "spinner" if spinner else "double" if double else ""
 
 
+class _EndOnly:
+    """The context `display.end_count` reads: one open end, nothing of the game."""
+
+    __slots__ = ("end", "memo")
+
+    def __init__(self, end: tuple):
+        self.end = end
+        self.memo = None
+
+
+def ends_text(gd, ev: dict) -> str:
+    """A lay line's open ends as people read them: each end's count by the ruleset's
+    `display.end_count` (without it, its pips), a double counted twice as `(1+1)`, joined by
+    `+`; the spinner is one piece and is shown once, however many ends it is."""
+    pips, kinds = ev["ends"], ev.get("end_kinds") or [""] * len(ev["ends"])
+    fn = gd.end_count
+    if fn is None:
+        return "+".join(map(str, pips))
+    out = []
+    spinner_shown = False
+    for p, kind in zip(pips, kinds):
+        if kind == "spinner":
+            if spinner_shown:
+                continue
+            spinner_shown = True
+        double = kind in ("double", "spinner")
+        n = fn(_EndOnly((p, double, kind == "spinner")))
+        out.append(f"({p}+{p})" if double and p and n == 2 * p else str(n))
+    return "+".join(out)
+
+
 def lay(st, seat: int, piece: int, arm: str, scored: int) -> dict:
     lay = st.layout
     ends = lay.ends

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..definition import MarkDef
-from ..expr.types import BOOL
+from ..expr.types import BOOL, INT
 from .vocab import Scope
 
 if TYPE_CHECKING:
@@ -26,6 +26,15 @@ def marks(comp: Compiler, scope: Scope) -> tuple[MarkDef, ...]:
         out.append(MarkDef(name, when, spec["ring"], spec.get("colour", GREY), spec["symbol"],
                            spec.get("description", "")))
     return tuple(out)
+
+
+def end_count(comp: Compiler, scope: Scope):
+    """`display.end_count`: what one open end of a layout counts, as people are shown it (an
+    int over `end`), or None when the ruleset says nothing (the end's pips are shown)."""
+    if not comp.has("display", "end_count"):
+        return None
+    return comp.fn(("display", "end_count"),
+                   scope.env("display.end_count", where="display.end_count"), INT)
 
 
 def suit_names(comp: Compiler) -> dict[str, str]:

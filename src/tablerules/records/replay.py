@@ -778,6 +778,7 @@ class _Verifier:
             else:
                 self._say(f"  {self._seat(ev['seat'])} buries {ev['buried']}")
         elif t == "lay":
+            from ..engine.events import ends_text  # each end as the layout rules count it
             lay = ev["layout"]
             arms = "".join(f"; {k} {v}" for k, v in lay.items() if k != "line")  # spinner arms
             where = "sets down" if ev["on"] == "first" else f"lays on {ev['on']}:"
@@ -786,7 +787,7 @@ class _Verifier:
             if ev["scored"] and self._claims():
                 score = f"  -> counts {ev['scored']}"  # the claim line says who scores it
             self._say(f"  {self._seat(ev['seat']):<6} {where} {ev['piece']}   ends "
-                      f"{'+'.join(map(str, ev['ends']))}{score}")
+                      f"{ends_text(gd, ev)}{score}")
             self._say(f"         line {lay['line']}{arms}")
         elif t == "claim":
             passed = ", ".join(self._seat(s) for s in ev["passed"])

@@ -113,6 +113,12 @@ def simulate_report(r: dict, dist: dict) -> str:
     body += ["<h2>Contracts</h2>", table("contracts", ["name|contract", "hands|hands",
                                                        "share|share"],
              [(k, [k, v, pct(v / hands if hands else None)]) for k, v in r["contracts"].items()])]
+    never = r.get("never_bid") or {}
+    if never.get("contracts"):  # as the text summary says it
+        body.append(f'<p id="never-bid"><small>never bid by the agents: '
+                    f'{escape(", ".join(never["contracts"]))} (no bid rule of '
+                    f'{escape(", ".join(never["strategies"]))}, played on every seat, can choose '
+                    "one; a hand is played in one only when a seat is forced to bid it)</small></p>")
     if r["make_rate_by_bid"]:
         body += ["<h2>Make rate by bid</h2>",
                  "<p><small>Hands won in the auction; 95% Wilson intervals. A forced bid (a seat "

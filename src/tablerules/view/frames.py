@@ -14,6 +14,7 @@ from ..definition import value_str
 from ..engine.phases import DEAL, DONE, LAYOUT, PHASE_NAMES, PLAY
 from ..engine.state import State
 from ..game import Game
+from ..engine.events import ends_text
 from ..records.replay import by_side, read_lines, replay, side_name
 
 MAX_GAMES = 20  # games on one page when no --game is given (the first ones)
@@ -155,8 +156,10 @@ class _GameFrames:
                 self.trick = [[s, self._piece(p)] for s, p in ev["plays"]]
                 words.append(f"{gd.seat_names[ev['winner']]} takes trick {ev['n']} "
                              f"({ev['points']})")
-            elif t == "lay" and ev["scored"]:
-                words.append(f"scores {ev['scored']}")
+            elif t == "lay":  # the ends as the text replay says them, then what they score
+                words.append(f"ends {ends_text(gd, ev)}")
+                if ev["scored"]:
+                    words.append(f"scores {ev['scored']}")
             elif t == "claim":
                 words.append(f"{gd.seat_names[ev['seat']]} claims {ev['scored']}"
                              if ev["seat"] >= 0 else "nobody claims the count")

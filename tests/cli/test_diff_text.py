@@ -1,0 +1,48 @@
+"""diff's text says what its JSON says: an added contract's parts (its bids, what it is like and
+where it differs from that), and the allowed values of an option whose allowed values change."""
+
+from __future__ import annotations
+
+import json
+
+from support import cli
+
+H8 = """\
+name: h8-lowbid
+title: 42 with a Low bid
+extends: texas42
+contracts:
+  lowdoubles: {title: Low (nello with doubles low), like: nello, enabled: "true",
+    play: {lead: "nello_leads(tile, 'low')", follows: "nello_follows(tile, led, 'low')", rank: "nello_rank(tile, led, 'low')"}}
+"""
+
+
+def test_an_added_contract_shows_its_bids_like_and_changed_play(tmp_path):
+    p = tmp_path / "h8.yaml"
+    p.write_text(H8, encoding="utf-8")
+    r = cli("diff", "texas42", str(p))
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    at = lines.index("  contracts.lowdoubles (added)")
+    assert lines[at + 1] == "    + Low (nello with doubles low)"
+    body = lines[at + 2:]
+    assert body[0].startswith("        like: nello; ")  # the parts the same as nello's, counted
+    assert "        bid.levels: range(nello_min_marks, max_marks + 1)" in body
+    assert ("        play.lead: nello_leads(tile, 'low')   (nello: nello_leads(tile, "
+            "nello_doubles))") in body
+    assert "        enabled: true   (nello: nello)" in body
+    assert not any("trick_points" in ln for ln in body)  # as nello's: left out
+    # every part the text shows is the JSON's
+    part = json.loads(cli("diff", "texas42", str(p), "-f", "json").stdout)["parts"][0]
+    assert part["b"]["play"]["lead"] == "nello_leads(tile, 'low')"
+    # removed: the same lines, under a '-'
+    r = cli("diff", str(p), "texas42")
+    assert "    - Low (nello with doubles low)" in r.stdout
+    assert "        play.rank: nello_rank(tile, led, 'low')" in r.stdout
+
+
+def test_changed_allowed_values_are_shown():
+    r = cli("diff", "texas42-tournament", "texas42-hall")
+    assert r.exit_code == 0, r.output
+    assert "  marks_to_win: 7 -> 7  (allowed values: 1..21 -> 3, 5, 7)\n" in r.stdout
+    assert "  all_pass: stuck -> reshuffle  (value, allowed values: " in r.stdout

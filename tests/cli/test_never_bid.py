@@ -1,0 +1,108 @@
+"""A contract the seats' strategies never bid: simulate's summary lists it (0 hands) and says so,
+as compare's summary and validate (a warning at a contract a house file adds) do. Whether a
+strategy can bid a contract is read from its bid rules, not from its name."""
+
+from __future__ import annotations
+
+import json
+
+from support import cli
+
+H8 = """\
+name: h8-lowbid
+title: 42 with a Low bid
+extends: texas42
+contracts:
+  lowdoubles: {title: Low (nello with doubles low), like: nello, enabled: "true",
+    play: {lead: "nello_leads(tile, 'low')", follows: "nello_follows(tile, led, 'low')", rank: "nello_rank(tile, led, 'low')"}}
+"""
+
+# a strategy that bids the house contract when it holds no double (and nothing else)
+BIDS_LOW = """\
+name: bidslow
+for: [texas42]
+bid:
+  - name: low_when_doubleless
+    when: "count(t in hand if t.double) == 0"
+    only: "a.kind == 'bid' and a.bid.contract == 'lowdoubles'"
+    choose: "-a.level"
+"""
+
+
+def _h8(tmp_path) -> str:
+    p = tmp_path / "h8.yaml"
+    p.write_text(H8, encoding="utf-8")
+    return str(p)
+
+
+def test_the_summary_lists_a_contract_never_bid_and_says_why(tmp_path):
+    h8 = _h8(tmp_path)
+    r = cli("simulate", h8, "-n", "5", "--seed", "1")
+    assert r.exit_code == 0, r.stderr
+    rows = {ln.split()[0]: ln for ln in r.stdout.splitlines()[7:14] if ln.strip()}
+    assert rows["lowdoubles"].split() == ["lowdoubles", "0", "0.0%", "never", "bid", "by", "the",
+                                          "agents"]
+    assert rows["marks"].endswith("never bid by the agents")  # fortytwo bids points, specials
+    assert "never bid" not in rows["points"] and "never bid" not in rows["nello"]
+    assert ("(never bid: no bid rule of the strategy fortytwo, played on every seat, can choose "
+            "a bid of lowdoubles or marks;") in r.stdout
+    s = json.loads(cli("simulate", h8, "-n", "5", "--seed", "1", "-f", "json").stdout)
+    assert s["contracts"] == {"lowdoubles": 0, "marks": 0, **{
+        k: v for k, v in s["contracts"].items() if k not in ("lowdoubles", "marks")}}
+    assert set(s["contracts"]) == {"lowdoubles", "marks", "nello", "points", "sevens"}
+    assert s["never_bid"] == {"contracts": ["lowdoubles", "marks"], "strategies": ["fortytwo"]}
+
+
+def test_a_seat_that_may_bid_anything_leaves_no_contract_never_bid(tmp_path):
+    h8 = _h8(tmp_path)
+    s = json.loads(cli("simulate", h8, "-n", "3", "--agents", "rules,random,rules,random",
+                       "-f", "json").stdout)
+    assert s["never_bid"] == {"contracts": [], "strategies": []}
+    assert "lowdoubles" in s["contracts"]  # listed all the same
+
+
+def test_it_is_read_from_the_strategys_rules(tmp_path):
+    h8 = _h8(tmp_path)
+    (tmp_path / "bidslow.yaml").write_text(BIDS_LOW, encoding="utf-8")
+    mine = f"rules:strategy={tmp_path / 'bidslow.yaml'}"
+    s = json.loads(cli("simulate", h8, "-n", "3", "--agents", mine, "-f", "json").stdout)
+    # its one bid rule names lowdoubles through the action's bid; nothing else is ever chosen
+    assert s["never_bid"] == {"contracts": ["marks", "nello", "points", "sevens"],
+                              "strategies": ["bidslow"]}
+    # a rule switched off bids nothing: fortytwo without specials_when_held bids points alone
+    s = json.loads(cli("simulate", "texas42", "-n", "2", "--agents",
+                       "rules:specials_when_held=off", "-f", "json").stdout)
+    assert s["never_bid"]["contracts"] == ["marks", "nello", "sevens"]
+
+
+def test_no_auction_no_note():
+    s = json.loads(cli("simulate", "allfives", "-n", "2", "-f", "json").stdout)
+    assert s["contracts"] == {"layout": s["hands"]}
+    assert s["never_bid"] == {"contracts": [], "strategies": []}
+
+
+def test_compare_says_which_side_never_bids_it(tmp_path):
+    h8 = _h8(tmp_path)
+    r = cli("compare", "texas42", "--vs", h8, "--games", "2", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert ("(never bid: no bid rule of the strategy fortytwo, played on the seats of B, can "
+            "choose a bid of lowdoubles or marks;") in r.stdout
+    d = json.loads(cli("compare", "texas42", "--vs", h8, "--games", "2", "-f", "json").stdout)
+    assert d["a_stats"]["never_bid"]["contracts"] == ["marks"]
+    assert d["b_stats"]["never_bid"]["contracts"] == ["lowdoubles", "marks"]
+
+
+def test_validate_warns_at_a_contract_the_inherited_strategy_never_bids(tmp_path):
+    h8 = _h8(tmp_path)
+    r = cli("validate", h8, "--hands", "5")
+    assert r.exit_code == 0 and ": ok (h8-lowbid" in r.stdout
+    assert r.stderr.startswith(f"{h8}:5:3: warning: the strategy fortytwo (simulate.strategy, "
+                               "from rulesets/texas42.yaml) never bids contract 'lowdoubles'")
+    assert r.stderr.count("warning:") == 1  # marks is the base's, not this file's
+    d = json.loads(cli("validate", h8, "--hands", "0", "-f", "json").stdout)
+    assert d["ok"] and [x["severity"] for x in d["files"][0]["diagnostics"]] == ["warning"]
+    # a file that names its own strategy chose it: no warning
+    p = tmp_path / "own.yaml"
+    p.write_text(H8 + "simulate:\n  strategy: fortytwo\n", encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "0")
+    assert r.exit_code == 0 and r.stderr == ""
