@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import select
 import sys
 import time
 from pathlib import Path
@@ -1366,15 +1367,16 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     tty = sys.stdin.isatty()
 
     def ask(prompt: str):
-        try:
-            if tty:
-                return input(prompt)
-            sys.stdout.write(prompt)
-            sys.stdout.flush()
-            line = sys.stdin.readline()
-            return line if line else None
-        except EOFError:
-            return None
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        if tty and os.name == "posix":
+            # the line waited for in slices: a Ctrl-C just after the prompt, before a read began,
+            # is handled by Python but interrupts no read, which then waited for the next key
+            # (input() did); a slice's end lets the KeyboardInterrupt out
+            while not select.select([sys.stdin], [], [], 0.1)[0]:
+                pass
+        line = sys.stdin.readline()  # a terminal gives one line a read, as the person typed it
+        return line if line else None
 
     saved = f"game saved to {path}; continue with: tablerules play --resume {path}"
     try:

@@ -4,34 +4,18 @@ written after every step, and a resumed game brought back to where it stopped.""
 from __future__ import annotations
 
 import random
-import signal
-from contextlib import contextmanager
 from typing import Callable
 
 from ..agents import make_agent
 from ..engine.state import State
 from ..errors import GameError, RecordError, Span
-from ..records.runner import game_seed
+from ..records.runner import game_seed, signals_held
 from . import record
 from .choose import resolve
 from ..records.replay import by_side, side_name
 from .screen import choices, screen
 
 QUIT = -1
-
-
-@contextmanager
-def held():
-    """Ctrl-C waits while a step is applied and the record written, so the record on disk is
-    always the game so far (the person's last move included)."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is not None:
-        mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        if mask is not None:
-            mask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 class Session:
@@ -180,7 +164,7 @@ class Session:
                 else self.turn(ask)
             if a == QUIT:
                 return "quit"
-            with held():
+            with signals_held():  # the record on disk is the game so far, last move included
                 if a is None:
                     self.deal()
                 else:
