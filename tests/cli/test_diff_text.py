@@ -4,17 +4,12 @@ where it differs from that), and the allowed values of an option whose allowed v
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from support import cli
 
-H8 = """\
-name: h8-lowbid
-title: 42 with a Low bid
-extends: texas42
-contracts:
-  lowdoubles: {title: Low (nello with doubles low), like: nello, enabled: "true",
-    play: {lead: "nello_leads(tile, 'low')", follows: "nello_follows(tile, led, 'low')", rank: "nello_rank(tile, led, 'low')"}}
-"""
+H8 = (Path(__file__).resolve().parents[1] / "fixtures" / "house-lowdoubles.yaml").read_text(
+    encoding="utf-8")
 
 
 def test_an_added_contract_shows_its_bids_like_and_changed_play(tmp_path):

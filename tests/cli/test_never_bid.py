@@ -5,17 +5,12 @@ strategy can bid a contract is read from its bid rules, not from its name."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from support import cli
 
-H8 = """\
-name: h8-lowbid
-title: 42 with a Low bid
-extends: texas42
-contracts:
-  lowdoubles: {title: Low (nello with doubles low), like: nello, enabled: "true",
-    play: {lead: "nello_leads(tile, 'low')", follows: "nello_follows(tile, led, 'low')", rank: "nello_rank(tile, led, 'low')"}}
-"""
+H8 = (Path(__file__).resolve().parents[1] / "fixtures" / "house-lowdoubles.yaml").read_text(
+    encoding="utf-8")
 
 # a strategy that bids the house contract when it holds no double (and nothing else)
 BIDS_LOW = """\
