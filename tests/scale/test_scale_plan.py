@@ -68,7 +68,7 @@ BATCH = """
 from tablerules.batch import compile_batch
 from tablerules.game import load_game
 from tablerules.records.batchrun import batch_agents, simulate_batch
-game = load_game('allfives', typed=True)
+game = load_game('texas42', typed=True)  # the kernel other tests compile too
 batch = compile_batch(game.definition, batch_agents(game.definition, ['random']))
 bounded()
 seen = []
