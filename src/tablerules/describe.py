@@ -127,7 +127,11 @@ def _exchange(c, raw, names) -> dict | list:
 def _can_pass_out(game: Game) -> bool | None:
     """Whether every seat may pass in the first hand of a sample deal (a forced rule may stop
     it); None when the deal stops on a fault of the ruleset (`sample_fault` says it)."""
-    return None if sample_fault(game) is not None else _passes_out(game)
+    from .errors import GameError
+    try:
+        return _passes_out(game)
+    except GameError:
+        return None
 
 
 def sample_fault(game: Game):

@@ -253,7 +253,6 @@ def _fault(res: FileResult, span: Span, message: str, seed: int, match: int, nam
         path))
 
 
-
 def unbid_contracts(game: Game) -> list[Diagnostic]:
     """A warning at each contract the user's file adds (not one its base has) that the strategy
     it inherits (the base's `simulate.strategy`) never chooses to bid (agents.rules.never_bid): `simulate` with

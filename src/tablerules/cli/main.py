@@ -450,7 +450,8 @@ def show(ruleset: str = typer.Argument(..., help="Built-in name or .yaml path.")
         typer.echo(json.dumps(info, indent=2, default=str))
     else:
         typer.echo(render_show(info))
-    fault = sample_fault(game)
+    # describe found the sample deal stopped (pass_out None): the fault it met, as a note
+    fault = sample_fault(game) if info["phases"].get("pass_out", True) is None else None
     if fault is not None:  # the file is described still; where its play stops is a note
         notes = game.located(fault, f"show's sample deal stopped: {fault.message} (`tablerules "
                                     f"validate {ruleset}` plays more)").diagnostics
@@ -1466,7 +1467,7 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
     stopped = (f"; the run was {result.stopped} after {result.verified} of its {result.promised} "
                "games" if result.stopped else "")
     if quiet:
-        typer.echo(f"{file}: ok ({_count(result.verified, 'game')} verified{stopped})")
+        typer.echo(f"{file}: ok ({plural(result.verified, 'game')} verified{stopped})")
     elif not said:
         start(result)
 
@@ -1492,13 +1493,8 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
     more = (f" (of {meta['games_in_record']}; at most {meta['max_games']} without --game)"
             if game is None and meta["games_in_record"] > len(shown) else "")
     steps = sum(len(g["frames"]) for g in data["games"])
-    typer.echo(f"{file}: ok ({_count(meta['games_in_record'], 'game')} verified); wrote {out}: "
+    typer.echo(f"{file}: ok ({plural(meta['games_in_record'], 'game')} verified); wrote {out}: "
                f"{which}{more}, {steps} steps")
-
-
-def _count(n: int, thing: str) -> str:
-    """`1 game`, `2 games`."""
-    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def _record_failed(e: TablerulesError) -> None:

@@ -289,8 +289,11 @@ def header_line(path: str, lines: Iterator[tuple[int, dict]]) -> tuple[int, dict
     return ln, head, version
 
 
+RULESET_HINT = "give it with --ruleset FILE"  # how replay's user names a record's ruleset
+
+
 def header_game(head: dict, path: str, ln: int, ruleset: str | None,
-                hint: str = "give it with --ruleset FILE") -> Game:
+                hint: str = RULESET_HINT) -> Game:
     """The game a well-formed header (header_line) names, loaded (`ruleset`, else its source)
     and agreeing with it: its hash and options, ruleset name, seats, sides and agents. `hint`:
     how the user names the ruleset when it cannot be loaded."""
@@ -361,7 +364,7 @@ def _check_header(head: dict, game: Game, span: Span) -> None:
 
 
 def _game_for(head: dict, path: str, ln: int, ruleset: str | None,
-              hint: str = "give it with --ruleset FILE") -> Game:
+              hint: str = RULESET_HINT) -> Game:
     """The game a header names: --ruleset, else the source it was made from (a file found from
     the record's folder, else from the working folder: io.found_sources; the first that is
     the ruleset the header's hash names)."""
