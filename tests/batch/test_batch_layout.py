@@ -6,17 +6,16 @@ from __future__ import annotations
 import pytest
 
 from support import cli
-from tablerules.batch import compile_batch, compile_steps, verify
+from tablerules.batch import compile_batch, verify
 from tablerules.batch.replay import replay_matches
-from tablerules.engine.state import TERMINAL, new_hand
 from tablerules.game import load_game
-from test_steps import deal
 
 numba = pytest.importorskip("numba")
 # with -n the file runs on one worker (--dist loadfile), so its kernels are compiled once; a
 # kernel another worker is compiling is waited for and loaded from numba's cache
 
-# the one kernel this file compiles covers the layout's parts: two players with a boneyard to
+# the one kernel this file compiles (its hand loop; its compiled steps run as plain Python in
+# test_steps_layout.py, which saves the suite 22 s of compiling) covers the layout's parts: two players with a boneyard to
 # draw from (even holding a play), muggins claims, one-half spinner, the highest double leading,
 # the exact target and the cribbage-board unit. The default rules (four partners, no stock, the
 # leader by rotation) and the options that change only a constant (teams, 3 players, target)
@@ -80,30 +79,3 @@ def test_matches_won_by_a_lay_agree_with_the_step_engine(batch):
     cut = [r for r in last if block.hands.column("thrown_in")[r] == 0
            and not block.hands.scored(ns)[r].any()]
     assert cut, "no match ended during a hand"
-
-
-def test_compiled_steps_of_layout_play_are_the_step_engines(batch):
-    """The same kernel's hand loop as numba's generator (compiled steps), compiled: every
-    decision and result of boneyard play with muggins claims is the step engine's. The other
-    option sets are checked as plain Python (test_steps_layout.py)."""
-    import random
-
-    g = batch.game
-    steps = compile_steps(g)
-    rng = random.Random(7)
-    decisions, seen = 0, set()
-    for i in range(150):
-        dealt = deal(g, rng)
-        want, got = new_hand(g, dealt, i % g.seat_count), steps.new_hand(dealt, i % g.seat_count)
-        while not want.is_terminal():
-            assert got.current_player() == want.current_player(), (i, decisions)
-            assert got.legal_actions() == want.legal_actions(), (i, decisions)
-            a = rng.choice(want.legal_actions())
-            seen.add(g.action_to_string(a).split()[0])
-            want.apply_action(a)
-            got.apply_action(a)
-            decisions += 1
-        assert got.is_terminal() and got.current_player() == TERMINAL
-        assert got.history == want.history and got.hand_result() == want.hand_result(), i
-    assert decisions > 150 * 10
-    assert {"draw", "claim", "knock"} <= seen, seen  # the boneyard, muggins and a blocked seat

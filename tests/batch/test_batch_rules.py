@@ -20,10 +20,10 @@ numba = pytest.importorskip("numba")
 # with -n the file runs on one worker (--dist loadfile), so its kernels are compiled once; a
 # kernel another worker is compiling is waited for and loaded from numba's cache
 
-# the game whose default strategy the suite's kernel plays (a rules kernel compiles for 15 to 40
-# s; texas42's fortytwo kernel, about 25 s, is compiled for the workers benchmark and simulate
-# --engine batch's tests and checked the same way by `tablerules batch texas42 --agents rules
-# --check 2000`: docs/speed.md, and as plain Python by test_batch_plain.py)
+# the game whose default strategy the suite's one rules kernel plays (a rules kernel compiles
+# for 15 to 40 s; the cluster and workers tests of the batch engine play Moon for that reason).
+# Texas 42's fortytwo kernel (28 s) is checked as plain Python by test_batch_plain.py and, compiled,
+# by `tablerules batch texas42 --agents rules --check 2000` (docs/speed.md)
 GAMES = ("moon",)
 
 

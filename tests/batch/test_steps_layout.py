@@ -2,9 +2,10 @@
 knocking, muggins claims) agree with the step engine decision by decision.
 
 The kernel runs as plain Python here (numba's NUMBA_DISABLE_JIT, in the test worker's plain-Python
-process, support.plain_python): the same generated source, with no compiling. numba's compiled
-form is checked for the boneyard with muggins (test_batch_layout.py, the kernel that file compiles)
-and played by `python benchmarks/bench_allfives.py` (2,000 hands against the step engine)."""
+process, support.plain_python): the same generated source, with no compiling. numba compiles the
+boneyard-with-muggins kernel's hand loop (test_batch_layout.py); its generator, which these steps
+run, is compiled and played by `python benchmarks/bench_allfives.py` (2,000 hands against the
+step engine), and for a trick game with a strategy by tests/batch/test_batch_rules.py."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ game = load_game(sys.argv[1], json.loads(sys.argv[2]), typed=True)
 g = game.definition
 steps = compile_steps(game)
 rng = random.Random(5)
-decisions, claims = 0, 0
+decisions, claims, seen = 0, 0, set()
 for i in range(int(sys.argv[3])):
     dealt, n = deal(g, rng), g.seat_count
     want, got = new_hand(g, dealt, i % n), steps.new_hand(dealt, i % n)
@@ -37,18 +38,25 @@ for i in range(int(sys.argv[3])):
         assert got.legal_actions() == want.legal_actions(), (i, decisions)
         a = rng.choice(want.legal_actions())
         claims += g.action_to_string(a) == "claim"
+        seen.add(g.action_to_string(a).split()[0])
         want.apply_action(a)
         got.apply_action(a)
         decisions += 1
     assert got.is_terminal() and got.current_player() == TERMINAL and got.legal_actions() == ()
     assert got.history == want.history, i
     assert got.hand_result() == want.hand_result(), i
-print(json.dumps({"decisions": decisions, "claims": claims}))
+print(json.dumps({"decisions": decisions, "claims": claims, "seen": sorted(seen)}))
 """
 
 
-@pytest.mark.parametrize("options", [{}, {"players": 2}, {"players": 3, "muggins": True}],
-                         ids=json.dumps)
+# the last: test_batch_layout.py's kernel (two players drawing even holding a play, muggins
+# claims, one-half spinner, the highest double leading, the exact target)
+BONEYARD = {"players": 2, "muggins": True, "draw_with_play": True, "spinner_count": "one",
+            "first_play": "highest_double", "exact_target": True, "target": 61}
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 2}, {"players": 3, "muggins": True},
+                                     BONEYARD], ids=json.dumps)
 def test_every_decision_and_result_of_layout_play_is_the_step_engines(tmp_path, options):
     here = Path(__file__).parent
     r = plain_python(["-c", SCRIPT, "allfives", json.dumps(options), "60"], tmp_path,
@@ -57,3 +65,5 @@ def test_every_decision_and_result_of_layout_play_is_the_step_engines(tmp_path, 
     seen = json.loads(r.stdout)
     assert seen["decisions"] > 60 * 10
     assert (seen["claims"] > 0) == bool(options.get("muggins"))  # counts claimed, with muggins
+    if options is BONEYARD:  # the boneyard, muggins and a blocked seat
+        assert {"draw", "claim", "knock"} <= set(seen["seen"]), seen

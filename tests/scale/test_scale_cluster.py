@@ -125,7 +125,7 @@ def test_the_batch_engine_on_a_cluster_gives_the_summary_of_one_process(schedule
     """simulate --engine batch on a cluster: its parts played by the cluster's workers (the
     kernel compiled or loaded there), the summary and the check those of one process."""
     pytest.importorskip("numba")
-    args = ("simulate", "texas42", "--engine", "batch", "-n", "300", "-s", "4", "--check", "9",
+    args = ("simulate", "moon", "--engine", "batch", "-n", "300", "-s", "4", "--check", "9",
             "--no-progress", "-f", "json")
     one = cli(*args)
     dask = cli(*args, "--cluster", scheduler)
@@ -159,7 +159,7 @@ def test_a_cluster_worker_without_numba_is_named_in_one_line(scheduler, monkeypa
                         lambda: here() and threading.current_thread() is threading.main_thread())
     line = (f"error: a worker of the cluster ({socket.gethostname()}) has no numba for the "
             "batch engine: pip install 'tablerules[fast]' on every worker\n")
-    r = cli("simulate", "texas42", "--engine", "batch", "-n", "50", "--no-progress",
+    r = cli("simulate", "moon", "--engine", "batch", "-n", "50", "--no-progress",
             "--cluster", scheduler)
     assert r.exit_code == 1 and r.stderr == line, r.output
     r = cli("compare", "moon", "--agents", "rules", "--vs", "--agents", "random", "--engine",
@@ -178,8 +178,8 @@ def test_the_workers_benchmark_runs_on_a_cluster(scheduler, engine, capsys):
         import bench_workers
     finally:
         sys.path.pop(0)
-    assert bench_workers.main(["--games", "20" if engine == "batch" else "3", "--repeat", "1",
-                               "--engine", engine, "--cluster", scheduler]) == 0
+    assert bench_workers.main(["--ruleset", "moon", "--games", "20" if engine == "batch" else "3",
+                               "--repeat", "1", "--engine", engine, "--cluster", scheduler]) == 0
     last = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert last["engine"] == engine and last["cluster"] == scheduler and last["ratio"] > 0
 
@@ -193,7 +193,7 @@ def test_a_cluster_started_for_the_run_plays_as_one_process(tmp_path):
     assert run(tmp_path, "local.jsonl", "texas42", "-n", "3", "-s", "5",
                "--cluster", "local") == one
     pytest.importorskip("numba")
-    args = ("simulate", "texas42", "--engine", "batch", "-n", "300", "-s", "4", "--check", "3",
+    args = ("simulate", "moon", "--engine", "batch", "-n", "300", "-s", "4", "--check", "3",
             "--no-progress", "-f", "json")
     alone, local = cli(*args), cli(*args, "--cluster", "local")
     assert alone.exit_code == local.exit_code == 0, local.output

@@ -15,6 +15,7 @@ from support import cli
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 FORTYTWO = (RULESETS / "strategies" / "fortytwo.yaml").read_text(encoding="utf-8")
+MOON = (RULESETS / "strategies" / "moon.yaml").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -101,13 +102,15 @@ def test_a_worker_plays_the_strategy_file_as_it_is_now(hall, elsewhere):
 def test_the_batch_engine_ships_the_strategy_its_agents_name(hall, elsewhere):
     """simulate and compare --engine batch on a worker in another folder: the strategy an
     agent's text names by a relative path is compiled there from its text (the house strategy
-    is fortytwo's, so the kernel is the one the suite compiles for it)."""
+    is Moon's under another name, so the kernel is the rules kernel the suite compiles)."""
     pytest.importorskip("numba")
-    args = ("texas42", "--engine", "batch", "--agents", "rules:strategy=ours.yaml", "-n", "200",
+    (hall / "moonish.yaml").write_text(MOON.replace("name: moon", "name: moonish", 1),
+                                       encoding="utf-8")
+    args = ("moon", "--engine", "batch", "--agents", "rules:strategy=moonish.yaml", "-n", "200",
             "-s", "4", "--check", "4")
     one = printed("simulate", *args)
     assert printed("simulate", *args, "--cluster", elsewhere) == one
     assert one["checked"] == {"games": 4, "agree": 4, "disagreements": []}
-    vs = ("texas42", "--engine", "batch", "--agents", "rules:strategy=ours.yaml", "--vs",
+    vs = ("moon", "--engine", "batch", "--agents", "rules:strategy=moonish.yaml", "--vs",
           "--agents", "random", "-n", "40", "-s", "2", "--check", "2")
     assert compared(*vs, "--cluster", elsewhere) == compared(*vs)

@@ -303,8 +303,9 @@ def test_the_workers_benchmark_runs(engine):
     # from starting threads, so that its pool forks as the tablerules command's does (with
     # them, every worker was spawned: a start of 3.5 s, and ratios that meant nothing)
     bench = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_workers.py"
-    r = as_a_user(str(bench), "--games", "20" if engine == "batch" else "3", "--repeat", "1",
-                  "--engine", engine, timeout=300)
+    # Moon: its rules kernel is the one the suite compiles (tests/batch/test_batch_rules.py)
+    r = as_a_user(str(bench), "--ruleset", "moon", "--games", "20" if engine == "batch" else "3",
+                  "--repeat", "1", "--engine", engine, timeout=300)
     assert r.returncode == 0, r.stderr
     last = json.loads(r.stdout.splitlines()[-1])
     assert last["engine"] == engine and last["cluster"] is None
