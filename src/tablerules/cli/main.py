@@ -1688,13 +1688,12 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
     1 if the shards do not make one whole run; 2 if OUT is one of the shards (by any path to
     it: a link, another spelling), which it would overwrite.
     """
-    from ..records.merge import MergeError, _header, merge as run
-    from ..records.replay import RecordError, _game_for
+    from ..records.merge import MergeError, merge as run
+    from ..records.replay import RecordError, shard_game
     _check_format(fmt)
     _not_read_and_written(out, shards, "OUT", "one of the shards")
     try:
-        head = _header(shards[0])
-        game = _game_for(head, shards[0], 1, ruleset)
+        game = shard_game(shards[0], ruleset)
         gd = game.definition
         merged = run(str(out), list(shards),
                      first_dealer=gd.first_dealer if gd.first_dealer >= 0 else "lot")

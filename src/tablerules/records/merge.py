@@ -57,7 +57,8 @@ def _unreadable(path: str, e: BaseException) -> MergeError:
     return MergeError(f"cannot read {path}: {why}")
 
 
-def _header(path: str) -> dict:
+def shard_header(path: str) -> dict:
+    """The header of the shard at `path` (its first line); MergeError if it is not a shard."""
     try:
         with open_text(path) as f:
             first = f.readline()
@@ -95,7 +96,7 @@ def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merge
     shard = same_file(out_path, paths)  # through a link or another spelling too
     if shard is not None:
         raise MergeError(f"{out_path} is the shard {shard}: merge writes a new file")
-    heads = [(p, _header(p)) for p in paths]
+    heads = [(p, shard_header(p)) for p in paths]
     p0, h0 = heads[0]
     for p, h in heads[1:]:
         for key in SAME:

@@ -27,7 +27,7 @@ from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
 from . import v1, v3
 from .io import UNREADABLE, found_sources, gzip_problem, is_gzip, open_bytes
-from .merge import shard_entry
+from .merge import shard_entry, shard_header
 from .runner import FORMAT, PERSON, VERSION, game_seed, play_game
 
 VERSIONS = (1, VERSION, v3.VERSION)
@@ -300,6 +300,13 @@ def header_game(head: dict, path: str, ln: int, ruleset: str | None,
     game = _game_for(head, path, ln, ruleset, hint)
     _check_header(head, game, Span(path, ln, 1))
     return game
+
+
+def shard_game(path: str, ruleset: str | None = None) -> Game:
+    """The game the shard at `path` was played with: `ruleset`, else the ruleset its header
+    names, found as a record's is (_game_for). MergeError if `path` is not a shard;
+    RecordError, located, if its ruleset cannot be loaded or is not the one named."""
+    return _game_for(shard_header(path), path, 1, ruleset)
 
 
 def _check_count(head: dict, out: Replay, end, version: int, after: Span) -> None:
