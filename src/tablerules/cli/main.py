@@ -1151,6 +1151,7 @@ def _each_rule_off(ruleset: str, agent: str | None, opts: list[str], *, games: i
 
 
 def _render_rule_effects(r: dict) -> str:
+    from ..records.runner import interval, percent
     rows = r["rules"]
     deals = rows[0]["deals"] if rows else 0
     w = max([len("rule")] + [len(x["rule"]) for x in rows])
@@ -1162,8 +1163,10 @@ def _render_rule_effects(r: dict) -> str:
              f"{'rule':<{w}}  {'games':>6}  {'full':>5}  {'off':>5}  {'draws':>5}  "
              f"{'full wins':>9}   95% CI"]
     for x in rows:
+        full = x["full_wins"] + x["draws"] / 2
         lines.append(f"{x['rule']:<{w}}  {x['games']:>6}  {x['full_wins']:>5}  {x['off_wins']:>5}"
-                     f"  {x['draws']:>5}  {x['full_win_rate']:>9.1%}   {_ci(x)}"
+                     f"  {x['draws']:>5}  {percent(full, x['games']):>9}   "
+                     f"{interval(full, x['games'])}"
                      if x["ci"] else f"{x['rule']:<{w}}  no game finished")
     if not rows:
         lines.append("(the agent plays no rule that can be switched off)")
@@ -1221,6 +1224,7 @@ def _per_seat(names: list[str], game) -> list[str]:
 
 def _render_compare(r: dict) -> str:
     from ..records.compare import seats_text
+    from ..records.runner import interval, percent
     a, b = r["a"], r["b"]
     lines = [f"A         {a['ruleset']}   agents {seats_text(a['agents'])}",
              f"B         {b['ruleset']}   agents {seats_text(b['agents'])}",
@@ -1235,9 +1239,10 @@ def _render_compare(r: dict) -> str:
         lines.append("A plays B: every deal twice, A and B in the same seats, then swapped"
                      if k == 2 else f"A plays B: every deal {k} times, A's agents on each side "
                                     f"in turn and B's on the other {k - 1}")
+        score = res["a_wins"] + res["draws"] / 2
         lines.append(f"A wins {res['a_wins']}, B wins {res['b_wins']}, draws {res['draws']}; "
-                     f"A's win rate {res['a_win_rate']:.1%} (95% CI {res['ci'][0]:.1%} to "
-                     f"{res['ci'][1]:.1%}; even is {res['even']:.1%})" if res["ci"] else
+                     f"A's win rate {percent(score, r['games'])} (95% CI "
+                     f"{interval(score, r['games'])}; even is {res['even']:.1%})" if res["ci"] else
                      "no game finished")
     else:
         lines.append("A and B each play the same deals; wins by side:")
@@ -1265,15 +1270,18 @@ def _render_compare(r: dict) -> str:
         lines.append(f"   {'bid':<{w}} {'hands':>6} {'made':>6}   {'rate':>6}   {'95% CI':<16} "
                      f"{'set':>6}")
         for label, v in rows:
-            lines.append(f"   {label:<{w}} {v['hands']:>6} {v['made']:>6}   {v['rate']:>6.1%}   "
-                         f"{_ci(v):<16} {v['set_rate']:>6.1%}")
+            lines.append(f"   {label:<{w}} {v['hands']:>6} {v['made']:>6}   "
+                         f"{percent(v['made'], v['hands']):>6}   {_ci(v):<16} "
+                         f"{percent(v['hands'] - v['made'], v['hands']):>6}")
     lines.append("")
     lines.append(r["verdict"])
     return "\n".join(lines)
 
 
 def _ci(v: dict) -> str:
-    return f"{v['ci'][0]:.1%} to {v['ci'][1]:.1%}" if v.get("ci") else "-"
+    """A rate's 95% interval from its counts (records/runner.percent: rounded once)."""
+    from ..records.runner import interval
+    return interval(v["made"], v["hands"])
 
 
 @app.command(cls=_Command)
@@ -1648,6 +1656,7 @@ def _batch_agents(game, names: list[str] | None) -> list | None:
 
 
 def _render_batch(r: dict) -> str:
+    from ..records.runner import percent
     lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}  agents {', '.join(r['agents'])}",
              f"hands: {r['hands']}  thrown in: {r['thrown_in']}  "
              f"decisions per hand: {r['decisions_per_hand']}"]
@@ -1655,8 +1664,8 @@ def _render_batch(r: dict) -> str:
         w = max(len(k) for k in r["contracts"])
         lines.append("contracts (share of hands played, made):")
         for name, c in r["contracts"].items():
-            lines.append(f"  {name:<{w}}  {c['share'] * 100:5.1f}%  made {c['made_rate'] * 100:5.1f}%"
-                         f"  ({c['made']} of {c['hands']})")
+            lines.append(f"  {name:<{w}}  {percent(c['hands'], r['hands'] - r['thrown_in']):>6}  "
+                         f"made {percent(c['made'], c['hands']):>6}  ({c['made']} of {c['hands']})")
     lines.append("points per hand, by side: " + ", ".join(str(x) for x in r["points_per_hand"]))
     lines.append("scored per hand, by side: " + ", ".join(str(x) for x in r["scored_per_hand"]))
     ch = r["checked"]
@@ -1885,6 +1894,7 @@ def _never_bid_note(never: dict, whose: str) -> str:
 
 
 def _render_summary(r: dict) -> str:
+    from ..records.runner import percent
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
     fd = r.get("first_dealer", 0)
@@ -1915,9 +1925,11 @@ def _render_summary(r: dict) -> str:
         w = max(14, *(len(k) for k, _ in rows))  # the longest label, a forced bid's often
         lines.append(f"{'bid':<{w + 2}}hands    made   rate   95% CI             set")
         for k, v in rows:
-            lines.append(f"{k:<{w}} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}   "
-                         f"{_ci(v):<16} {1 - v['rate']:>6.1%}")
-        lines.append(f"(set {1 - m['rate']:.1%} of every bid; rates of the hands won in the "
+            lines.append(f"{k:<{w}} {v['hands']:>6}  {v['made']:>6}  "
+                         f"{percent(v['made'], v['hands']):>6}   {_ci(v):<16} "
+                         f"{percent(v['hands'] - v['made'], v['hands']):>6}")
+        lines.append(f"(set {percent(m['hands'] - m['made'], m['hands'])} of every bid; rates of "
+                     "the hands won in the "
                      "auction, with 95% Wilson intervals)")
         if any(k.endswith(" (forced)") for k in r["make_rate_by_bid"]):
             lines.append("(forced: the bid of a seat that could not pass, auction.forced or "
@@ -1928,7 +1940,7 @@ def _render_summary(r: dict) -> str:
     w = max([5] + [len(_named(sides, k, "side")) for k in r["wins_by_side"]])
     lines.append(f"{'side':<{w}} {'wins':>5}  {'rate':>6}")
     for k, v in r["wins_by_side"].items():
-        lines.append(f"{_named(sides, k, 'side'):<{w}} {v:>5}  {r['win_rate_by_side'][k]:>6.1%}")
+        lines.append(f"{_named(sides, k, 'side'):<{w}} {v:>5}  {percent(v, r['games']):>6}")
     if r.get("chips_by_seat"):
         lines.append("")
         w = max([5] + [len(_named(seats, k, "seat")) for k in r["chips_by_seat"]])

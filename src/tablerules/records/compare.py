@@ -19,8 +19,8 @@ from typing import Any, Callable
 from ..definition import value_str
 from ..errors import GameError
 from ..game import Game
-from .runner import (NO_BID, Fault, _bid_key, bid_row, game_seed, made_n, play_game, rate,
-                     wilson)
+from .runner import (NO_BID, Fault, _bid_key, bid_row, game_seed, interval, made_n, percent,
+                     play_game, rate, wilson)
 
 INTERVAL = "Wilson score, 95%"
 
@@ -170,9 +170,9 @@ class Comparison:
         ma, mb = sa["make_rate"], sb["make_rate"]
         parts = [f"A scores {sa['scored_per_hand']:.3f} per hand, B {sb['scored_per_hand']:.3f}"]
         if ma["hands"] and mb["hands"]:
-            parts.append(f"A makes {ma['rate']:.1%} of its bids (95% CI {ma['ci'][0]:.1%} to "
-                         f"{ma['ci'][1]:.1%}), B {mb['rate']:.1%} ({mb['ci'][0]:.1%} to "
-                         f"{mb['ci'][1]:.1%})")
+            parts.append(f"A makes {percent(ma['made'], ma['hands'])} of its bids (95% CI "
+                         f"{interval(ma['made'], ma['hands'])}), B "
+                         f"{percent(mb['made'], mb['hands'])} ({interval(mb['made'], mb['hands'])})")
         ga, gb = self.played["A"], self.played["B"]
         each = f"{ga:,} games each" if ga == gb else f"{ga:,} and {gb:,} games"
         return "; ".join(parts) + f", over the same {self.deals:,} deals ({each})"

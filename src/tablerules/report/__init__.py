@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..records.runner import wilson
+from ..records.runner import interval, percent, wilson
 
 EXTRA = "--report needs matplotlib: pip install 'tablerules[report]'"
 
@@ -44,10 +44,6 @@ def pct(v) -> str:
     return "-" if v is None else f"{v:.1%}"
 
 
-def ci_text(ci) -> str:
-    return f"{ci[0]:.1%} to {ci[1]:.1%}" if ci else "-"
-
-
 def page(title: str, subtitle: str, body: list[str]) -> str:
     """The whole HTML document: no script, no link, nothing fetched."""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -71,17 +67,28 @@ def table(tid: str, head: list[str], rows: list, *, total: set | None = None) ->
     return "".join(out) + "</tbody></table>"
 
 
+def _chart_row(label: str, k: float, n: int) -> tuple:
+    """A chart's row of k of n: (label, rate, low, high, n), the rate and its interval from the
+    counts, as the tables print them (None, None, None when n is 0)."""
+    ci = wilson(k, n)
+    return (label, k / n if n else None, *(ci or (None, None)), n)
+
+
 def _rate_rows(by: dict) -> list:
-    return [(k, v["rate"], *(v["ci"] or (None, None)), v["hands"]) for k, v in by.items()]
+    return [_chart_row(k, v["made"], v["hands"]) for k, v in by.items()]
+
+
+def _rate_cells(label: str, v: dict) -> list:
+    """A make-rate row's cells: its rates and interval from its counts (rounded once, as the
+    text summary prints them)."""
+    n, made = v["hands"], v["made"]
+    return [label, n, made, percent(made, n), interval(made, n), percent(n - made, n)]
 
 
 def _make_table(tid: str, by: dict, every: dict | None, first: str = "bid") -> str:
-    rows = [(k, [k, v["hands"], v["made"], pct(v["rate"]), ci_text(v["ci"]),
-                 pct(None if v["rate"] is None else 1 - v["rate"])]) for k, v in by.items()]
+    rows = [(k, _rate_cells(k, v)) for k, v in by.items()]
     if every is not None:
-        rows.append(("every bid", ["every bid", every["hands"], every["made"], pct(every["rate"]),
-                                   ci_text(every["ci"]),
-                                   pct(None if every["rate"] is None else 1 - every["rate"])]))
+        rows.append(("every bid", _rate_cells("every bid", every)))
     return table(tid, [f"name|{first}", "hands|hands", "made|made", "rate|rate", "ci|95% CI",
                        "set|set"], rows, total={"every bid"})
 
@@ -124,8 +131,8 @@ def simulate_report(r: dict, dist: dict) -> str:
                  "<p><small>Hands won in the auction; 95% Wilson intervals. A forced bid (a seat "
                  "that could not pass) has its own row.</small></p>",
                  charts.intervals("make-by-bid", _rate_rows(r["make_rate_by_bid"])
-                                  + [("every bid", r["make_rate"]["rate"],
-                                      *r["make_rate"]["ci"], r["make_rate"]["hands"])],
+                                  + [_chart_row("every bid", r["make_rate"]["made"],
+                                                r["make_rate"]["hands"])],
                                   title="Make rate by bid, with its 95% interval",
                                   xlabel="bids made"),
                  _make_table("make-rate-by-bid", r["make_rate_by_bid"], r["make_rate"]),
@@ -154,13 +161,12 @@ def simulate_report(r: dict, dist: dict) -> str:
     wins = []
     for s, w in r["wins_by_side"].items():
         ci = wilson(w, games)
-        wins.append((s, [named(r.get("side_names"), s, "side"), w, pct(r["win_rate_by_side"][s]),
-                         ci_text([round(ci[0], 4), round(ci[1], 4)] if ci else None)], ci))
+        wins.append((s, [named(r.get("side_names"), s, "side"), w, percent(w, games),
+                         interval(w, games)], ci))
     sides = len(wins)
     body += ["<h2>Wins by side</h2>",
-             charts.intervals("wins-by-side", [(c[0], r["win_rate_by_side"][s],
-                                                *(ci or (None, None)), games)
-                                               for s, c, ci in wins],
+             charts.intervals("wins-by-side", [_chart_row(c[0], r["wins_by_side"][s], games)
+                                               for s, c, _ci in wins],
                               title="Matches won by each side, with its 95% interval",
                               xlabel="matches won", ref=1 / sides if sides else None,
                               ref_label="even"),
@@ -190,10 +196,11 @@ def compare_report(r: dict, diffs: dict) -> str:
     sa, sb = r["a_stats"], r["b_stats"]
     if r["mode"] == "match":
         res = r["result"]
+        score = res["a_wins"] + res["draws"] / 2
         body += ["<h2>A plays B</h2>"]
         if res["ci"]:
-            body.append(charts.intervals("a-win-rate", [("A's win rate", res["a_win_rate"],
-                                                         *res["ci"], r["games"])],
+            body.append(charts.intervals("a-win-rate", [_chart_row("A's win rate", score,
+                                                                   r["games"])],
                                          title="A's share of the games (a draw counts half), "
                                                "with its 95% interval",
                                          xlabel="games won by A", ref=res["even"],
@@ -201,7 +208,7 @@ def compare_report(r: dict, diffs: dict) -> str:
         body.append(table("result", ["name|", "a_wins|A wins", "b_wins|B wins", "draws|draws",
                                      "rate|A's win rate", "ci|95% CI", "even|even"],
                           [("result", ["games", res["a_wins"], res["b_wins"], res["draws"],
-                                       pct(res["a_win_rate"]), ci_text(res["ci"]),
+                                       percent(score, r["games"]), interval(score, r["games"]),
                                        pct(res["even"])])]))
     else:
         body.append("<h2>Side by side</h2>")
@@ -221,8 +228,8 @@ def compare_report(r: dict, diffs: dict) -> str:
     for k, st in (("A", sa), ("B", sb)):
         m = st["make_rate"]
         if m["hands"]:
-            rows.append((f"{k}: every bid", m["rate"], *m["ci"], m["hands"]))
-        rows += [(f"{k}: {c}", v["rate"], *v["ci"], v["hands"])
+            rows.append(_chart_row(f"{k}: every bid", m["made"], m["hands"]))
+        rows += [_chart_row(f"{k}: {c}", v["made"], v["hands"])
                  for c, v in st["make_rate_by_contract"].items()]
     if rows:
         body += ["<h2>Bids made</h2>",
@@ -232,7 +239,8 @@ def compare_report(r: dict, diffs: dict) -> str:
     body.append(table("stats", ["name|", "hands|hands", "scored|scored per hand " + per,
                                 "rate|make rate", "ci|95% CI"],
                       [(k, [k, st["hands"], f"{st['scored_per_hand']:.3f}",
-                            pct(st["make_rate"]["rate"]), ci_text(st["make_rate"]["ci"])])
+                            percent(st["make_rate"]["made"], st["make_rate"]["hands"]),
+                            interval(st["make_rate"]["made"], st["make_rate"]["hands"])])
                        for k, st in (("A", sa), ("B", sb))]))
     if diffs:
         what = ("what A's side scored less what B's side did" if r["mode"] == "match" and
@@ -259,15 +267,16 @@ def rule_effects_report(d: dict, ruleset: str) -> str:
             "effect.</small></p>"]
     if rows:
         body.append(charts.intervals("rule-effects",
-                                     [(x["rule"], x["full_win_rate"], *(x["ci"] or (None, None)),
-                                       x["games"]) for x in rows],
+                                     [_chart_row(x["rule"], x["full_wins"] + x["draws"] / 2,
+                                                 x["games"]) for x in rows],
                                      title="The full agent's win rate against each rule off",
                                      xlabel="games won by the full agent", ref=rows[0]["even"],
                                      ref_label="even"))
     body.append(table("rules", ["name|rule", "games|games", "full|full wins", "off|off wins",
                                 "draws|draws", "rate|full agent's win rate", "ci|95% CI"],
                       [(x["rule"], [x["rule"], x["games"], x["full_wins"], x["off_wins"],
-                                    x["draws"], pct(x["full_win_rate"]), ci_text(x["ci"])])
+                                    x["draws"], percent(x["full_wins"] + x["draws"] / 2, x["games"]),
+                                    interval(x["full_wins"] + x["draws"] / 2, x["games"])])
                        for x in rows]))
     if d["off_already"]:
         body.append(f"<p>Off already, not run: {escape(', '.join(d['off_already']))}</p>")
