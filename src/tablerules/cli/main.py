@@ -1262,8 +1262,11 @@ def _render_compare(r: dict) -> str:
         if st.get("never_bid", {}).get("contracts"):
             lines.append(f"   {_never_bid_note(st['never_bid'], f'on the seats of {k}')}")
         if not m["hands"]:
-            lines.append("   no hand won in an auction" if st["hands"] else "   no hands")
+            lines.append("   no hands" if not st["hands"] else "   no hand won in an auction"
+                         if st["make_rate_by_contract"] else
+                         "   no auction: every hand is played without a bid")
             continue
+        never = st.get("never_bid", {}).get("contracts", [])
         rows = [(f"contract {c}", v) for c, v in st["make_rate_by_contract"].items()]
         rows += list(st["make_rate_by_bid"].items()) + [("every bid", m)]
         w = max(18, *(len(label) for label, _ in rows))  # the longest label
@@ -1272,7 +1275,9 @@ def _render_compare(r: dict) -> str:
         for label, v in rows:
             lines.append(f"   {label:<{w}} {v['hands']:>6} {v['made']:>6}   "
                          f"{percent(v['made'], v['hands']):>6}   {_ci(v):<16} "
-                         f"{percent(v['hands'] - v['made'], v['hands']):>6}")
+                         f"{percent(v['hands'] - v['made'], v['hands']):>6}"
+                         + ("   never bid by the agents"
+                            if label.startswith("contract ") and label[9:] in never else ""))
     lines.append("")
     lines.append(r["verdict"])
     return "\n".join(lines)

@@ -67,21 +67,24 @@ class Tally:
                 t[1] += 1
                 t[0] += 1 if ev["made"] else 0
 
-    def as_dict(self) -> dict:
-        d = self._as_dict()
+    def as_dict(self, contracts: list[str] = ()) -> dict:
+        """The tally's figures; `contracts`: the contracts its game may bid, each listed in
+        `make_rate_by_contract` (0 hands, no rate, for one no hand was played in), as
+        simulate's contract table lists them."""
+        d = self._as_dict(contracts)
         if self.chips is not None:  # per hand, over the sides it held
             d["chips_per_hand"] = round(self.chips / self.side_hands, 4) if self.side_hands else 0.0
         return d
 
-    def _as_dict(self) -> dict:
+    def _as_dict(self, contracts: list[str] = ()) -> dict:
         made = sum(v[0] for v in self.bids.values())
         n = sum(v[1] for v in self.bids.values())
         return {"hands": self.hands, "thrown_in": self.thrown_in,
                 "scored_per_hand": round(self.scored / self.side_hands, 4) if self.side_hands
                 else 0.0,
                 "make_rate": _with_set(rate(made, n)),
-                "make_rate_by_contract": {k: _with_set(rate(*v))
-                                          for k, v in sorted(self.contracts.items())},
+                "make_rate_by_contract": {k: _with_set(rate(*self.contracts.get(k, (0, 0))))
+                                          for k in sorted({*self.contracts, *contracts})},
                 "make_rate_by_bid": {k: _with_set(rate(*v)) for k, v in
                                      sorted(self.bids.items(), key=lambda kv: _bid_key(kv[0]))}}
 
@@ -152,8 +155,8 @@ class Comparison:
                                      range(len(c.game.definition.sides))}
                                  for k, v, c in (("A", self.side_wins["A"], self.a),
                                                  ("B", self.side_wins["B"], self.b))}
-        d["a_stats"] = self.ta.as_dict()
-        d["b_stats"] = self.tb.as_dict()
+        d["a_stats"] = self.ta.as_dict(_bid_contracts(self.a))
+        d["b_stats"] = self.tb.as_dict(_bid_contracts(self.b))
         d["verdict"] = self.verdict()
         if self.interrupted:
             d["interrupted"] = True
@@ -176,6 +179,13 @@ class Comparison:
         ga, gb = self.played["A"], self.played["B"]
         each = f"{ga:,} games each" if ga == gb else f"{ga:,} and {gb:,} games"
         return "; ".join(parts) + f", over the same {self.deals:,} deals ({each})"
+
+
+def _bid_contracts(c: Config) -> list[str]:
+    """The contracts a hand of `c`'s game is bid in (none without an auction)."""
+    from ..agents.rules import biddable
+    gd = c.game.definition
+    return biddable(gd) if gd.auction.fixed_contract < 0 else []
 
 
 def seats_text(agents: list[str]) -> str:
