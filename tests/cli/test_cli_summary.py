@@ -136,3 +136,25 @@ def test_the_bids_table_is_aligned_to_its_longest_label():
         label = ln[:at - 6].rstrip()
         assert ln[at - 6:at].strip().isdigit(), (label, ln)
         assert ln[at - 6] == " " and len(label) < at - 6, ln
+
+
+def test_compare_names_the_seat_of_each_agent_as_simulate_does(tmp_path):
+    """compare's A and B lines say each seat's agent as simulate's agents line does (they gave a
+    bare list, `rules,random,rules,random`, and the HTML report's table only the agents, once
+    each: `rules,random`, which reads as if A were the two of them on every seat)."""
+    path = tmp_path / "r.html"
+    r = cli("compare", "texas42", "--agents", "rules,random,rules,random", "--vs", "--agents",
+            "random", "-n", "2", "--no-progress", "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    per_seat = "rules (North), random (East), rules (South), random (West)"
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"A         texas42   agents {per_seat}"
+    assert lines[1] == "B         texas42   agents random on every seat"
+    sim = cli("simulate", "texas42", "--agents", "rules,random,rules,random", "-n", "1")
+    assert f"agents    {per_seat}\n" in sim.stdout
+    html = path.read_text(encoding="utf-8")
+    assert f'<td class="tagents">{per_seat}</td>' in html
+    assert '<td class="tagents">random on every seat</td>' in html
+    j = json.loads(cli("compare", "texas42", "--agents", "rules,random,rules,random", "--vs",
+                       "--agents", "random", "-n", "2", "-f", "json").stdout)
+    assert j["a"]["seat_names"] == j["b"]["seat_names"] == ["North", "East", "South", "West"]

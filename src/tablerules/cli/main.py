@@ -1028,8 +1028,8 @@ def compare(ctx: typer.Context,
                                                         progress=tick, workers=n_workers,
                                                         cluster=cluster), game_a, game_b)
     out = res.as_dict()
-    for k, c in (("a", a), ("b", b)):  # what the tables call the sides (replay's names)
-        out[k]["side_names"] = _names(c.game.definition)["side_names"]
+    for k, c in (("a", a), ("b", b)):  # what the tables call sides and seats (replay's names)
+        out[k].update(_names(c.game.definition))
     for key, c in (("a_stats", a), ("b_stats", b)):
         out[key]["never_bid"] = _never_bid(c.game.definition, list(c.agents))
     if checked is not None:
@@ -1223,11 +1223,10 @@ def _per_seat(names: list[str], game) -> list[str]:
 
 
 def _render_compare(r: dict) -> str:
-    from ..records.compare import seats_text
     from ..records.runner import interval, percent
     a, b = r["a"], r["b"]
-    lines = [f"A         {a['ruleset']}   agents {seats_text(a['agents'])}",
-             f"B         {b['ruleset']}   agents {seats_text(b['agents'])}",
+    lines = [f"A         {a['ruleset']}   agents {_agents_line(a['agents'], a.get('seat_names'))}",
+             f"B         {b['ruleset']}   agents {_agents_line(b['agents'], b.get('seat_names'))}",
              f"differ    {'; '.join(r['differences']) or 'nothing: A and B are the same'}",
              f"seed      {r['seed']}   deals {r['deals']}   games {r['games']}"
              + ("" if r["mode"] == "match" else " each"),
@@ -1835,9 +1834,8 @@ def _render_profile(p: dict, top: int = 25) -> str:
 
 def _agents_line(agents: list[str], seats: list[str] | None = None) -> str:
     """The agents of a run as the report says them: one on every seat, or each seat's."""
-    if len(set(agents)) == 1:
-        return f"{agents[0]} on every seat"
-    return ", ".join(f"{a} ({_named(seats, s, 'seat')})" for s, a in enumerate(agents))
+    from ..report import agents_line
+    return agents_line(agents, seats)
 
 
 def _names(gd) -> dict:

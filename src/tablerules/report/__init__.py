@@ -100,6 +100,14 @@ def named(names: list | None, k, what: str) -> str:
     return names[i] if names and 0 <= i < len(names) else f"{what} {k}"
 
 
+def agents_line(agents: list[str], seats: list[str] | None = None) -> str:
+    """A run's agents as its summary says them: one on every seat, or each seat's, the seats by
+    the names the run's JSON gives them."""
+    if len(set(agents)) == 1:
+        return f"{agents[0]} on every seat"
+    return ", ".join(f"{a} ({named(seats, s, 'seat')})" for s, a in enumerate(agents))
+
+
 def simulate_report(r: dict, dist: dict) -> str:
     """The report of a `simulate` run: `r` its JSON summary, `dist` Summary.distributions()."""
     from . import charts
@@ -187,8 +195,8 @@ def compare_report(r: dict, diffs: dict) -> str:
     from . import charts
     a, b = r["a"], r["b"]
     body = ["<h2>A and B</h2>", table("configs", ["name|", "truleset|ruleset", "tagents|agents"], [
-        ("A", ["A", a["ruleset"], ",".join(sorted(set(a["agents"]), key=a["agents"].index))]),
-        ("B", ["B", b["ruleset"], ",".join(sorted(set(b["agents"]), key=b["agents"].index))])]),
+        ("A", ["A", a["ruleset"], agents_line(a["agents"], a.get("seat_names"))]),
+        ("B", ["B", b["ruleset"], agents_line(b["agents"], b.get("seat_names"))])]),
         f"<p>differ: {escape('; '.join(r['differences']) or 'nothing: A and B are the same')}"
         f"; seed {r['seed']}, {r['deals']:,} deals, {r['games']:,} games"
         f"{'' if r['mode'] == 'match' else ' each'}</p>",
