@@ -47,6 +47,8 @@ class Tally:
     thrown_in: int = 0
     scored: int = 0  # over the sides it held, every hand
     side_hands: int = 0  # hands times the sides it held
+    gained: int = 0  # what the sides it held scored above 0, every hand
+    lost: int = 0  # and below 0, as a loss (0 where no side can score below 0)
     bids: dict = field(default_factory=lambda: defaultdict(made_n))  # label -> [made, n]
     contracts: dict = field(default_factory=lambda: defaultdict(made_n))
     chips: int | None = None  # with scoring.chips: chips its seats won less what they paid
@@ -56,7 +58,13 @@ class Tally:
             self.thrown_in += 1
             return
         self.hands += 1
-        self.scored += sum(ev["scored"][s] for s in sides)
+        for s in sides:
+            v = ev["scored"][s]
+            self.scored += v
+            if v > 0:
+                self.gained += v
+            else:
+                self.lost -= v
         self.side_hands += len(sides)
         if "paid" in ev:
             self.chips = (self.chips or 0) + sum(
@@ -67,11 +75,16 @@ class Tally:
                 t[1] += 1
                 t[0] += 1 if ev["made"] else 0
 
-    def as_dict(self, contracts: list[str] = ()) -> dict:
+    def as_dict(self, contracts: list[str] = (), gained: bool = False) -> dict:
         """The tally's figures; `contracts`: the contracts its game may bid, each listed in
         `make_rate_by_contract` (0 hands, no rate, for one no hand was played in), as
-        simulate's contract table lists them."""
+        simulate's contract table lists them; `gained`: with what the sides above 0 gained
+        per hand and what the others lost (every side together, as simulate's
+        avg_gained_per_hand), where a side's score below 0 makes the sum of all say little."""
         d = self._as_dict(contracts)
+        if gained:
+            d["gained_per_hand"] = round(self.gained / self.hands, 4) if self.hands else 0.0
+            d["lost_per_hand"] = round(self.lost / self.hands, 4) if self.hands else 0.0
         if self.chips is not None:  # per hand, over the sides it held
             d["chips_per_hand"] = round(self.chips / self.side_hands, 4) if self.side_hands else 0.0
         return d
@@ -155,12 +168,18 @@ class Comparison:
                                      range(len(c.game.definition.sides))}
                                  for k, v, c in (("A", self.side_wins["A"], self.a),
                                                  ("B", self.side_wins["B"], self.b))}
-        d["a_stats"] = self.ta.as_dict(_bid_contracts(self.a))
-        d["b_stats"] = self.tb.as_dict(_bid_contracts(self.b))
+        d["a_stats"] = self.ta.as_dict(_bid_contracts(self.a), self._gained())
+        d["b_stats"] = self.tb.as_dict(_bid_contracts(self.b), self._gained())
         d["verdict"] = self.verdict()
         if self.interrupted:
             d["interrupted"] = True
         return d
+
+    def _gained(self) -> bool:
+        """Whether each one's figures say what was gained and lost: A and B each playing the
+        deals on its own, where a side of either scored below 0 (the sum over every side, as
+        with chips one side pays another, says little)."""
+        return self.mode == "separate" and bool(self.ta.lost or self.tb.lost)
 
     def verdict(self) -> str:
         if self.mode == "match":
@@ -169,9 +188,11 @@ class Comparison:
             lo, hi = wilson(self.a_score(), self.games)
             return (f"A wins {100 * self.a_score() / self.games:.1f}% of games, 95% CI "
                     f"{100 * lo:.1f} to {100 * hi:.1f}, over {self.games:,} paired games")
-        sa, sb = self.ta.as_dict(), self.tb.as_dict()
+        sa, sb = self.ta.as_dict(gained=self._gained()), self.tb.as_dict(gained=self._gained())
         ma, mb = sa["make_rate"], sb["make_rate"]
-        parts = [f"A scores {sa['scored_per_hand']:.3f} per hand, B {sb['scored_per_hand']:.3f}"]
+        parts = [f"A's sides above 0 gain {sa['gained_per_hand']:.3f} per hand, B's "
+                 f"{sb['gained_per_hand']:.3f}" if self._gained() else
+                 f"A scores {sa['scored_per_hand']:.3f} per hand, B {sb['scored_per_hand']:.3f}"]
         if ma["hands"] and mb["hands"]:
             parts.append(f"A makes {percent(ma['made'], ma['hands'])} of its bids (95% CI "
                          f"{interval(ma['made'], ma['hands'])}), B "

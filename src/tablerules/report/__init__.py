@@ -244,9 +244,16 @@ def compare_report(r: dict, diffs: dict) -> str:
                  charts.intervals("make-rates", rows, title="Make rate of A's and B's bids, "
                                   "by contract, with its 95% interval", xlabel="bids made")]
     per = "by its side" if r["mode"] == "match" else "per side"
-    body.append(table("stats", ["name|", "hands|hands", "scored|scored per hand " + per,
+    gained = "gained_per_hand" in sa  # a side scored below 0: what was gained and lost, as the
+    # text says it (the sum over every side says little)
+    body.append(table("stats", ["name|", "hands|hands",
+                                *(["gained|gained per hand (the sides above 0)",
+                                   "lost|lost per hand (the others)"] if gained else
+                                  ["scored|scored per hand " + per]),
                                 "rate|make rate", "ci|95% CI"],
-                      [(k, [k, st["hands"], f"{st['scored_per_hand']:.3f}",
+                      [(k, [k, st["hands"],
+                            *([f"{st['gained_per_hand']:.3f}", f"{st['lost_per_hand']:.3f}"]
+                              if gained else [f"{st['scored_per_hand']:.3f}"]),
                             percent(st["make_rate"]["made"], st["make_rate"]["hands"]),
                             interval(st["make_rate"]["made"], st["make_rate"]["hands"])])
                        for k, st in (("A", sa), ("B", sb))]))
