@@ -142,3 +142,21 @@ def test_compare_of_a_game_without_an_auction_says_so():
     d = json.loads(cli("compare", "allfives", "--vs", "-o", "target=150", "--games", "1",
                        "-f", "json").stdout)
     assert d["a_stats"]["make_rate_by_contract"] == {}
+
+
+def test_the_compare_report_says_what_the_text_says_of_a_contract_never_bid(tmp_path):
+    """compare's text says under A's and B's bids which contracts their agents never bid; its
+    HTML report said nothing of it (simulate's report says it)."""
+    h8 = _h8(tmp_path)
+    path = tmp_path / "r.html"
+    r = cli("compare", "texas42", "--vs", h8, "--games", "1", "--no-progress", "--report",
+            str(path))
+    assert r.exit_code == 0, r.stderr
+    html = path.read_text(encoding="utf-8")
+    assert ('<p id="never-bid-a"><small>never bid by the agents of A: marks (no bid rule of '
+            "fortytwo, played on the seats of A, can choose one; a hand is played in one only "
+            "when a seat is forced to bid it)</small></p>") in html
+    assert '<p id="never-bid-b"><small>never bid by the agents of B: lowdoubles, marks (' in html
+    r = cli("compare", "texas42", "--agents", "random", "--vs", "-o", "min_bid=31", "--games",
+            "1", "--no-progress", "--report", str(path))
+    assert "never-bid" not in path.read_text(encoding="utf-8")

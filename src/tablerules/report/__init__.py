@@ -243,6 +243,14 @@ def compare_report(r: dict, diffs: dict) -> str:
         body += ["<h2>Bids made</h2>",
                  charts.intervals("make-rates", rows, title="Make rate of A's and B's bids, "
                                   "by contract, with its 95% interval", xlabel="bids made")]
+    for k, st in (("A", sa), ("B", sb)):  # as the text says it under each one's bids
+        never = st.get("never_bid") or {}
+        if never.get("contracts"):
+            body.append(f'<p id="never-bid-{k.lower()}"><small>never bid by the agents of {k}: '
+                        f'{escape(", ".join(never["contracts"]))} (no bid rule of '
+                        f'{escape(", ".join(never["strategies"]))}, played on the seats of {k}, '
+                        "can choose one; a hand is played in one only when a seat is forced to "
+                        "bid it)</small></p>")
     per = "by its side" if r["mode"] == "match" else "per side"
     gained = "gained_per_hand" in sa  # a side scored below 0: what was gained and lost, as the
     # text says it (the sum over every side says little)
