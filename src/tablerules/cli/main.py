@@ -282,12 +282,15 @@ OPTION_FILE = "--option"  # the "file" of the diagnostics about --option NAME=VA
 
 
 def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
-          options: list[str] | None = None) -> None:
-    """Print every diagnostic of `e` to stderr; exit 2 if one is in the command line, else 1."""
+          options: list[str] | None = None, about: str | None = None) -> None:
+    """Print every diagnostic of `e` to stderr; exit 2 if one is in the command line, else 1.
+    `about`: the ruleset a command-line diagnostic names first, as validate names the file of
+    several that refused an --option."""
     from ..game import add_sources
     srcs = add_sources(e.diagnostics, dict(sources or {}))
     for d in e.diagnostics:
-        _err(_render(d, srcs, options))
+        text = _render(d, srcs, options)
+        _err(f"{about}: {text}" if about and _in_command_line(d) else text)
     raise typer.Exit(2 if any(_in_command_line(d) for d in e.diagnostics) else 1)
 
 
@@ -392,16 +395,18 @@ def _compiled_agents_ready(game, names: list[str], progress: bool) -> None:
                 pass
 
 
-def _load(ruleset: str, options: list[str] | None, *, profile: bool = False):
+def _load(ruleset: str, options: list[str] | None, *, profile: bool = False,
+          about: str | None = None):
     """The game, with its checked trees kept: the batch engine and the search agent's compiled
-    play-outs build on them (keeping them costs nothing measurable)."""
+    play-outs build on them (keeping them costs nothing measurable). `about`: the name an
+    --option it does not take is said with (_fail)."""
     from ..game import load_game
     from ..interpreter.options import parse_cli_options
     try:
         return load_game(ruleset, parse_cli_options(options), profile=profile, typed=True)
     except TablerulesError as e:
         _not_a_strategy(ruleset)
-        _fail(e, options=options)
+        _fail(e, options=options, about=about)
 
 
 def _not_a_strategy(ref: str) -> None:
@@ -1741,8 +1746,8 @@ def diff(ruleset_a: str = typer.Argument(..., help="Built-in name or .yaml path.
     """
     from ..diffing import diff_games, render_diff
     _check_format(fmt)
-    a = _load(ruleset_a, option)
-    b = _load(ruleset_b, option)
+    a = _load(ruleset_a, option, about=ruleset_a)  # the options apply to both: say which refused
+    b = _load(ruleset_b, option, about=ruleset_b)
     d = diff_games(a, b)
     if fmt == "json":
         typer.echo(json.dumps(d.as_dict(), indent=2, default=str))
