@@ -247,3 +247,17 @@ def test_the_text_report(snapshot):
             "--no-progress")
     assert r.exit_code == 0, r.stderr
     assert r.stdout == snapshot
+
+
+def test_another_ruleset_for_b_takes_only_the_options_after_vs(tmp_path):
+    """As --help and the README say: B's options are added to A's when B plays A's ruleset;
+    another ruleset (a house file) takes only those given after --vs."""
+    house = tmp_path / "house.yaml"
+    house.write_text("name: house\ntitle: t\nextends: texas42\nset:\n  min_bid: 32\n",
+                     encoding="utf-8")
+    d = json.loads(cli("compare", "texas42", "-o", "marks_to_win=5", "--vs", str(house),
+                       "-o", "sevens=false", "-n", "1", "-f", "json").stdout)
+    assert d["b"]["ruleset"] == "house(sevens=false)"
+    assert d["differences"] == ["ruleset: texas42(marks_to_win=5) vs house(sevens=false)",
+                                "option marks_to_win: 5 vs 7", "option min_bid: 30 vs 32",
+                                "option sevens: true vs false"]

@@ -959,7 +959,8 @@ def compare(ctx: typer.Context,
     tablerules compare RULESET --each-rule-off [--agents RULES] [--games N]
 
     B starts as A and changes what follows --vs: its ruleset, its agents,
-    its options (added to A's). Both are dealt the same hands (the same
+    its options (added to A's when B plays A's ruleset; another ruleset
+    takes only those after --vs). Both are dealt the same hands (the same
     seed per deal), and deal d is dealt first by seat d mod seats.
 
     When A and B play the same game they play each other: each deal is
