@@ -149,3 +149,20 @@ def test_each_rule_off_on_workers_is_the_table_of_one_process():
         assert r.exit_code == 0, r.output
         return json.loads(r.stdout)
     assert table("--workers", "2") == table()
+
+
+def test_the_simulate_reports_summary_names_the_agents_and_the_dealer_as_the_text_does(tmp_path):
+    """The text summary says who played (each seat's agent) and who dealt first; the report's
+    summary table said neither, so two reports of the same ruleset could not be told apart."""
+    path = tmp_path / "r.html"
+    args = ("simulate", "texas42", "-n", "1", "--agents", "rules,random,rules,random",
+            "--no-progress")
+    r = cli(*args, "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    html = path.read_text(encoding="utf-8")
+    lines = dict(ln.split(None, 1) for ln in r.stdout.splitlines()[:4])
+    assert lines["agents"] == "rules (North), random (East), rules (South), random (West)"
+    assert (f'<tr data-key="agents"><td class="name">agents</td><td class="value">'
+            f'{lines["agents"]}</td></tr>') in html
+    assert (f'<tr data-key="dealer"><td class="name">dealer</td><td class="value">'
+            f'{lines["dealer"]}</td></tr>') in html

@@ -1906,6 +1906,7 @@ def _never_bid_note(never: dict, whose: str) -> str:
 
 def _render_summary(r: dict) -> str:
     from ..records.runner import percent
+    from ..report import dealer_line
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
     fd = r.get("first_dealer", 0)
@@ -1916,9 +1917,7 @@ def _render_summary(r: dict) -> str:
              *([f"agents    {_agents_line(agents, seats)}"] if agents else []),
              f"games     {r['games']}" + (f"   (shard {sh['k']}/{sh['n']}: games {sh['first']} "
                                           f"to {sh['last']} of the run)" if sh else ""),
-             "dealer    " + ("first dealer drawn by lot each match (deal.first_dealer: lot)"
-                             if fd == "lot" else
-                             f"{_named(seats, fd, 'seat')} deals first (deal.first_dealer)"),
+             f"dealer    {dealer_line(fd, seats)}",
              f"hands     {r['hands']} played{thrown}",
              f"scored    {_scored(r)}", ""]
     never = r.get("never_bid") or {"contracts": [], "strategies": []}

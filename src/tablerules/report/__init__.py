@@ -108,13 +108,24 @@ def agents_line(agents: list[str], seats: list[str] | None = None) -> str:
     return ", ".join(f"{a} ({named(seats, s, 'seat')})" for s, a in enumerate(agents))
 
 
+def dealer_line(first_dealer, seats: list[str] | None = None) -> str:
+    """Who dealt a run's first hands, as its summary says it: a seat, or by lot."""
+    if first_dealer == "lot":
+        return "first dealer drawn by lot each match (deal.first_dealer: lot)"
+    return f"{named(seats, first_dealer, 'seat')} deals first (deal.first_dealer)"
+
+
 def simulate_report(r: dict, dist: dict) -> str:
     """The report of a `simulate` run: `r` its JSON summary, `dist` Summary.distributions()."""
     from . import charts
     games, hands = r["games"], r["hands"]
     body = ["<h2>Summary</h2>", table("overview", ["name|", "value|"], [
         ("ruleset", ["ruleset", r["ruleset"]]), ("seed", ["seed", r["seed"]]),
-        ("games", ["games", games]), ("hands", ["hands played", hands]),
+        *([("agents", ["agents", agents_line(r["agents"], r.get("seat_names"))])]
+          if r.get("agents") else []),  # a merged run's shards name theirs in their records
+        ("games", ["games", games]),
+        ("dealer", ["dealer", dealer_line(r.get("first_dealer", 0), r.get("seat_names"))]),
+        ("hands", ["hands played", hands]),
         ("thrown_in", ["deals thrown in", r["thrown_in"]]),
         ("decisions", ["decisions", r["decisions"]]),
         ("avg_scored_per_hand", ["scored per hand (all sides)", f"{r['avg_scored_per_hand']:.3f}"]),
