@@ -261,3 +261,23 @@ def test_another_ruleset_for_b_takes_only_the_options_after_vs(tmp_path):
     assert d["differences"] == ["ruleset: texas42(marks_to_win=5) vs house(sevens=false)",
                                 "option marks_to_win: 5 vs 7", "option min_bid: 30 vs 32",
                                 "option sevens: true vs false"]
+
+
+def test_the_deals_thrown_in_are_said_as_simulate_says_them(tmp_path):
+    """A house rule that throws in the deal when everybody passes: simulate's summary says how
+    many deals were thrown in, compare's JSON counted them (thrown_in), and its text and report
+    said nothing of them (109 of B's 176 deals, with 6 games)."""
+    path = tmp_path / "r.html"
+    args = ("compare", "texas42", "--vs", "-o", "all_pass=reshuffle", "-n", "2", "--seed", "1",
+            "--no-progress")
+    d = json.loads(cli(*args, "-f", "json").stdout)
+    ta, tb = d["a_stats"], d["b_stats"]
+    assert ta["thrown_in"] == 0 and tb["thrown_in"] > 1
+    r = cli(*args, "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    assert f"\nA: {ta['hands']} hands played, scored " in r.stdout
+    assert (f"\nB: {tb['hands']} hands played; {tb['thrown_in']} more deals thrown in (everybody "
+            "passed); scored ") in r.stdout
+    html = path.read_text(encoding="utf-8")
+    assert '<th class="d">deals thrown in</th>' in html
+    assert f'<td class="dealsthrown">{tb["thrown_in"]}</td>' in html

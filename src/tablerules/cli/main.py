@@ -1265,7 +1265,10 @@ def _render_compare(r: dict) -> str:
         scored = (f"{st['gained_per_hand']:.3f} per hand gained by the sides that scored above "
                   f"0, {st['lost_per_hand']:.3f} lost by the others" if "gained_per_hand" in st
                   else f"{st['scored_per_hand']:.3f} per hand {per}")
-        lines.append(f"{k}: {st['hands']} hands played, scored {scored}{chips}")
+        n = st["thrown_in"]  # as simulate's hands line says them
+        thrown = (f"; {n} more deal{'s' if n != 1 else ''} thrown in (everybody passed);"
+                  if n else ",")
+        lines.append(f"{k}: {st['hands']} hands played{thrown} scored {scored}{chips}")
         if st.get("never_bid", {}).get("contracts"):
             lines.append(f"   {_never_bid_note(st['never_bid'], f'on the seats of {k}')}")
         if not m["hands"]:

@@ -265,12 +265,12 @@ def compare_report(r: dict, diffs: dict) -> str:
     per = "by its side" if r["mode"] == "match" else "per side"
     gained = "gained_per_hand" in sa  # a side scored below 0: what was gained and lost, as the
     # text says it (the sum over every side says little)
-    body.append(table("stats", ["name|", "hands|hands",
+    body.append(table("stats", ["name|", "hands|hands", "dealsthrown|deals thrown in",
                                 *(["gained|gained per hand (the sides above 0)",
                                    "lost|lost per hand (the others)"] if gained else
                                   ["scored|scored per hand " + per]),
                                 "rate|make rate", "ci|95% CI"],
-                      [(k, [k, st["hands"],
+                      [(k, [k, st["hands"], st["thrown_in"],
                             *([f"{st['gained_per_hand']:.3f}", f"{st['lost_per_hand']:.3f}"]
                               if gained else [f"{st['scored_per_hand']:.3f}"]),
                             percent(st["make_rate"]["made"], st["make_rate"]["hands"]),
