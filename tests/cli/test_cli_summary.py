@@ -203,3 +203,29 @@ def test_the_compare_report_says_gained_and_lost_as_the_text_does(tmp_path):
     assert "gained per hand (the sides above 0)" in html and "scored per hand" not in html
     assert (f'<td class="gained">{st["gained_per_hand"]:.3f}</td>'
             f'<td class="lost">{st["lost_per_hand"]:.3f}</td>') in html
+
+
+def test_wins_that_add_up_to_more_than_the_games_say_why(tmp_path):
+    """Taroky's winners are the sides with the most chips, a tie at the top making several: the
+    wins of 30 matches added up to 32 (rates to 106.7%) with nothing said. The summary, its
+    report and compare's wins by side say what the extra wins are."""
+    path = tmp_path / "r.html"
+    r = cli("simulate", "taroky", "-n", "30", "--seed", "2", "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    note = ("(the wins add up to 32 in 30 matches: a match tied at the top counts a win for each "
+            "side in the tie)")
+    assert f"\n{note}\n" in r.stdout
+    assert note in path.read_text(encoding="utf-8")
+    d = json.loads(cli("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "4", "--seed",
+                       "1", "-f", "json").stdout)
+    total = {k: sum(w.values()) for k, w in d["wins_by_side"].items()}
+    assert total["A"] > 4  # a tie in A's games
+    out = cli("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "4", "--seed", "1").stdout
+    assert (f"(A's wins add up to {total['A']} in 4 matches: a match tied at the top counts a win "
+            "for each side in the tie)") in out
+    assert "B's wins add up" not in out or total["B"] > 4
+    r = cli("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "4", "--seed", "1",
+            "--report", str(path))
+    assert f"A&#x27;s wins add up to {total['A']} in 4 matches" in path.read_text(encoding="utf-8")
+    plain = cli("simulate", "texas42", "-n", "3").stdout  # no tie: nothing said
+    assert "add up to" not in plain

@@ -1230,6 +1230,7 @@ def _per_seat(names: list[str], game) -> list[str]:
 
 def _render_compare(r: dict) -> str:
     from ..records.runner import interval, percent
+    from ..report import tie_note
     a, b = r["a"], r["b"]
     lines = [f"A         {a['ruleset']}   agents {_agents_line(a['agents'], a.get('seat_names'))}",
              f"B         {b['ruleset']}   agents {_agents_line(b['agents'], b.get('seat_names'))}",
@@ -1256,6 +1257,10 @@ def _render_compare(r: dict) -> str:
             named = r[k.lower()].get("side_names") or []
             lines.append(f"  {k}: " + ", ".join(f"{_named(named, s, 'side')} {v}"
                                                 for s, v in w.items()))
+        for k in ("A", "B"):
+            tied = tie_note(sum(r["wins_by_side"][k].values()), r["games_by_config"][k], f"{k}'s")
+            if tied:
+                lines.append(f"  {tied}")
     lines.append("")
     per = "by its side" if r["mode"] == "match" else "per side"
     for k, st in (("A", r["a_stats"]), ("B", r["b_stats"])):
@@ -1909,7 +1914,7 @@ def _never_bid_note(never: dict, whose: str) -> str:
 
 def _render_summary(r: dict) -> str:
     from ..records.runner import percent
-    from ..report import dealer_line
+    from ..report import dealer_line, tie_note
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
     fd = r.get("first_dealer", 0)
@@ -1954,6 +1959,9 @@ def _render_summary(r: dict) -> str:
     lines.append(f"{'side':<{w}} {'wins':>5}  {'rate':>6}")
     for k, v in r["wins_by_side"].items():
         lines.append(f"{_named(sides, k, 'side'):<{w}} {v:>5}  {percent(v, r['games']):>6}")
+    tied = tie_note(sum(r["wins_by_side"].values()), r["games"])
+    if tied:
+        lines.append(tied)
     if r.get("chips_by_seat"):
         lines.append("")
         w = max([5] + [len(_named(seats, k, "seat")) for k in r["chips_by_seat"]])

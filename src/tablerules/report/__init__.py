@@ -108,6 +108,15 @@ def agents_line(agents: list[str], seats: list[str] | None = None) -> str:
     return ", ".join(f"{a} ({named(seats, s, 'seat')})" for s, a in enumerate(agents))
 
 
+def tie_note(wins: int, games: int, whose: str = "the") -> str:
+    """Why the wins by side add up to more than the matches, or "" when they do not: a match
+    tied at the top has a winner on each side in the tie."""
+    if wins <= games:
+        return ""
+    return (f"({whose} wins add up to {wins} in {games} matches: a match tied at the top counts "
+            "a win for each side in the tie)")
+
+
 def dealer_line(first_dealer, seats: list[str] | None = None) -> str:
     """Who dealt a run's first hands, as its summary says it: a seat, or by lot."""
     if first_dealer == "lot":
@@ -191,6 +200,9 @@ def simulate_report(r: dict, dist: dict) -> str:
                               ref_label="even"),
              table("wins", ["name|side", "wins|wins", "rate|rate", "ci|95% CI"],
                    [(s, c) for s, c, _ci in wins])]
+    tied = tie_note(sum(r["wins_by_side"].values()), games)
+    if tied:
+        body.append(f'<p id="ties"><small>{escape(tied)}</small></p>')
     if r.get("chips_by_seat"):
         body += ["<h2>Chips by seat</h2>", table("chips", ["name|seat", "mean|mean", "min|min",
                                                            "max|max", "below|below 0"],
@@ -243,6 +255,10 @@ def compare_report(r: dict, diffs: dict) -> str:
                                        title="Matches won by each side", ylabel="matches"))
         body.append(table("wins", ["name|side", "a|A wins", "b|B wins"],
                           [(s, [label[s], wa.get(s, 0), wb.get(s, 0)]) for s in groups]))
+        for k, w in (("A", wa), ("B", wb)):
+            tied = tie_note(sum(w.values()), r["games_by_config"][k], f"{k}'s")
+            if tied:
+                body.append(f'<p id="ties-{k.lower()}"><small>{escape(tied)}</small></p>')
     rows = []
     for k, st in (("A", sa), ("B", sb)):
         m = st["make_rate"]
