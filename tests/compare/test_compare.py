@@ -281,3 +281,21 @@ def test_the_deals_thrown_in_are_said_as_simulate_says_them(tmp_path):
     html = path.read_text(encoding="utf-8")
     assert '<th class="d">deals thrown in</th>' in html
     assert f'<td class="dealsthrown">{tb["thrown_in"]}</td>' in html
+
+
+def test_at_a_table_of_three_sides_b_scores_per_side_it_held():
+    """With more than two sides B holds several at each game (Moon: A's agents on one side,
+    B's on the other two) and its score is the mean over them: 'per hand by its side' said one
+    side; the line and the report's column say 'per side it held'."""
+    args = ("compare", "moon", "--agents", "rules", "--vs", "--agents", "random", "-n", "3",
+            "--seed", "1", "--no-progress")
+    d = json.loads(cli(*args, "-f", "json").stdout)
+    out = cli(*args).stdout
+    for k in ("A", "B"):
+        st = d[f"{k.lower()}_stats"]
+        line = next(ln for ln in out.splitlines() if ln.startswith(f"{k}: {st['hands']} hands"))
+        assert line.endswith(f" scored {st['scored_per_hand']:.3f} per hand per side it held")
+    assert "by its side" not in out
+    two = cli("compare", "texas42", "--agents", "rules", "--vs", "--agents", "random", "-n", "2",
+              "--no-progress").stdout
+    assert two.count(" per hand by its side\n") == 2

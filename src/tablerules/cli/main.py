@@ -1262,7 +1262,10 @@ def _render_compare(r: dict) -> str:
             if tied:
                 lines.append(f"  {tied}")
     lines.append("")
-    per = "by its side" if r["mode"] == "match" else "per side"
+    # at one table A holds one side and B the others: with more than two, B's score is the
+    # mean over the sides it held
+    per = ("per side" if r["mode"] != "match" else "by its side" if r["sides"] == 2 else
+           "per side it held")
     for k, st in (("A", r["a_stats"]), ("B", r["b_stats"])):
         m = st["make_rate"]
         chips = (f", won {st['chips_per_hand']:.3f} chips net per hand {per} (the match goes by "

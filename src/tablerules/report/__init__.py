@@ -278,7 +278,8 @@ def compare_report(r: dict, diffs: dict) -> str:
                         f'{escape(", ".join(never["strategies"]))}, played on the seats of {k}, '
                         "can choose one; a hand is played in one only when a seat is forced to "
                         "bid it)</small></p>")
-    per = "by its side" if r["mode"] == "match" else "per side"
+    per = ("per side" if r["mode"] != "match" else "by its side" if r["sides"] == 2 else
+           "per side it held")  # as the text says it
     gained = "gained_per_hand" in sa  # a side scored below 0: what was gained and lost, as the
     # text says it (the sum over every side says little)
     body.append(table("stats", ["name|", "hands|hands", "dealsthrown|deals thrown in",
