@@ -166,3 +166,32 @@ def test_the_simulate_reports_summary_names_the_agents_and_the_dealer_as_the_tex
             f'{lines["agents"]}</td></tr>') in html
     assert (f'<tr data-key="dealer"><td class="name">dealer</td><td class="value">'
             f'{lines["dealer"]}</td></tr>') in html
+
+
+MINE = """\
+name: bidslow
+for: [texas42]
+bid:
+  - name: low_when_doubleless
+    when: "count(t in hand if t.double) == 0"
+    only: "a.kind == 'bid' and a.bid.contract == 'points'"
+    choose: "-a.level"
+"""
+
+
+def test_each_rule_off_with_no_rule_to_switch_says_so_in_the_text_and_the_report(tmp_path):
+    """A strategy whose rules are not the agent's parameters: nothing is run. The text said
+    '0 games per rule, the same 0 deals' for --games 2, and the report an empty table, without
+    the text's lines saying why."""
+    (tmp_path / "mine.yaml").write_text(MINE, encoding="utf-8")
+    path = tmp_path / "r.html"
+    r = cli("compare", "texas42", "--each-rule-off", "--agents",
+            f"rules:strategy={tmp_path / 'mine.yaml'}", "-n", "2", "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1] == "seed      0   2 games per rule asked: no rule was run"
+    assert "(the agent plays no rule that can be switched off)" in lines
+    assert "(not a parameter of the rules agent, not run: low_when_doubleless)" in lines
+    html = path.read_text(encoding="utf-8")
+    assert "The agent plays no rule that can be switched off." in html
+    assert "Not a parameter of the rules agent, not run: low_when_doubleless" in html

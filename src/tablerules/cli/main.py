@@ -1162,8 +1162,11 @@ def _render_rule_effects(r: dict) -> str:
     deals = rows[0]["deals"] if rows else 0
     w = max([len("rule")] + [len(x["rule"]) for x in rows])
     lines = [f"ruleset   {r['ruleset']}   agent {r['agent']} (strategy {r['strategy']})",
-             f"seed      {r['seed']}   {rows[0]['games'] if rows else 0} games per rule, the "
-             f"same {deals} deal{'s' if deals != 1 else ''} for every rule",
+             f"seed      {r['seed']}   " + (f"{rows[0]['games']} games per rule, the same "
+                                           f"{deals} deal{'s' if deals != 1 else ''} for every "
+                                           "rule" if rows else
+                                           f"{r['games_per_rule']} games per rule asked: no rule "
+                                           "was run"),
              "each rule: the full agent plays the agent with that rule off (rules:NAME=off), "
              "every deal once with the full agent on each side", "",
              f"{'rule':<{w}}  {'games':>6}  {'full':>5}  {'off':>5}  {'draws':>5}  "

@@ -329,8 +329,13 @@ def rule_effects_report(d: dict, ruleset: str) -> str:
                                     x["draws"], percent(x["full_wins"] + x["draws"] / 2, x["games"]),
                                     interval(x["full_wins"] + x["draws"] / 2, x["games"])])
                        for x in rows]))
+    if not rows:  # as the text says it
+        body.append("<p>The agent plays no rule that can be switched off.</p>")
     if d["off_already"]:
         body.append(f"<p>Off already, not run: {escape(', '.join(d['off_already']))}</p>")
+    if d["not_switchable"]:
+        body.append("<p>Not a parameter of the rules agent, not run: "
+                    f"{escape(', '.join(d['not_switchable']))}</p>")
     return page(f"compare {ruleset}: each strategy rule switched off",
                 f"{d['agent']} (strategy {d['strategy']}), {d['games_per_rule']:,} games per rule, "
                 f"seed {d['seed']}", body)
