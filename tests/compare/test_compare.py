@@ -299,3 +299,17 @@ def test_at_a_table_of_three_sides_b_scores_per_side_it_held():
     two = cli("compare", "texas42", "--agents", "rules", "--vs", "--agents", "random", "-n", "2",
               "--no-progress").stdout
     assert two.count(" per hand by its side\n") == 2
+
+
+def test_an_option_written_against_its_flag_is_read_as_simulate_reads_it():
+    """`-omin_bid=31`, as simulate takes it: compare said \"--option takes name=value, got 'mi'\"
+    (the command line's parser read it as short flags run together, -o, -m, -i, then -n taking
+    the rest as --games)."""
+    assert "texas42(min_bid=31)" in cli("simulate", "texas42", "-omin_bid=31", "-n", "1").stdout
+    r = cli("compare", "texas42", "-omarks_to_win=5", "--vs", "-omin_bid=31", "-n", "1",
+            "-f", "json")
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["a"]["ruleset"] == "texas42(marks_to_win=5)"
+    assert d["b"]["ruleset"] == "texas42(marks_to_win=5, min_bid=31)"
+    assert d["games"] == 1

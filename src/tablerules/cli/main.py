@@ -87,6 +87,18 @@ class _Command(TyperCommand):
         return super().format_help(ctx, formatter)
 
 
+class _SidesCommand(_Command):
+    """compare's command: A's and B's `-o NAME=VALUE` are read from the words around --vs
+    (_side_options), not declared to the parser, which would read `-omin_bid=31` as short flags
+    run together (-o, -m, -i, then -n taking the rest): such a word is given to it as `-o` and
+    its value, as a command that declares -o reads it."""
+
+    def parse_args(self, ctx, args):
+        args = [w for a in args for w in (("-o", a[2:]) if a.startswith("-o") and len(a) > 2
+                                          else (a,))]
+        return super().parse_args(ctx, args)
+
+
 def _reflow(text: str | None) -> str | None:
     """A docstring with each paragraph's lines joined, as the first one is (else the terminal
     wraps each source line on its own); a paragraph with an indented line is kept as written."""
@@ -918,8 +930,8 @@ COMPARE_USAGE = ("tablerules compare RULESET [--agents A] [--option NAME=VALUE .
                  "[--agents B] [--option NAME=VALUE ...] [--games N] [--seed S]")
 
 
-@app.command(cls=_Command, context_settings={"ignore_unknown_options": True,
-                                             "allow_extra_args": True})
+@app.command(cls=_SidesCommand, context_settings={"ignore_unknown_options": True,
+                                                  "allow_extra_args": True})
 def compare(ctx: typer.Context,
             ruleset: str = typer.Argument(..., help="A's ruleset: a built-in name or .yaml path."),
             games: int = typer.Option(1000, "--games", "-n", min=1,
@@ -1218,8 +1230,6 @@ def _side_options(args: list[str], who: str) -> tuple[str | None, list[str]]:
                 agents = value
             else:
                 opts.append(value)
-        elif word.startswith("-o") and len(word) > 2:
-            opts.append(word[2:])
         else:
             _usage(f"unexpected '{word}' in {who}'s options: {COMPARE_USAGE}")
         i += 1
