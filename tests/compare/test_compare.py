@@ -313,3 +313,11 @@ def test_an_option_written_against_its_flag_is_read_as_simulate_reads_it():
     assert d["a"]["ruleset"] == "texas42(marks_to_win=5)"
     assert d["b"]["ruleset"] == "texas42(marks_to_win=5, min_bid=31)"
     assert d["games"] == 1
+
+
+def test_one_deal_is_said_in_the_singular():
+    r = cli("compare", "texas42", "--vs", "-o", "min_bid=31", "-n", "1", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[-1].endswith(", over the same 1 deal (1 game each)")
+    r = cli("compare", "texas42", "--vs", "-o", "min_bid=31", "-n", "2", "--no-progress")
+    assert r.stdout.splitlines()[-1].endswith(", over the same 2 deals (2 games each)")

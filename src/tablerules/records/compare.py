@@ -198,8 +198,10 @@ class Comparison:
                          f"{interval(ma['made'], ma['hands'])}), B "
                          f"{percent(mb['made'], mb['hands'])} ({interval(mb['made'], mb['hands'])})")
         ga, gb = self.played["A"], self.played["B"]
-        each = f"{ga:,} games each" if ga == gb else f"{ga:,} and {gb:,} games"
-        return "; ".join(parts) + f", over the same {self.deals:,} deals ({each})"
+        each = (f"{ga:,} game{'s' if ga != 1 else ''} each" if ga == gb else
+                f"{ga:,} and {gb:,} games")
+        return "; ".join(parts) + (f", over the same {self.deals:,} "
+                                   f"deal{'s' if self.deals != 1 else ''} ({each})")
 
 
 def _bid_contracts(c: Config) -> list[str]:
