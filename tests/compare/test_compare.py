@@ -321,3 +321,24 @@ def test_one_deal_is_said_in_the_singular():
     assert r.stdout.splitlines()[-1].endswith(", over the same 1 deal (1 game each)")
     r = cli("compare", "texas42", "--vs", "-o", "min_bid=31", "-n", "2", "--no-progress")
     assert r.stdout.splitlines()[-1].endswith(", over the same 2 deals (2 games each)")
+
+
+def test_the_verdict_says_a_score_per_side_as_the_lines_above_it_do(tmp_path):
+    """Each one's line says its score 'per hand per side'; the verdict said the same figure
+    'per hand' (Texas 42: 'A scores 0.500 per hand', where every hand scores 1 mark or more),
+    and with sides of other sizes (All Fives partners against cutthroat) it compared two
+    figures per side as if per hand. A side one game does not have has no wins in the report
+    ('-', not 0)."""
+    path = tmp_path / "r.html"
+    r = cli("compare", "allfives", "--vs", "-o", "teams=cutthroat", "-n", "1", "--seed", "1",
+            "--no-progress", "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(cli("compare", "allfives", "--vs", "-o", "teams=cutthroat", "-n", "1",
+                       "--seed", "1", "-f", "json").stdout)
+    a, b = d["a_stats"]["scored_per_hand"], d["b_stats"]["scored_per_hand"]
+    assert r.stdout.splitlines()[-1].startswith(f"A scores {a:.3f} per hand per side, B {b:.3f}, ")
+    assert d["verdict"] == r.stdout.splitlines()[-1]
+    html = path.read_text(encoding="utf-8")
+    row = re.search(r'<table id="wins">.*?<tr data-key="2">(.*?)</tr>', html).group(1)
+    assert re.findall(r"<td[^>]*>([^<]*)</td>", row) == ["South", "-", str(
+        d["wins_by_side"]["B"]["2"])]

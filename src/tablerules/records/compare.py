@@ -192,7 +192,8 @@ class Comparison:
         ma, mb = sa["make_rate"], sb["make_rate"]
         parts = [f"A's sides above 0 gain {sa['gained_per_hand']:.3f} per hand, B's "
                  f"{sb['gained_per_hand']:.3f}" if self._gained() else
-                 f"A scores {sa['scored_per_hand']:.3f} per hand, B {sb['scored_per_hand']:.3f}"]
+                 f"A scores {sa['scored_per_hand']:.3f} per hand per side, B "
+                 f"{sb['scored_per_hand']:.3f}"]
         if ma["hands"] and mb["hands"]:
             parts.append(f"A makes {percent(ma['made'], ma['hands'])} of its bids (95% CI "
                          f"{interval(ma['made'], ma['hands'])}), B "

@@ -254,7 +254,7 @@ def compare_report(r: dict, diffs: dict) -> str:
                                         "B": [wb.get(s, 0) for s in groups]},
                                        title="Matches won by each side", ylabel="matches"))
         body.append(table("wins", ["name|side", "a|A wins", "b|B wins"],
-                          [(s, [label[s], wa.get(s, 0), wb.get(s, 0)]) for s in groups]))
+                          [(s, [label[s], wa.get(s, "-"), wb.get(s, "-")]) for s in groups]))
         for k, w in (("A", wa), ("B", wb)):
             tied = tie_note(sum(w.values()), r["games_by_config"][k], f"{k}'s")
             if tied:
