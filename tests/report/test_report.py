@@ -195,3 +195,29 @@ def test_each_rule_off_with_no_rule_to_switch_says_so_in_the_text_and_the_report
     html = path.read_text(encoding="utf-8")
     assert "The agent plays no rule that can be switched off." in html
     assert "Not a parameter of the rules agent, not run: low_when_doubleless" in html
+
+
+def test_where_a_side_can_lose_the_per_deal_difference_is_of_what_was_gained(tmp_path):
+    """compare's text and verdict say what the sides above 0 gained where a side scored below 0
+    (Taroky's chips); the report's per-deal difference was of what every side scored together,
+    0 in every deal of a game whose chips one side pays another: a chart of one bar at 0."""
+    path = tmp_path / "r.html"
+    args = ("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "3", "--seed", "1",
+            "--no-progress", "-f", "json")
+    r = cli(*args, "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    ga = d["a_stats"]["gained_per_hand"] * d["a_stats"]["hands"]
+    gb = d["b_stats"]["gained_per_hand"] * d["b_stats"]["hands"]
+    html = path.read_text(encoding="utf-8")
+    assert "what A&#x27;s games gained (the sides above 0) less what B&#x27;s did" in html
+    mean = float(re.search(r'<span id="mean-diff">([^<]+)</span>', html).group(1))
+    assert mean != 0 and abs(mean - (ga - gb) / 3) < 0.01
+    # each deal's difference of what was gained adds up to the tallies'
+    from tablerules.records import compare as cmp
+    game_a, game_b = load_game("taroky", {}), load_game("taroky", {"counting": "czech"})
+    res = cmp.compare(cmp.Config("A", game_a, ["rules"] * 4), cmp.Config("B", game_b,
+                                                                           ["rules"] * 4),
+                      games=3, seed=1)
+    assert sum(k * v for k, v in res.gained_diffs.items()) == res.ta.gained - res.tb.gained
+    assert sum(res.gained_diffs.values()) == res.deals == 3

@@ -1066,7 +1066,9 @@ def compare(ctx: typer.Context,
              + (" (batch engine)" if batch else ""))
     if report is not None:
         from ..report import compare_report
-        _write_report(report, lambda: compare_report(out, dict(sorted(res.deal_diffs.items()))))
+        # where each one's figures are of what was gained, so is the per-deal difference
+        diffs = res.gained_diffs if "gained_per_hand" in out["a_stats"] else res.deal_diffs
+        _write_report(report, lambda: compare_report(out, dict(sorted(diffs.items()))))
     if res.interrupted:
         _err(f"interrupted after {res.deals} whole deals; the report covers those")
         raise typer.Exit(130)

@@ -129,6 +129,9 @@ class Comparison:
     # not in `as_dict`): in a match what A's side scored less what B's sides did on average,
     # else what A's games scored (all sides together) less what B's did
     deal_diffs: Counter = field(default_factory=Counter)
+    # with each one playing on its own, also what the sides above 0 gained in A's games of the
+    # deal less in B's (what the report draws where a side scored below 0: `gained` figures)
+    gained_diffs: Counter = field(default_factory=Counter)
 
     def a_score(self) -> float:
         """A's games won, a draw counting half."""
@@ -405,6 +408,7 @@ def _count(res: Comparison, who: str, a_side: int | None, hands: list[dict], win
 def _count_difference(res: Comparison, deal: list) -> None:
     """One deal's score difference, A less B, into `res.deal_diffs`."""
     diff = 0.0
+    gained = 0
     for who, _seating, a_side, hands, _winners in deal:
         for ev in hands:
             if ev.get("thrown_in"):
@@ -413,8 +417,12 @@ def _count_difference(res: Comparison, deal: list) -> None:
             if who == "AB":
                 diff += sc[a_side] - (sum(sc) - sc[a_side]) / max(1, len(sc) - 1)
             else:
-                diff += sum(sc) if who == "A" else -sum(sc)
+                sign = 1 if who == "A" else -1
+                diff += sign * sum(sc)
+                gained += sign * sum(v for v in sc if v > 0)
     res.deal_diffs[int(diff) if diff == int(diff) else round(diff, 4)] += 1
+    if res.mode == "separate":
+        res.gained_diffs[gained] += 1
 
 
 def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: int,

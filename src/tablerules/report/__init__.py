@@ -214,7 +214,8 @@ def simulate_report(r: dict, dist: dict) -> str:
 
 
 def compare_report(r: dict, diffs: dict) -> str:
-    """The report of a `compare` run: `r` its JSON, `diffs` the per-deal score differences."""
+    """The report of a `compare` run: `r` its JSON, `diffs` the per-deal score differences (of
+    what was gained, where its figures are: `gained_per_hand`)."""
     from . import charts
     a, b = r["a"], r["b"]
     body = ["<h2>A and B</h2>", table("configs", ["name|", "truleset|ruleset", "tagents|agents"], [
@@ -296,7 +297,8 @@ def compare_report(r: dict, diffs: dict) -> str:
     if diffs:
         what = ("what A's side scored less what B's side did" if r["mode"] == "match" and
                 r["sides"] == 2 else "what A's side scored less B's sides' mean" if
-                r["mode"] == "match" else "what A's games scored less what B's did")
+                r["mode"] == "match" else "what A's games gained (the sides above 0) less what "
+                "B's did" if "gained_per_hand" in sa else "what A's games scored less what B's did")
         n = sum(diffs.values())
         mean = sum(k * v for k, v in diffs.items()) / n
         body += ["<h2>Score difference per deal</h2>",
