@@ -1654,7 +1654,9 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     elapsed = time.perf_counter() - started
     from ..agents import for_seats
     seated = for_seats(names, gd.seat_count, game.ref) if names else ["random"] * gd.seat_count
-    result = {"ruleset": gd.canonical, "seed": seed, "agents": seated, **tally.as_dict(elapsed)}
+    result = {"ruleset": gd.canonical, "seed": seed, "agents": seated, **_names(gd),
+              **tally.as_dict(elapsed)}
+    result = _every_batch_contract(result, gd)
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
     else:
@@ -1666,6 +1668,23 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     if interrupted:
         _err(f"interrupted after {tally.hands} of {hands} hands")
         raise typer.Exit(130)
+
+
+def _every_batch_contract(result: dict, gd) -> dict:
+    """A batch run's `result` with every contract a hand may be played in among its
+    `contracts` (in the ruleset's order), 0 hands for one never played, and `never_bid` after
+    them, as simulate lists them (_every_contract)."""
+    from ..agents.rules import biddable
+    every = set(biddable(gd))
+    zero = {"hands": 0, "share": 0.0, "made": 0, "made_rate": None}
+    out = {}
+    for k, v in result.items():
+        out[k] = v
+        if k == "contracts":
+            out[k] = {c.name: v.get(c.name, zero) for c in gd.contracts
+                      if c.name in every or c.name in v}
+            out["never_bid"] = _never_bid(gd, result["agents"])
+    return out
 
 
 def _plays_random(names: list[str] | None) -> bool:
@@ -1695,7 +1714,8 @@ def _batch_agents(game, names: list[str] | None) -> list | None:
 
 def _render_batch(r: dict) -> str:
     from ..records.runner import percent
-    lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}  agents {', '.join(r['agents'])}",
+    never = r["never_bid"]["contracts"]
+    lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}  agents {_agents_line(r['agents'], r['seat_names'])}",
              f"hands: {r['hands']}  thrown in: {r['thrown_in']}  "
              f"decisions per hand: {r['decisions_per_hand']}"]
     if r["contracts"]:
@@ -1703,7 +1723,8 @@ def _render_batch(r: dict) -> str:
         lines.append("contracts (share of hands played, made):")
         for name, c in r["contracts"].items():
             lines.append(f"  {name:<{w}}  {percent(c['hands'], r['hands'] - r['thrown_in']):>6}  "
-                         f"made {percent(c['made'], c['hands']):>6}  ({c['made']} of {c['hands']})")
+                         f"made {percent(c['made'], c['hands']):>6}  ({c['made']} of {c['hands']})"
+                         + ("   never bid by the agents" if name in never else ""))
     lines.append("points per hand, by side: " + ", ".join(str(x) for x in r["points_per_hand"]))
     lines.append("scored per hand, by side: " + ", ".join(str(x) for x in r["scored_per_hand"]))
     ch = r["checked"]
