@@ -342,3 +342,17 @@ def test_the_verdict_says_a_score_per_side_as_the_lines_above_it_do(tmp_path):
     row = re.search(r'<table id="wins">.*?<tr data-key="2">(.*?)</tr>', html).group(1)
     assert re.findall(r"<td[^>]*>([^<]*)</td>", row) == ["South", "-", str(
         d["wins_by_side"]["B"]["2"])]
+
+
+@pytest.mark.parametrize("args, whose, seats", [
+    (["--agents", "rules,random", "--vs"], "A's", "texas42 has 4"),
+    (["--vs", "--agents", "rules,random"], "B's", "texas42 has 4"),
+    (["--vs", "moon", "--agents", "rules,random"], "B's", "moon has 3"),
+])
+def test_a_count_of_agents_that_fits_neither_seat_count_says_whose(args, whose, seats):
+    """A's and B's --agents are each checked against their game's seats: the message said
+    '--agents names 2 agents' without saying which of the two."""
+    r = cli("compare", "texas42", *args, "-n", "1")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == (f"error: {whose} --agents names 2 agents; {seats} seats (one agent plays "
+                        "every seat, or name one per seat)\n")

@@ -355,17 +355,19 @@ def _agent_list(text: str) -> list[str]:
         raise typer.Exit(2)
 
 
-def _check_agent_count(names: list[str], game) -> None:
-    """One agent for every seat, or one per seat; another count is a usage error."""
+def _check_agent_count(names: list[str], game, whose: str = "") -> None:
+    """One agent for every seat, or one per seat; another count is a usage error (`whose`:
+    the side of a comparison whose --agents they are, A's or B's, said first)."""
     from ..agents import for_seats
     try:
         for_seats(names, game.definition.seat_count, game.ref)
     except ValueError as e:
-        _usage(str(e))
+        _usage(f"{whose} {e}" if whose else str(e))
 
 
-def _agents_for(game, names: list[str] | None) -> list[str]:
-    """The agents to play `game` with: `names`, else the ruleset's `simulate.agents`."""
+def _agents_for(game, names: list[str] | None, whose: str = "") -> list[str]:
+    """The agents to play `game` with: `names`, else the ruleset's `simulate.agents` (`whose`:
+    as _check_agent_count)."""
     from ..validation import agent_problems
     from ..validation import agents_ready
     gd = game.definition
@@ -375,7 +377,7 @@ def _agents_for(game, names: list[str] | None) -> list[str]:
             _fail(TablerulesError(problems[0].message, problems[0].span, diagnostics=problems))
         names = list(gd.agents)
     else:
-        _check_agent_count(names, game)
+        _check_agent_count(names, game, whose)
     problems = agents_ready(game, names)  # a strategy that does not fit: before any game
     if problems:
         _fail(TablerulesError(problems[0].message, problems[0].span, diagnostics=problems))
@@ -1026,8 +1028,8 @@ def compare(ctx: typer.Context,
     game_b = _load(b_ruleset, a_opts + b_opts if b_ruleset == ruleset else b_opts)
     if b_names is None and (a_names is not None or b_ruleset == ruleset):
         b_names = a_names  # B starts as A: A's agents, or the one ruleset's defaults
-    a_names = _agents_for(game_a, a_names)
-    b_names = _agents_for(game_b, b_names)
+    a_names = _agents_for(game_a, a_names, "A's")
+    b_names = _agents_for(game_b, b_names, "B's")
     a = Config("A", game_a, _per_seat(a_names, game_a))
     b = Config("B", game_b, _per_seat(b_names, game_b))
     unshared = unshared_deals(a, b)
