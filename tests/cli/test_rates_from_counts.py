@@ -63,7 +63,8 @@ def test_compares_result_line_and_verdict_give_one_interval(tmp_path):
     assert wins.groups()[3:] == (f"{(a + d / 2) / (a + b + d):.1%}", f"{lo:.1%}", f"{hi:.1%}")
     verdict = r.stdout.splitlines()[-1]
     assert verdict == (f"A wins {100 * (a + d / 2) / (a + b + d):.1f}% of games, 95% CI "
-                       f"{100 * lo:.1f} to {100 * hi:.1f}, over {a + b + d} paired games")
+                       f"{100 * lo:.1f} to {100 * hi:.1f}, over {a + b + d} paired games "
+                       "(even is 25.0%: A's agents hold one of 4 sides)")
     # the report's table says it as the text does
     path = tmp_path / "r.html"
     assert cli(*args, "--report", str(path)).exit_code == 0

@@ -356,3 +356,17 @@ def test_a_count_of_agents_that_fits_neither_seat_count_says_whose(args, whose, 
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr == (f"error: {whose} --agents names 2 agents; {seats} seats (one agent plays "
                         "every seat, or name one per seat)\n")
+
+
+def test_with_more_than_two_sides_the_verdict_says_what_even_is():
+    """At a table of three sides A's agents sit on one: 33.3% is even. The result line said so
+    and the verdict, the line a reader quotes (and the report's subtitle), did not: 'A wins
+    33.3% of games' read as a loss."""
+    r = cli("compare", "moon", "--vs", "--agents", "rules:take_cheaply=off", "-n", "3",
+            "--seed", "1", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert re.fullmatch(r"A wins \d+\.\d% of games, 95% CI \d+\.\d to \d+\.\d, over 3 paired "
+                        r"games \(even is 33\.3%: A's agents hold one of 3 sides\)",
+                        r.stdout.splitlines()[-1]), r.stdout.splitlines()[-1]
+    two = cli("compare", "texas42", "--vs", "--agents", "random", "-n", "2", "--no-progress")
+    assert two.stdout.splitlines()[-1].endswith(" over 2 paired games")

@@ -189,8 +189,10 @@ class Comparison:
             if not self.games:
                 return "no game finished"
             lo, hi = wilson(self.a_score(), self.games)
+            k = len(self.a.game.definition.sides)
+            even = f" (even is {1 / k:.1%}: A's agents hold one of {k} sides)" if k > 2 else ""
             return (f"A wins {100 * self.a_score() / self.games:.1f}% of games, 95% CI "
-                    f"{100 * lo:.1f} to {100 * hi:.1f}, over {self.games:,} paired games")
+                    f"{100 * lo:.1f} to {100 * hi:.1f}, over {self.games:,} paired games{even}")
         sa, sb = self.ta.as_dict(gained=self._gained()), self.tb.as_dict(gained=self._gained())
         ma, mb = sa["make_rate"], sb["make_rate"]
         parts = [f"A's sides above 0 gain {sa['gained_per_hand']:.3f} per hand, B's "
