@@ -204,3 +204,30 @@ def test_each_kernel_function_is_compiled_once(batch):
     doubles its compile time; the generator passes plain types."""
     batch.play(50, 3)
     assert batch.compiled_twice() == []
+
+
+def test_cli_batch_lists_every_contract_as_simulate_does():
+    """simulate lists every contract a hand may be played in, 0 hands included, and marks the
+    ones the agents never bid; batch listed only the contracts played (with the rules agent,
+    Texas 42's marks was not there at all), and named the agents seat by seat where simulate
+    says 'rules on every seat'."""
+    r = cli("batch", "texas42", "--agents", "rules", "-n", "300", "-s", "1", "--check", "5",
+            "--no-progress")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0] == "ruleset: texas42  seed 1  agents rules on every seat"
+    rows = {ln.split()[0]: ln for ln in lines[3:7]}
+    assert list(rows) == ["points", "marks", "nello", "sevens"]
+    assert rows["marks"].split() == ["marks", "0.0%", "made", "-", "(0", "of", "0)", "never",
+                                     "bid", "by", "the", "agents"]
+    j = json.loads(cli("batch", "texas42", "--agents", "rules", "-n", "300", "-s", "1",
+                       "--check", "5", "-f", "json").stdout)
+    assert j["contracts"]["marks"] == {"hands": 0, "share": 0.0, "made": 0, "made_rate": None}
+    assert j["never_bid"] == {"contracts": ["marks"], "strategies": ["fortytwo"]}
+    assert sum(c["hands"] for c in j["contracts"].values()) == 300 - j["thrown_in"]
+    assert j["seat_names"] == ["North", "East", "South", "West"]
+    r = cli("batch", "texas42", "--agents", "rules,random,rules,random", "-n", "100",
+            "--check", "2", "--no-progress")
+    assert r.stdout.splitlines()[0].endswith("agents rules (North), random (East), rules (South), "
+                                             "random (West)")
+    assert "never bid" not in r.stdout  # a random seat may bid anything

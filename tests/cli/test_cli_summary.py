@@ -136,3 +136,96 @@ def test_the_bids_table_is_aligned_to_its_longest_label():
         label = ln[:at - 6].rstrip()
         assert ln[at - 6:at].strip().isdigit(), (label, ln)
         assert ln[at - 6] == " " and len(label) < at - 6, ln
+
+
+def test_compare_names_the_seat_of_each_agent_as_simulate_does(tmp_path):
+    """compare's A and B lines say each seat's agent as simulate's agents line does (they gave a
+    bare list, `rules,random,rules,random`, and the HTML report's table only the agents, once
+    each: `rules,random`, which reads as if A were the two of them on every seat)."""
+    path = tmp_path / "r.html"
+    r = cli("compare", "texas42", "--agents", "rules,random,rules,random", "--vs", "--agents",
+            "random", "-n", "2", "--no-progress", "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    per_seat = "rules (North), random (East), rules (South), random (West)"
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"A         texas42   agents {per_seat}"
+    assert lines[1] == "B         texas42   agents random on every seat"
+    sim = cli("simulate", "texas42", "--agents", "rules,random,rules,random", "-n", "1")
+    assert f"agents    {per_seat}\n" in sim.stdout
+    html = path.read_text(encoding="utf-8")
+    assert f'<td class="tagents">{per_seat}</td>' in html
+    assert '<td class="tagents">random on every seat</td>' in html
+    j = json.loads(cli("compare", "texas42", "--agents", "rules,random,rules,random", "--vs",
+                       "--agents", "random", "-n", "2", "-f", "json").stdout)
+    assert j["a"]["seat_names"] == j["b"]["seat_names"] == ["North", "East", "South", "West"]
+
+
+def test_compare_of_games_where_a_side_can_lose_says_gained_and_lost():
+    """compare of two games played each on its own said 'scored 0.000 per hand per side' and
+    'A scores 0.000 per hand, B 0.000' for Taroky, whose chips one side gains as another loses
+    them: true of any such game, so nothing compared. Where a side of A's or B's game scored
+    below 0 it says what the sides above 0 gained per hand and what the others lost, as
+    simulate says it, and the verdict compares what was gained."""
+    args = ("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "2", "--seed", "1",
+            "--no-progress")
+    d = json.loads(cli(*args, "-f", "json").stdout)
+    out = cli(*args).stdout
+    for k in ("a", "b"):
+        st = d[f"{k}_stats"]
+        assert st["gained_per_hand"] > 0 and st["lost_per_hand"] == st["gained_per_hand"]
+        assert (f"{k.upper()}: {st['hands']} hands played, scored {st['gained_per_hand']:.3f} "
+                "per hand gained by the sides that scored above 0, "
+                f"{st['lost_per_hand']:.3f} lost by the others\n") in out
+    assert d["verdict"].startswith(f"A's sides above 0 gain {d['a_stats']['gained_per_hand']:.3f}"
+                                   f" per hand, B's {d['b_stats']['gained_per_hand']:.3f}; ")
+    assert "0.000" not in out
+    # one game that can lose (a set comes off the bidder) against one that cannot: both said so
+    m = json.loads(cli("compare", "moon", "--vs", "-o", "set_scores=opponents_gain", "-n", "2",
+                       "--seed", "1", "-f", "json").stdout)
+    assert m["a_stats"]["lost_per_hand"] > 0 and m["b_stats"]["lost_per_hand"] == 0
+    assert abs(m["b_stats"]["gained_per_hand"] - m["b_stats"]["scored_per_hand"] * 3) < 1e-3
+    # where no side can score below 0, and at one table (A's side against B's), as it was
+    t = json.loads(cli("compare", "texas42", "--vs", "-o", "min_bid=31", "-n", "1",
+                       "-f", "json").stdout)
+    assert "gained_per_hand" not in t["a_stats"] and t["verdict"].startswith("A scores ")
+    x = json.loads(cli("compare", "taroky", "--vs", "--agents", "random", "-n", "4",
+                       "-f", "json").stdout)
+    assert "gained_per_hand" not in x["a_stats"]
+
+
+def test_the_compare_report_says_gained_and_lost_as_the_text_does(tmp_path):
+    path = tmp_path / "r.html"
+    r = cli("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "1", "--seed", "1",
+            "--no-progress", "--report", str(path), "-f", "json")
+    assert r.exit_code == 0, r.stderr
+    st = json.loads(r.stdout)["a_stats"]
+    html = path.read_text(encoding="utf-8")
+    assert "gained per hand (the sides above 0)" in html and "scored per hand" not in html
+    assert (f'<td class="gained">{st["gained_per_hand"]:.3f}</td>'
+            f'<td class="lost">{st["lost_per_hand"]:.3f}</td>') in html
+
+
+def test_wins_that_add_up_to_more_than_the_games_say_why(tmp_path):
+    """Taroky's winners are the sides with the most chips, a tie at the top making several: the
+    wins of 30 matches added up to 32 (rates to 106.7%) with nothing said. The summary, its
+    report and compare's wins by side say what the extra wins are."""
+    path = tmp_path / "r.html"
+    r = cli("simulate", "taroky", "-n", "30", "--seed", "2", "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    note = ("(the wins add up to 32 in 30 matches: a match tied at the top counts a win for each "
+            "side in the tie)")
+    assert f"\n{note}\n" in r.stdout
+    assert note in path.read_text(encoding="utf-8")
+    d = json.loads(cli("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "4", "--seed",
+                       "1", "-f", "json").stdout)
+    total = {k: sum(w.values()) for k, w in d["wins_by_side"].items()}
+    assert total["A"] > 4  # a tie in A's games
+    out = cli("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "4", "--seed", "1").stdout
+    assert (f"(A's wins add up to {total['A']} in 4 matches: a match tied at the top counts a win "
+            "for each side in the tie)") in out
+    assert "B's wins add up" not in out or total["B"] > 4
+    r = cli("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "4", "--seed", "1",
+            "--report", str(path))
+    assert f"A&#x27;s wins add up to {total['A']} in 4 matches" in path.read_text(encoding="utf-8")
+    plain = cli("simulate", "texas42", "-n", "3").stdout  # no tie: nothing said
+    assert "add up to" not in plain

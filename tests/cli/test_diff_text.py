@@ -41,3 +41,18 @@ def test_changed_allowed_values_are_shown():
     assert r.exit_code == 0, r.output
     assert "  marks_to_win: 7 -> 7  (allowed values: 1..21 -> 3, 5, 7)\n" in r.stdout
     assert "  all_pass: stuck -> reshuffle  (value, allowed values: " in r.stdout
+
+
+def test_an_option_one_of_the_two_does_not_take_names_that_one():
+    """diff's --option applies to both rulesets: an option one of them does not take names the
+    one that refused it, as validate names the file (it said only `unknown option 'min_bid'`
+    and listed Moon's options, beside a texas42 that takes min_bid)."""
+    r = cli("diff", "texas42", "moon", "-o", "min_bid=32")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == ("moon: error: --option min_bid=32: unknown option 'min_bid' (options: "
+                        "followme_doubles, leader_names_suit, made_scores, moon_set, set_scores, "
+                        "target, widow_first, widow_optional)\n")
+    r = cli("diff", "moon", "texas42", "-o", "min_bid=32")
+    assert r.exit_code == 2 and r.stderr.startswith("moon: error: --option min_bid=32: ")
+    v = cli("validate", "texas42", "moon", "-o", "min_bid=32", "--hands", "0")
+    assert v.stderr == r.stderr  # as validate says it

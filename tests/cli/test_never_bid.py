@@ -101,3 +101,62 @@ def test_validate_warns_at_a_contract_the_inherited_strategy_never_bids(tmp_path
     p.write_text(H8 + "simulate:\n  strategy: fortytwo\n", encoding="utf-8")
     r = cli("validate", str(p), "--hands", "0")
     assert r.exit_code == 0 and r.stderr == ""
+
+
+def test_compare_lists_every_contract_as_simulate_does(tmp_path):
+    """simulate's contract table lists every contract, 0 hands included; compare's bid tables
+    list them too (they listed only the contracts a hand was played in, under a note naming
+    one they did not list)."""
+    h8 = _h8(tmp_path)
+    r = cli("compare", "texas42", "--vs", h8, "--games", "2", "--seed", "1", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    a, b = r.stdout.split("\nB: ")
+    rows = {side: {ln.split()[1]: ln.split()[2:] for ln in text.splitlines()
+                   if ln.strip().startswith("contract ")} for side, text in (("A", a), ("B", b))}
+    assert set(rows["A"]) == {"marks", "nello", "points", "sevens"}
+    assert set(rows["B"]) == {"lowdoubles", "marks", "nello", "points", "sevens"}
+    assert rows["A"]["marks"] == ["0", "0", "-", "-", "-", "never", "bid", "by", "the", "agents"]
+    assert rows["B"]["lowdoubles"][-5:] == ["never", "bid", "by", "the", "agents"]
+    assert "never" not in rows["A"]["points"]
+    d = json.loads(cli("compare", "texas42", "--vs", h8, "--games", "2", "--seed", "1",
+                       "-f", "json").stdout)
+    assert list(d["b_stats"]["make_rate_by_contract"]) == ["lowdoubles", "marks", "nello",
+                                                           "points", "sevens"]
+    assert d["b_stats"]["make_rate_by_contract"]["lowdoubles"] == {
+        "made": 0, "hands": 0, "rate": None, "ci": None, "set_rate": None}
+    for st in (d["a_stats"], d["b_stats"]):  # the rows still add up to every bid
+        assert sum(v["hands"] for v in st["make_rate_by_contract"].values()) \
+            == st["make_rate"]["hands"]
+    # agents that may bid anything: every contract listed, none said never bid
+    r = cli("compare", "texas42", "--agents", "random", "--vs", "-o", "min_bid=31", "--games",
+            "1", "--no-progress")
+    listed = [ln.split()[1] for ln in r.stdout.splitlines() if ln.strip().startswith("contract ")]
+    assert listed == ["marks", "nello", "points", "sevens"] * 2 and "never bid" not in r.stdout
+
+
+def test_compare_of_a_game_without_an_auction_says_so():
+    r = cli("compare", "allfives", "--vs", "-o", "target=150", "--games", "1", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.count("   no auction: every hand is played without a bid\n") == 2
+    assert "won in an auction" not in r.stdout
+    d = json.loads(cli("compare", "allfives", "--vs", "-o", "target=150", "--games", "1",
+                       "-f", "json").stdout)
+    assert d["a_stats"]["make_rate_by_contract"] == {}
+
+
+def test_the_compare_report_says_what_the_text_says_of_a_contract_never_bid(tmp_path):
+    """compare's text says under A's and B's bids which contracts their agents never bid; its
+    HTML report said nothing of it (simulate's report says it)."""
+    h8 = _h8(tmp_path)
+    path = tmp_path / "r.html"
+    r = cli("compare", "texas42", "--vs", h8, "--games", "1", "--no-progress", "--report",
+            str(path))
+    assert r.exit_code == 0, r.stderr
+    html = path.read_text(encoding="utf-8")
+    assert ('<p id="never-bid-a"><small>never bid by the agents of A: marks (no bid rule of '
+            "fortytwo, played on the seats of A, can choose one; a hand is played in one only "
+            "when a seat is forced to bid it)</small></p>") in html
+    assert '<p id="never-bid-b"><small>never bid by the agents of B: lowdoubles, marks (' in html
+    r = cli("compare", "texas42", "--agents", "random", "--vs", "-o", "min_bid=31", "--games",
+            "1", "--no-progress", "--report", str(path))
+    assert "never-bid" not in path.read_text(encoding="utf-8")

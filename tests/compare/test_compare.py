@@ -247,3 +247,126 @@ def test_the_text_report(snapshot):
             "--no-progress")
     assert r.exit_code == 0, r.stderr
     assert r.stdout == snapshot
+
+
+def test_another_ruleset_for_b_takes_only_the_options_after_vs(tmp_path):
+    """As --help and the README say: B's options are added to A's when B plays A's ruleset;
+    another ruleset (a house file) takes only those given after --vs."""
+    house = tmp_path / "house.yaml"
+    house.write_text("name: house\ntitle: t\nextends: texas42\nset:\n  min_bid: 32\n",
+                     encoding="utf-8")
+    d = json.loads(cli("compare", "texas42", "-o", "marks_to_win=5", "--vs", str(house),
+                       "-o", "sevens=false", "-n", "1", "-f", "json").stdout)
+    assert d["b"]["ruleset"] == "house(sevens=false)"
+    assert d["differences"] == ["ruleset: texas42(marks_to_win=5) vs house(sevens=false)",
+                                "option marks_to_win: 5 vs 7", "option min_bid: 30 vs 32",
+                                "option sevens: true vs false"]
+
+
+def test_the_deals_thrown_in_are_said_as_simulate_says_them(tmp_path):
+    """A house rule that throws in the deal when everybody passes: simulate's summary says how
+    many deals were thrown in, compare's JSON counted them (thrown_in), and its text and report
+    said nothing of them (109 of B's 176 deals, with 6 games)."""
+    path = tmp_path / "r.html"
+    args = ("compare", "texas42", "--vs", "-o", "all_pass=reshuffle", "-n", "2", "--seed", "1",
+            "--no-progress")
+    d = json.loads(cli(*args, "-f", "json").stdout)
+    ta, tb = d["a_stats"], d["b_stats"]
+    assert ta["thrown_in"] == 0 and tb["thrown_in"] > 1
+    r = cli(*args, "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    assert f"\nA: {ta['hands']} hands played, scored " in r.stdout
+    assert (f"\nB: {tb['hands']} hands played; {tb['thrown_in']} more deals thrown in (everybody "
+            "passed); scored ") in r.stdout
+    html = path.read_text(encoding="utf-8")
+    assert '<th class="d">deals thrown in</th>' in html
+    assert f'<td class="dealsthrown">{tb["thrown_in"]}</td>' in html
+
+
+def test_at_a_table_of_three_sides_b_scores_per_side_it_held():
+    """With more than two sides B holds several at each game (Moon: A's agents on one side,
+    B's on the other two) and its score is the mean over them: 'per hand by its side' said one
+    side; the line and the report's column say 'per side it held'."""
+    args = ("compare", "moon", "--agents", "rules", "--vs", "--agents", "random", "-n", "3",
+            "--seed", "1", "--no-progress")
+    d = json.loads(cli(*args, "-f", "json").stdout)
+    out = cli(*args).stdout
+    for k in ("A", "B"):
+        st = d[f"{k.lower()}_stats"]
+        line = next(ln for ln in out.splitlines() if ln.startswith(f"{k}: {st['hands']} hands"))
+        assert line.endswith(f" scored {st['scored_per_hand']:.3f} per hand per side it held")
+    assert "by its side" not in out
+    two = cli("compare", "texas42", "--agents", "rules", "--vs", "--agents", "random", "-n", "2",
+              "--no-progress").stdout
+    assert two.count(" per hand by its side\n") == 2
+
+
+def test_an_option_written_against_its_flag_is_read_as_simulate_reads_it():
+    """`-omin_bid=31`, as simulate takes it: compare said \"--option takes name=value, got 'mi'\"
+    (the command line's parser read it as short flags run together, -o, -m, -i, then -n taking
+    the rest as --games)."""
+    assert "texas42(min_bid=31)" in cli("simulate", "texas42", "-omin_bid=31", "-n", "1").stdout
+    r = cli("compare", "texas42", "-omarks_to_win=5", "--vs", "-omin_bid=31", "-n", "1",
+            "-f", "json")
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["a"]["ruleset"] == "texas42(marks_to_win=5)"
+    assert d["b"]["ruleset"] == "texas42(marks_to_win=5, min_bid=31)"
+    assert d["games"] == 1
+
+
+def test_one_deal_is_said_in_the_singular():
+    r = cli("compare", "texas42", "--vs", "-o", "min_bid=31", "-n", "1", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[-1].endswith(", over the same 1 deal (1 game each)")
+    r = cli("compare", "texas42", "--vs", "-o", "min_bid=31", "-n", "2", "--no-progress")
+    assert r.stdout.splitlines()[-1].endswith(", over the same 2 deals (2 games each)")
+
+
+def test_the_verdict_says_a_score_per_side_as_the_lines_above_it_do(tmp_path):
+    """Each one's line says its score 'per hand per side'; the verdict said the same figure
+    'per hand' (Texas 42: 'A scores 0.500 per hand', where every hand scores 1 mark or more),
+    and with sides of other sizes (All Fives partners against cutthroat) it compared two
+    figures per side as if per hand. A side one game does not have has no wins in the report
+    ('-', not 0)."""
+    path = tmp_path / "r.html"
+    r = cli("compare", "allfives", "--vs", "-o", "teams=cutthroat", "-n", "1", "--seed", "1",
+            "--no-progress", "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(cli("compare", "allfives", "--vs", "-o", "teams=cutthroat", "-n", "1",
+                       "--seed", "1", "-f", "json").stdout)
+    a, b = d["a_stats"]["scored_per_hand"], d["b_stats"]["scored_per_hand"]
+    assert r.stdout.splitlines()[-1].startswith(f"A scores {a:.3f} per hand per side, B {b:.3f}, ")
+    assert d["verdict"] == r.stdout.splitlines()[-1]
+    html = path.read_text(encoding="utf-8")
+    row = re.search(r'<table id="wins">.*?<tr data-key="2">(.*?)</tr>', html).group(1)
+    assert re.findall(r"<td[^>]*>([^<]*)</td>", row) == ["South", "-", str(
+        d["wins_by_side"]["B"]["2"])]
+
+
+@pytest.mark.parametrize("args, whose, seats", [
+    (["--agents", "rules,random", "--vs"], "A's", "texas42 has 4"),
+    (["--vs", "--agents", "rules,random"], "B's", "texas42 has 4"),
+    (["--vs", "moon", "--agents", "rules,random"], "B's", "moon has 3"),
+])
+def test_a_count_of_agents_that_fits_neither_seat_count_says_whose(args, whose, seats):
+    """A's and B's --agents are each checked against their game's seats: the message said
+    '--agents names 2 agents' without saying which of the two."""
+    r = cli("compare", "texas42", *args, "-n", "1")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == (f"error: {whose} --agents names 2 agents; {seats} seats (one agent plays "
+                        "every seat, or name one per seat)\n")
+
+
+def test_with_more_than_two_sides_the_verdict_says_what_even_is():
+    """At a table of three sides A's agents sit on one: 33.3% is even. The result line said so
+    and the verdict, the line a reader quotes (and the report's subtitle), did not: 'A wins
+    33.3% of games' read as a loss."""
+    r = cli("compare", "moon", "--vs", "--agents", "rules:take_cheaply=off", "-n", "3",
+            "--seed", "1", "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert re.fullmatch(r"A wins \d+\.\d% of games, 95% CI \d+\.\d to \d+\.\d, over 3 paired "
+                        r"games \(even is 33\.3%: A's agents hold one of 3 sides\)",
+                        r.stdout.splitlines()[-1]), r.stdout.splitlines()[-1]
+    two = cli("compare", "texas42", "--vs", "--agents", "random", "-n", "2", "--no-progress")
+    assert two.stdout.splitlines()[-1].endswith(" over 2 paired games")

@@ -149,3 +149,75 @@ def test_each_rule_off_on_workers_is_the_table_of_one_process():
         assert r.exit_code == 0, r.output
         return json.loads(r.stdout)
     assert table("--workers", "2") == table()
+
+
+def test_the_simulate_reports_summary_names_the_agents_and_the_dealer_as_the_text_does(tmp_path):
+    """The text summary says who played (each seat's agent) and who dealt first; the report's
+    summary table said neither, so two reports of the same ruleset could not be told apart."""
+    path = tmp_path / "r.html"
+    args = ("simulate", "texas42", "-n", "1", "--agents", "rules,random,rules,random",
+            "--no-progress")
+    r = cli(*args, "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    html = path.read_text(encoding="utf-8")
+    lines = dict(ln.split(None, 1) for ln in r.stdout.splitlines()[:4])
+    assert lines["agents"] == "rules (North), random (East), rules (South), random (West)"
+    assert (f'<tr data-key="agents"><td class="name">agents</td><td class="value">'
+            f'{lines["agents"]}</td></tr>') in html
+    assert (f'<tr data-key="dealer"><td class="name">dealer</td><td class="value">'
+            f'{lines["dealer"]}</td></tr>') in html
+
+
+MINE = """\
+name: bidslow
+for: [texas42]
+bid:
+  - name: low_when_doubleless
+    when: "count(t in hand if t.double) == 0"
+    only: "a.kind == 'bid' and a.bid.contract == 'points'"
+    choose: "-a.level"
+"""
+
+
+def test_each_rule_off_with_no_rule_to_switch_says_so_in_the_text_and_the_report(tmp_path):
+    """A strategy whose rules are not the agent's parameters: nothing is run. The text said
+    '0 games per rule, the same 0 deals' for --games 2, and the report an empty table, without
+    the text's lines saying why."""
+    (tmp_path / "mine.yaml").write_text(MINE, encoding="utf-8")
+    path = tmp_path / "r.html"
+    r = cli("compare", "texas42", "--each-rule-off", "--agents",
+            f"rules:strategy={tmp_path / 'mine.yaml'}", "-n", "2", "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1] == "seed      0   2 games per rule asked: no rule was run"
+    assert "(the agent plays no rule that can be switched off)" in lines
+    assert "(not a parameter of the rules agent, not run: low_when_doubleless)" in lines
+    html = path.read_text(encoding="utf-8")
+    assert "The agent plays no rule that can be switched off." in html
+    assert "Not a parameter of the rules agent, not run: low_when_doubleless" in html
+
+
+def test_where_a_side_can_lose_the_per_deal_difference_is_of_what_was_gained(tmp_path):
+    """compare's text and verdict say what the sides above 0 gained where a side scored below 0
+    (Taroky's chips); the report's per-deal difference was of what every side scored together,
+    0 in every deal of a game whose chips one side pays another: a chart of one bar at 0."""
+    path = tmp_path / "r.html"
+    args = ("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "3", "--seed", "1",
+            "--no-progress", "-f", "json")
+    r = cli(*args, "--report", str(path))
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    ga = d["a_stats"]["gained_per_hand"] * d["a_stats"]["hands"]
+    gb = d["b_stats"]["gained_per_hand"] * d["b_stats"]["hands"]
+    html = path.read_text(encoding="utf-8")
+    assert "what A&#x27;s games gained (the sides above 0) less what B&#x27;s did" in html
+    mean = float(re.search(r'<span id="mean-diff">([^<]+)</span>', html).group(1))
+    assert mean != 0 and abs(mean - (ga - gb) / 3) < 0.01
+    # each deal's difference of what was gained adds up to the tallies'
+    from tablerules.records import compare as cmp
+    game_a, game_b = load_game("taroky", {}), load_game("taroky", {"counting": "czech"})
+    res = cmp.compare(cmp.Config("A", game_a, ["rules"] * 4), cmp.Config("B", game_b,
+                                                                           ["rules"] * 4),
+                      games=3, seed=1)
+    assert sum(k * v for k, v in res.gained_diffs.items()) == res.ta.gained - res.tb.gained
+    assert sum(res.gained_diffs.values()) == res.deals == 3

@@ -7,16 +7,20 @@ import json
 
 from selenium.webdriver.common.by import By
 
+from tablerules.records.runner import wilson
+
 from browser import browser, open_page, screenshot  # noqa: F401 (browser: a fixture)
 from support import cli
 
 
-def _pct(v) -> str:
-    return f"{v:.1%}"
+def _pct(v: dict) -> str:
+    """A rate as the report prints it: from its counts, rounded once."""
+    return f"{v['made'] / v['hands']:.1%}"
 
 
-def _ci(ci) -> str:
-    return f"{ci[0]:.1%} to {ci[1]:.1%}"
+def _ci(v: dict) -> str:
+    lo, hi = wilson(v["made"], v["hands"])
+    return f"{lo:.1%} to {hi:.1%}"
 
 
 READ = """
@@ -72,11 +76,11 @@ def test_the_simulate_report_in_a_browser(browser, tmp_path):
     for key, c in rows:
         v = want[key]
         assert (c["hands"], c["made"]) == (str(v["hands"]), str(v["made"]))
-        assert c["rate"] == _pct(v["rate"]) and c["ci"] == _ci(v["ci"])
-        assert f"{_pct(v['rate'])} (n={v['hands']:,})" in labels  # the chart's row, with its n
+        assert c["rate"] == _pct(v) and c["ci"] == _ci(v)
+        assert f"{_pct(v)} (n={v['hands']:,})" in labels  # the chart's row, with its n
         assert key in labels  # and its name on the axis
     assert {k: (c["rate"], c["ci"]) for k, c in tables["make-rate-by-contract"]} == {
-        k: (_pct(v["rate"]), _ci(v["ci"])) for k, v in s["make_rate_by_contract"].items()}
+        k: (_pct(v), _ci(v)) for k, v in s["make_rate_by_contract"].items()}
     wins = dict(tables["wins"])
     assert {k: c["wins"] for k, c in wins.items()} == {k: str(v) for k, v in
                                                        s["wins_by_side"].items()}
@@ -101,12 +105,13 @@ def test_the_compare_report_in_a_browser(browser, tmp_path):
     want = c["result"]
     assert (res["a_wins"], res["b_wins"], res["draws"]) == tuple(
         str(want[k]) for k in ("a_wins", "b_wins", "draws"))
-    assert res["rate"] == _pct(want["a_win_rate"]) and res["ci"] == _ci(want["ci"])
-    assert f"{_pct(want['a_win_rate'])} (n={c['games']})" in charts["a-win-rate"]["texts"]
+    score = {"made": want["a_wins"] + want["draws"] / 2, "hands": c["games"]}
+    assert res["rate"] == _pct(score) and res["ci"] == _ci(score)
+    assert f"{_pct(score)} (n={c['games']})" in charts["a-win-rate"]["texts"]
     stats = dict(tables["stats"])
     for k, st in (("A", c["a_stats"]), ("B", c["b_stats"])):
         assert stats[k]["scored"] == f"{st['scored_per_hand']:.3f}"
-        assert stats[k]["ci"] == _ci(st["make_rate"]["ci"])
+        assert stats[k]["ci"] == _ci(st["make_rate"])
     assert d.find_element(By.ID, "mean-diff").text.startswith(("+", "-"))
     _whole_page(d)
     assert screenshot(d, "report-compare").stat().st_size > 10_000

@@ -87,6 +87,18 @@ class _Command(TyperCommand):
         return super().format_help(ctx, formatter)
 
 
+class _SidesCommand(_Command):
+    """compare's command: A's and B's `-o NAME=VALUE` are read from the words around --vs
+    (_side_options), not declared to the parser, which would read `-omin_bid=31` as short flags
+    run together (-o, -m, -i, then -n taking the rest): such a word is given to it as `-o` and
+    its value, as a command that declares -o reads it."""
+
+    def parse_args(self, ctx, args):
+        args = [w for a in args for w in (("-o", a[2:]) if a.startswith("-o") and len(a) > 2
+                                          else (a,))]
+        return super().parse_args(ctx, args)
+
+
 def _reflow(text: str | None) -> str | None:
     """A docstring with each paragraph's lines joined, as the first one is (else the terminal
     wraps each source line on its own); a paragraph with an indented line is kept as written."""
@@ -282,12 +294,15 @@ OPTION_FILE = "--option"  # the "file" of the diagnostics about --option NAME=VA
 
 
 def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
-          options: list[str] | None = None) -> None:
-    """Print every diagnostic of `e` to stderr; exit 2 if one is in the command line, else 1."""
+          options: list[str] | None = None, about: str | None = None) -> None:
+    """Print every diagnostic of `e` to stderr; exit 2 if one is in the command line, else 1.
+    `about`: the ruleset a command-line diagnostic names first, as validate names the file of
+    several that refused an --option."""
     from ..game import add_sources
     srcs = add_sources(e.diagnostics, dict(sources or {}))
     for d in e.diagnostics:
-        _err(_render(d, srcs, options))
+        text = _render(d, srcs, options)
+        _err(f"{about}: {text}" if about and _in_command_line(d) else text)
     raise typer.Exit(2 if any(_in_command_line(d) for d in e.diagnostics) else 1)
 
 
@@ -340,17 +355,19 @@ def _agent_list(text: str) -> list[str]:
         raise typer.Exit(2)
 
 
-def _check_agent_count(names: list[str], game) -> None:
-    """One agent for every seat, or one per seat; another count is a usage error."""
+def _check_agent_count(names: list[str], game, whose: str = "") -> None:
+    """One agent for every seat, or one per seat; another count is a usage error (`whose`:
+    the side of a comparison whose --agents they are, A's or B's, said first)."""
     from ..agents import for_seats
     try:
         for_seats(names, game.definition.seat_count, game.ref)
     except ValueError as e:
-        _usage(str(e))
+        _usage(f"{whose} {e}" if whose else str(e))
 
 
-def _agents_for(game, names: list[str] | None) -> list[str]:
-    """The agents to play `game` with: `names`, else the ruleset's `simulate.agents`."""
+def _agents_for(game, names: list[str] | None, whose: str = "") -> list[str]:
+    """The agents to play `game` with: `names`, else the ruleset's `simulate.agents` (`whose`:
+    as _check_agent_count)."""
     from ..validation import agent_problems
     from ..validation import agents_ready
     gd = game.definition
@@ -360,7 +377,7 @@ def _agents_for(game, names: list[str] | None) -> list[str]:
             _fail(TablerulesError(problems[0].message, problems[0].span, diagnostics=problems))
         names = list(gd.agents)
     else:
-        _check_agent_count(names, game)
+        _check_agent_count(names, game, whose)
     problems = agents_ready(game, names)  # a strategy that does not fit: before any game
     if problems:
         _fail(TablerulesError(problems[0].message, problems[0].span, diagnostics=problems))
@@ -392,16 +409,18 @@ def _compiled_agents_ready(game, names: list[str], progress: bool) -> None:
                 pass
 
 
-def _load(ruleset: str, options: list[str] | None, *, profile: bool = False):
+def _load(ruleset: str, options: list[str] | None, *, profile: bool = False,
+          about: str | None = None):
     """The game, with its checked trees kept: the batch engine and the search agent's compiled
-    play-outs build on them (keeping them costs nothing measurable)."""
+    play-outs build on them (keeping them costs nothing measurable). `about`: the name an
+    --option it does not take is said with (_fail)."""
     from ..game import load_game
     from ..interpreter.options import parse_cli_options
     try:
         return load_game(ruleset, parse_cli_options(options), profile=profile, typed=True)
     except TablerulesError as e:
         _not_a_strategy(ruleset)
-        _fail(e, options=options)
+        _fail(e, options=options, about=about)
 
 
 def _not_a_strategy(ref: str) -> None:
@@ -913,8 +932,8 @@ COMPARE_USAGE = ("tablerules compare RULESET [--agents A] [--option NAME=VALUE .
                  "[--agents B] [--option NAME=VALUE ...] [--games N] [--seed S]")
 
 
-@app.command(cls=_Command, context_settings={"ignore_unknown_options": True,
-                                             "allow_extra_args": True})
+@app.command(cls=_SidesCommand, context_settings={"ignore_unknown_options": True,
+                                                  "allow_extra_args": True})
 def compare(ctx: typer.Context,
             ruleset: str = typer.Argument(..., help="A's ruleset: a built-in name or .yaml path."),
             games: int = typer.Option(1000, "--games", "-n", min=1,
@@ -954,7 +973,8 @@ def compare(ctx: typer.Context,
     tablerules compare RULESET --each-rule-off [--agents RULES] [--games N]
 
     B starts as A and changes what follows --vs: its ruleset, its agents,
-    its options (added to A's). Both are dealt the same hands (the same
+    its options (added to A's when B plays A's ruleset; another ruleset
+    takes only those after --vs). Both are dealt the same hands (the same
     seed per deal), and deal d is dealt first by seat d mod seats.
 
     When A and B play the same game they play each other: each deal is
@@ -1008,8 +1028,8 @@ def compare(ctx: typer.Context,
     game_b = _load(b_ruleset, a_opts + b_opts if b_ruleset == ruleset else b_opts)
     if b_names is None and (a_names is not None or b_ruleset == ruleset):
         b_names = a_names  # B starts as A: A's agents, or the one ruleset's defaults
-    a_names = _agents_for(game_a, a_names)
-    b_names = _agents_for(game_b, b_names)
+    a_names = _agents_for(game_a, a_names, "A's")
+    b_names = _agents_for(game_b, b_names, "B's")
     a = Config("A", game_a, _per_seat(a_names, game_a))
     b = Config("B", game_b, _per_seat(b_names, game_b))
     unshared = unshared_deals(a, b)
@@ -1028,8 +1048,8 @@ def compare(ctx: typer.Context,
                                                         progress=tick, workers=n_workers,
                                                         cluster=cluster), game_a, game_b)
     out = res.as_dict()
-    for k, c in (("a", a), ("b", b)):  # what the tables call the sides (replay's names)
-        out[k]["side_names"] = _names(c.game.definition)["side_names"]
+    for k, c in (("a", a), ("b", b)):  # what the tables call sides and seats (replay's names)
+        out[k].update(_names(c.game.definition))
     for key, c in (("a_stats", a), ("b_stats", b)):
         out[key]["never_bid"] = _never_bid(c.game.definition, list(c.agents))
     if checked is not None:
@@ -1048,7 +1068,9 @@ def compare(ctx: typer.Context,
              + (" (batch engine)" if batch else ""))
     if report is not None:
         from ..report import compare_report
-        _write_report(report, lambda: compare_report(out, dict(sorted(res.deal_diffs.items()))))
+        # where each one's figures are of what was gained, so is the per-deal difference
+        diffs = res.gained_diffs if "gained_per_hand" in out["a_stats"] else res.deal_diffs
+        _write_report(report, lambda: compare_report(out, dict(sorted(diffs.items()))))
     if res.interrupted:
         _err(f"interrupted after {res.deals} whole deals; the report covers those")
         raise typer.Exit(130)
@@ -1151,19 +1173,25 @@ def _each_rule_off(ruleset: str, agent: str | None, opts: list[str], *, games: i
 
 
 def _render_rule_effects(r: dict) -> str:
+    from ..records.runner import interval, percent
     rows = r["rules"]
     deals = rows[0]["deals"] if rows else 0
     w = max([len("rule")] + [len(x["rule"]) for x in rows])
     lines = [f"ruleset   {r['ruleset']}   agent {r['agent']} (strategy {r['strategy']})",
-             f"seed      {r['seed']}   {rows[0]['games'] if rows else 0} games per rule, the "
-             f"same {deals} deal{'s' if deals != 1 else ''} for every rule",
+             f"seed      {r['seed']}   " + (f"{rows[0]['games']} games per rule, the same "
+                                           f"{deals} deal{'s' if deals != 1 else ''} for every "
+                                           "rule" if rows else
+                                           f"{r['games_per_rule']} games per rule asked: no rule "
+                                           "was run"),
              "each rule: the full agent plays the agent with that rule off (rules:NAME=off), "
              "every deal once with the full agent on each side", "",
              f"{'rule':<{w}}  {'games':>6}  {'full':>5}  {'off':>5}  {'draws':>5}  "
              f"{'full wins':>9}   95% CI"]
     for x in rows:
+        full = x["full_wins"] + x["draws"] / 2
         lines.append(f"{x['rule']:<{w}}  {x['games']:>6}  {x['full_wins']:>5}  {x['off_wins']:>5}"
-                     f"  {x['draws']:>5}  {x['full_win_rate']:>9.1%}   {_ci(x)}"
+                     f"  {x['draws']:>5}  {percent(full, x['games']):>9}   "
+                     f"{interval(full, x['games'])}"
                      if x["ci"] else f"{x['rule']:<{w}}  no game finished")
     if not rows:
         lines.append("(the agent plays no rule that can be switched off)")
@@ -1206,8 +1234,6 @@ def _side_options(args: list[str], who: str) -> tuple[str | None, list[str]]:
                 agents = value
             else:
                 opts.append(value)
-        elif word.startswith("-o") and len(word) > 2:
-            opts.append(word[2:])
         else:
             _usage(f"unexpected '{word}' in {who}'s options: {COMPARE_USAGE}")
         i += 1
@@ -1220,10 +1246,11 @@ def _per_seat(names: list[str], game) -> list[str]:
 
 
 def _render_compare(r: dict) -> str:
-    from ..records.compare import seats_text
+    from ..records.runner import interval, percent
+    from ..report import tie_note
     a, b = r["a"], r["b"]
-    lines = [f"A         {a['ruleset']}   agents {seats_text(a['agents'])}",
-             f"B         {b['ruleset']}   agents {seats_text(b['agents'])}",
+    lines = [f"A         {a['ruleset']}   agents {_agents_line(a['agents'], a.get('seat_names'))}",
+             f"B         {b['ruleset']}   agents {_agents_line(b['agents'], b.get('seat_names'))}",
              f"differ    {'; '.join(r['differences']) or 'nothing: A and B are the same'}",
              f"seed      {r['seed']}   deals {r['deals']}   games {r['games']}"
              + ("" if r["mode"] == "match" else " each"),
@@ -1235,9 +1262,10 @@ def _render_compare(r: dict) -> str:
         lines.append("A plays B: every deal twice, A and B in the same seats, then swapped"
                      if k == 2 else f"A plays B: every deal {k} times, A's agents on each side "
                                     f"in turn and B's on the other {k - 1}")
+        score = res["a_wins"] + res["draws"] / 2
         lines.append(f"A wins {res['a_wins']}, B wins {res['b_wins']}, draws {res['draws']}; "
-                     f"A's win rate {res['a_win_rate']:.1%} (95% CI {res['ci'][0]:.1%} to "
-                     f"{res['ci'][1]:.1%}; even is {res['even']:.1%})" if res["ci"] else
+                     f"A's win rate {percent(score, r['games'])} (95% CI "
+                     f"{interval(score, r['games'])}; even is {res['even']:.1%})" if res["ci"] else
                      "no game finished")
     else:
         lines.append("A and B each play the same deals; wins by side:")
@@ -1246,34 +1274,54 @@ def _render_compare(r: dict) -> str:
             named = r[k.lower()].get("side_names") or []
             lines.append(f"  {k}: " + ", ".join(f"{_named(named, s, 'side')} {v}"
                                                 for s, v in w.items()))
+        for k in ("A", "B"):
+            tied = tie_note(sum(r["wins_by_side"][k].values()), r["games_by_config"][k], f"{k}'s")
+            if tied:
+                lines.append(f"  {tied}")
     lines.append("")
-    per = "by its side" if r["mode"] == "match" else "per side"
+    # at one table A holds one side and B the others: with more than two, B's score is the
+    # mean over the sides it held
+    per = ("per side" if r["mode"] != "match" else "by its side" if r["sides"] == 2 else
+           "per side it held")
     for k, st in (("A", r["a_stats"]), ("B", r["b_stats"])):
         m = st["make_rate"]
         chips = (f", won {st['chips_per_hand']:.3f} chips net per hand {per} (the match goes by "
                  "the chips)") if "chips_per_hand" in st and r["mode"] == "match" else ""
-        lines.append(f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per "
-                     f"hand {per}{chips}")
+        scored = (f"{st['gained_per_hand']:.3f} per hand gained by the sides that scored above "
+                  f"0, {st['lost_per_hand']:.3f} lost by the others" if "gained_per_hand" in st
+                  else f"{st['scored_per_hand']:.3f} per hand {per}")
+        n = st["thrown_in"]  # as simulate's hands line says them
+        thrown = (f"; {n} more deal{'s' if n != 1 else ''} thrown in (everybody passed);"
+                  if n else ",")
+        lines.append(f"{k}: {st['hands']} hands played{thrown} scored {scored}{chips}")
         if st.get("never_bid", {}).get("contracts"):
             lines.append(f"   {_never_bid_note(st['never_bid'], f'on the seats of {k}')}")
         if not m["hands"]:
-            lines.append("   no hand won in an auction" if st["hands"] else "   no hands")
+            lines.append("   no hands" if not st["hands"] else "   no hand won in an auction"
+                         if st["make_rate_by_contract"] else
+                         "   no auction: every hand is played without a bid")
             continue
+        never = st.get("never_bid", {}).get("contracts", [])
         rows = [(f"contract {c}", v) for c, v in st["make_rate_by_contract"].items()]
         rows += list(st["make_rate_by_bid"].items()) + [("every bid", m)]
         w = max(18, *(len(label) for label, _ in rows))  # the longest label
         lines.append(f"   {'bid':<{w}} {'hands':>6} {'made':>6}   {'rate':>6}   {'95% CI':<16} "
                      f"{'set':>6}")
         for label, v in rows:
-            lines.append(f"   {label:<{w}} {v['hands']:>6} {v['made']:>6}   {v['rate']:>6.1%}   "
-                         f"{_ci(v):<16} {v['set_rate']:>6.1%}")
+            lines.append(f"   {label:<{w}} {v['hands']:>6} {v['made']:>6}   "
+                         f"{percent(v['made'], v['hands']):>6}   {_ci(v):<16} "
+                         f"{percent(v['hands'] - v['made'], v['hands']):>6}"
+                         + ("   never bid by the agents"
+                            if label.startswith("contract ") and label[9:] in never else ""))
     lines.append("")
     lines.append(r["verdict"])
     return "\n".join(lines)
 
 
 def _ci(v: dict) -> str:
-    return f"{v['ci'][0]:.1%} to {v['ci'][1]:.1%}" if v.get("ci") else "-"
+    """A rate's 95% interval from its counts (records/runner.percent: rounded once)."""
+    from ..records.runner import interval
+    return interval(v["made"], v["hands"])
 
 
 @app.command(cls=_Command)
@@ -1608,7 +1656,9 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     elapsed = time.perf_counter() - started
     from ..agents import for_seats
     seated = for_seats(names, gd.seat_count, game.ref) if names else ["random"] * gd.seat_count
-    result = {"ruleset": gd.canonical, "seed": seed, "agents": seated, **tally.as_dict(elapsed)}
+    result = {"ruleset": gd.canonical, "seed": seed, "agents": seated, **_names(gd),
+              **tally.as_dict(elapsed)}
+    result = _every_batch_contract(result, gd)
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
     else:
@@ -1620,6 +1670,23 @@ def batch_cmd(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pa
     if interrupted:
         _err(f"interrupted after {tally.hands} of {hands} hands")
         raise typer.Exit(130)
+
+
+def _every_batch_contract(result: dict, gd) -> dict:
+    """A batch run's `result` with every contract a hand may be played in among its
+    `contracts` (in the ruleset's order), 0 hands for one never played, and `never_bid` after
+    them, as simulate lists them (_every_contract)."""
+    from ..agents.rules import biddable
+    every = set(biddable(gd))
+    zero = {"hands": 0, "share": 0.0, "made": 0, "made_rate": None}
+    out = {}
+    for k, v in result.items():
+        out[k] = v
+        if k == "contracts":
+            out[k] = {c.name: v.get(c.name, zero) for c in gd.contracts
+                      if c.name in every or c.name in v}
+            out["never_bid"] = _never_bid(gd, result["agents"])
+    return out
 
 
 def _plays_random(names: list[str] | None) -> bool:
@@ -1648,15 +1715,18 @@ def _batch_agents(game, names: list[str] | None) -> list | None:
 
 
 def _render_batch(r: dict) -> str:
-    lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}  agents {', '.join(r['agents'])}",
+    from ..records.runner import percent
+    never = r["never_bid"]["contracts"]
+    lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}  agents {_agents_line(r['agents'], r['seat_names'])}",
              f"hands: {r['hands']}  thrown in: {r['thrown_in']}  "
              f"decisions per hand: {r['decisions_per_hand']}"]
     if r["contracts"]:
         w = max(len(k) for k in r["contracts"])
         lines.append("contracts (share of hands played, made):")
         for name, c in r["contracts"].items():
-            lines.append(f"  {name:<{w}}  {c['share'] * 100:5.1f}%  made {c['made_rate'] * 100:5.1f}%"
-                         f"  ({c['made']} of {c['hands']})")
+            lines.append(f"  {name:<{w}}  {percent(c['hands'], r['hands'] - r['thrown_in']):>6}  "
+                         f"made {percent(c['made'], c['hands']):>6}  ({c['made']} of {c['hands']})"
+                         + ("   never bid by the agents" if name in never else ""))
     lines.append("points per hand, by side: " + ", ".join(str(x) for x in r["points_per_hand"]))
     lines.append("scored per hand, by side: " + ", ".join(str(x) for x in r["scored_per_hand"]))
     ch = r["checked"]
@@ -1725,8 +1795,8 @@ def diff(ruleset_a: str = typer.Argument(..., help="Built-in name or .yaml path.
     """
     from ..diffing import diff_games, render_diff
     _check_format(fmt)
-    a = _load(ruleset_a, option)
-    b = _load(ruleset_b, option)
+    a = _load(ruleset_a, option, about=ruleset_a)  # the options apply to both: say which refused
+    b = _load(ruleset_b, option, about=ruleset_b)
     d = diff_games(a, b)
     if fmt == "json":
         typer.echo(json.dumps(d.as_dict(), indent=2, default=str))
@@ -1820,9 +1890,8 @@ def _render_profile(p: dict, top: int = 25) -> str:
 
 def _agents_line(agents: list[str], seats: list[str] | None = None) -> str:
     """The agents of a run as the report says them: one on every seat, or each seat's."""
-    if len(set(agents)) == 1:
-        return f"{agents[0]} on every seat"
-    return ", ".join(f"{a} ({_named(seats, s, 'seat')})" for s, a in enumerate(agents))
+    from ..report import agents_line
+    return agents_line(agents, seats)
 
 
 def _names(gd) -> dict:
@@ -1884,6 +1953,8 @@ def _never_bid_note(never: dict, whose: str) -> str:
 
 
 def _render_summary(r: dict) -> str:
+    from ..records.runner import percent
+    from ..report import dealer_line, tie_note
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
     fd = r.get("first_dealer", 0)
@@ -1894,9 +1965,7 @@ def _render_summary(r: dict) -> str:
              *([f"agents    {_agents_line(agents, seats)}"] if agents else []),
              f"games     {r['games']}" + (f"   (shard {sh['k']}/{sh['n']}: games {sh['first']} "
                                           f"to {sh['last']} of the run)" if sh else ""),
-             "dealer    " + ("first dealer drawn by lot each match (deal.first_dealer: lot)"
-                             if fd == "lot" else
-                             f"{_named(seats, fd, 'seat')} deals first (deal.first_dealer)"),
+             f"dealer    {dealer_line(fd, seats)}",
              f"hands     {r['hands']} played{thrown}",
              f"scored    {_scored(r)}", ""]
     never = r.get("never_bid") or {"contracts": [], "strategies": []}
@@ -1914,9 +1983,11 @@ def _render_summary(r: dict) -> str:
         w = max(14, *(len(k) for k, _ in rows))  # the longest label, a forced bid's often
         lines.append(f"{'bid':<{w + 2}}hands    made   rate   95% CI             set")
         for k, v in rows:
-            lines.append(f"{k:<{w}} {v['hands']:>6}  {v['made']:>6}  {v['rate']:>6.1%}   "
-                         f"{_ci(v):<16} {1 - v['rate']:>6.1%}")
-        lines.append(f"(set {1 - m['rate']:.1%} of every bid; rates of the hands won in the "
+            lines.append(f"{k:<{w}} {v['hands']:>6}  {v['made']:>6}  "
+                         f"{percent(v['made'], v['hands']):>6}   {_ci(v):<16} "
+                         f"{percent(v['hands'] - v['made'], v['hands']):>6}")
+        lines.append(f"(set {percent(m['hands'] - m['made'], m['hands'])} of every bid; rates of "
+                     "the hands won in the "
                      "auction, with 95% Wilson intervals)")
         if any(k.endswith(" (forced)") for k in r["make_rate_by_bid"]):
             lines.append("(forced: the bid of a seat that could not pass, auction.forced or "
@@ -1927,7 +1998,10 @@ def _render_summary(r: dict) -> str:
     w = max([5] + [len(_named(sides, k, "side")) for k in r["wins_by_side"]])
     lines.append(f"{'side':<{w}} {'wins':>5}  {'rate':>6}")
     for k, v in r["wins_by_side"].items():
-        lines.append(f"{_named(sides, k, 'side'):<{w}} {v:>5}  {r['win_rate_by_side'][k]:>6.1%}")
+        lines.append(f"{_named(sides, k, 'side'):<{w}} {v:>5}  {percent(v, r['games']):>6}")
+    tied = tie_note(sum(r["wins_by_side"].values()), r["games"])
+    if tied:
+        lines.append(tied)
     if r.get("chips_by_seat"):
         lines.append("")
         w = max([5] + [len(_named(seats, k, "seat")) for k in r["chips_by_seat"]])

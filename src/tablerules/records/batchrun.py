@@ -285,6 +285,8 @@ def _merge(into, tally) -> None:
     into.thrown_in += tally.thrown_in
     into.scored += tally.scored
     into.side_hands += tally.side_hands
+    into.gained += tally.gained
+    into.lost += tally.lost
     add_rows(into.bids, tally.bids)
     add_rows(into.contracts, tally.contracts)
     if tally.chips is not None:
@@ -297,7 +299,8 @@ COMPARE_CHUNK = 4096  # deals a part of a batch compare plays (and counts whole,
 def _separate_part(sides, seed: int, start: int, n: int, games: int, check: int) -> tuple:
     """Deals start..start+n-1 of a batch compare of two games (`sides`: ("A", game, batch) and
     B's): (each side's Tally, side wins and matches played; the deals' differences, A's score
-    less B's, as counts; matches replayed; disagreements)."""
+    less B's and what A's sides above 0 gained less B's, as counts; matches replayed;
+    disagreements)."""
     from .compare import Tally
     totals, tallies, wins_of, played = {}, {}, {}, {}
     checked, problems = 0, []
@@ -308,13 +311,17 @@ def _separate_part(sides, seed: int, start: int, n: int, games: int, check: int)
         side_wins = wins_of[who] = Counter()
         played[who] = 0
         per = []  # per match: what its hands scored, every side together
+        per_gained = []  # and what the sides above 0 gained
         for block in _whose(who, None, batch.matches(n, seed, first=start, first_dealer="rotate",
                                                       decisions=False)):
             _fold_side(tally, g, block)
             base = len(RESULT)
-            scored = block.hands.results[:, base + ns:base + 2 * ns].sum(axis=1)
-            per.append(np.bincount(block.row_match, weights=scored,
+            each = block.hands.results[:, base + ns:base + 2 * ns]
+            per.append(np.bincount(block.row_match, weights=each.sum(axis=1),
                                    minlength=len(block)).astype(np.int64))
+            per_gained.append(np.bincount(block.row_match,
+                                          weights=np.where(each > 0, each, 0).sum(axis=1),
+                                          minlength=len(block)).astype(np.int64))
             _count_wins(side_wins, block, ns)
             played[who] += len(block)
             if check:
@@ -322,8 +329,10 @@ def _separate_part(sides, seed: int, start: int, n: int, games: int, check: int)
                 checked += len(sample)
                 problems += [f"{who}: {p}" for p in
                              _replayed(batch, g, block, sample, seed, "rotate", batch.agents)]
-        totals[who] = np.concatenate(per)
-    return tallies, wins_of, played, _counts(totals["A"] - totals["B"]), checked, problems
+        totals[who] = np.concatenate(per), np.concatenate(per_gained)
+    return (tallies, wins_of, played,
+            (_counts(totals["A"][0] - totals["B"][0]), _counts(totals["A"][1] - totals["B"][1])),
+            checked, problems)
 
 
 def _whose(who: str, a_side: int | None, blocks):
@@ -390,7 +399,8 @@ def compare_batch(a, b, batch_a, batch_b, *, games: int, seed: int, check: int =
                 _merge(into, tallies[who])
                 res.side_wins[who].update(wins_of[who])
                 res.played[who] += played[who]
-            res.deal_diffs.update(diffs)
+            res.deal_diffs.update(diffs[0])
+            res.gained_diffs.update(diffs[1])
             checked += n
             problems += bad
             res.deals += k
@@ -439,7 +449,10 @@ def _fold_held(tally, g, block, seats: set, sides: list) -> None:
     tally.thrown_in += int(thrown.sum())
     tally.hands += len(played)
     base = len(RESULT)
-    tally.scored += int(played[:, [base + ns + s for s in sides]].sum())
+    held = played[:, [base + ns + s for s in sides]]
+    tally.scored += int(held.sum())
+    tally.gained += int(held[held > 0].sum())
+    tally.lost -= int(held[held < 0].sum())
     tally.side_hands += len(sides) * len(played)
     if g.match.stake is not None and len(played):  # chips its seats won less what they paid
         n = g.seat_count

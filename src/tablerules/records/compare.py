@@ -19,8 +19,8 @@ from typing import Any, Callable
 from ..definition import value_str
 from ..errors import GameError
 from ..game import Game
-from .runner import (NO_BID, Fault, _bid_key, bid_row, game_seed, made_n, play_game, rate,
-                     wilson)
+from .runner import (NO_BID, Fault, _bid_key, bid_row, game_seed, interval, made_n, percent,
+                     play_game, rate, wilson)
 
 INTERVAL = "Wilson score, 95%"
 
@@ -47,6 +47,8 @@ class Tally:
     thrown_in: int = 0
     scored: int = 0  # over the sides it held, every hand
     side_hands: int = 0  # hands times the sides it held
+    gained: int = 0  # what the sides it held scored above 0, every hand
+    lost: int = 0  # and below 0, as a loss (0 where no side can score below 0)
     bids: dict = field(default_factory=lambda: defaultdict(made_n))  # label -> [made, n]
     contracts: dict = field(default_factory=lambda: defaultdict(made_n))
     chips: int | None = None  # with scoring.chips: chips its seats won less what they paid
@@ -56,7 +58,13 @@ class Tally:
             self.thrown_in += 1
             return
         self.hands += 1
-        self.scored += sum(ev["scored"][s] for s in sides)
+        for s in sides:
+            v = ev["scored"][s]
+            self.scored += v
+            if v > 0:
+                self.gained += v
+            else:
+                self.lost -= v
         self.side_hands += len(sides)
         if "paid" in ev:
             self.chips = (self.chips or 0) + sum(
@@ -67,21 +75,29 @@ class Tally:
                 t[1] += 1
                 t[0] += 1 if ev["made"] else 0
 
-    def as_dict(self) -> dict:
-        d = self._as_dict()
+    def as_dict(self, contracts: list[str] = (), gained: bool = False) -> dict:
+        """The tally's figures; `contracts`: the contracts its game may bid, each listed in
+        `make_rate_by_contract` (0 hands, no rate, for one no hand was played in), as
+        simulate's contract table lists them; `gained`: with what the sides above 0 gained
+        per hand and what the others lost (every side together, as simulate's
+        avg_gained_per_hand), where a side's score below 0 makes the sum of all say little."""
+        d = self._as_dict(contracts)
+        if gained:
+            d["gained_per_hand"] = round(self.gained / self.hands, 4) if self.hands else 0.0
+            d["lost_per_hand"] = round(self.lost / self.hands, 4) if self.hands else 0.0
         if self.chips is not None:  # per hand, over the sides it held
             d["chips_per_hand"] = round(self.chips / self.side_hands, 4) if self.side_hands else 0.0
         return d
 
-    def _as_dict(self) -> dict:
+    def _as_dict(self, contracts: list[str] = ()) -> dict:
         made = sum(v[0] for v in self.bids.values())
         n = sum(v[1] for v in self.bids.values())
         return {"hands": self.hands, "thrown_in": self.thrown_in,
                 "scored_per_hand": round(self.scored / self.side_hands, 4) if self.side_hands
                 else 0.0,
                 "make_rate": _with_set(rate(made, n)),
-                "make_rate_by_contract": {k: _with_set(rate(*v))
-                                          for k, v in sorted(self.contracts.items())},
+                "make_rate_by_contract": {k: _with_set(rate(*self.contracts.get(k, (0, 0))))
+                                          for k in sorted({*self.contracts, *contracts})},
                 "make_rate_by_bid": {k: _with_set(rate(*v)) for k, v in
                                      sorted(self.bids.items(), key=lambda kv: _bid_key(kv[0]))}}
 
@@ -113,6 +129,9 @@ class Comparison:
     # not in `as_dict`): in a match what A's side scored less what B's sides did on average,
     # else what A's games scored (all sides together) less what B's did
     deal_diffs: Counter = field(default_factory=Counter)
+    # with each one playing on its own, also what the sides above 0 gained in A's games of the
+    # deal less in B's (what the report draws where a side scored below 0: `gained` figures)
+    gained_diffs: Counter = field(default_factory=Counter)
 
     def a_score(self) -> float:
         """A's games won, a draw counting half."""
@@ -152,30 +171,50 @@ class Comparison:
                                      range(len(c.game.definition.sides))}
                                  for k, v, c in (("A", self.side_wins["A"], self.a),
                                                  ("B", self.side_wins["B"], self.b))}
-        d["a_stats"] = self.ta.as_dict()
-        d["b_stats"] = self.tb.as_dict()
+        d["a_stats"] = self.ta.as_dict(_bid_contracts(self.a), self._gained())
+        d["b_stats"] = self.tb.as_dict(_bid_contracts(self.b), self._gained())
         d["verdict"] = self.verdict()
         if self.interrupted:
             d["interrupted"] = True
         return d
+
+    def _gained(self) -> bool:
+        """Whether each one's figures say what was gained and lost: A and B each playing the
+        deals on its own, where a side of either scored below 0 (the sum over every side, as
+        with chips one side pays another, says little)."""
+        return self.mode == "separate" and bool(self.ta.lost or self.tb.lost)
 
     def verdict(self) -> str:
         if self.mode == "match":
             if not self.games:
                 return "no game finished"
             lo, hi = wilson(self.a_score(), self.games)
+            k = len(self.a.game.definition.sides)
+            even = f" (even is {1 / k:.1%}: A's agents hold one of {k} sides)" if k > 2 else ""
             return (f"A wins {100 * self.a_score() / self.games:.1f}% of games, 95% CI "
-                    f"{100 * lo:.1f} to {100 * hi:.1f}, over {self.games:,} paired games")
-        sa, sb = self.ta.as_dict(), self.tb.as_dict()
+                    f"{100 * lo:.1f} to {100 * hi:.1f}, over {self.games:,} paired games{even}")
+        sa, sb = self.ta.as_dict(gained=self._gained()), self.tb.as_dict(gained=self._gained())
         ma, mb = sa["make_rate"], sb["make_rate"]
-        parts = [f"A scores {sa['scored_per_hand']:.3f} per hand, B {sb['scored_per_hand']:.3f}"]
+        parts = [f"A's sides above 0 gain {sa['gained_per_hand']:.3f} per hand, B's "
+                 f"{sb['gained_per_hand']:.3f}" if self._gained() else
+                 f"A scores {sa['scored_per_hand']:.3f} per hand per side, B "
+                 f"{sb['scored_per_hand']:.3f}"]
         if ma["hands"] and mb["hands"]:
-            parts.append(f"A makes {ma['rate']:.1%} of its bids (95% CI {ma['ci'][0]:.1%} to "
-                         f"{ma['ci'][1]:.1%}), B {mb['rate']:.1%} ({mb['ci'][0]:.1%} to "
-                         f"{mb['ci'][1]:.1%})")
+            parts.append(f"A makes {percent(ma['made'], ma['hands'])} of its bids (95% CI "
+                         f"{interval(ma['made'], ma['hands'])}), B "
+                         f"{percent(mb['made'], mb['hands'])} ({interval(mb['made'], mb['hands'])})")
         ga, gb = self.played["A"], self.played["B"]
-        each = f"{ga:,} games each" if ga == gb else f"{ga:,} and {gb:,} games"
-        return "; ".join(parts) + f", over the same {self.deals:,} deals ({each})"
+        each = (f"{ga:,} game{'s' if ga != 1 else ''} each" if ga == gb else
+                f"{ga:,} and {gb:,} games")
+        return "; ".join(parts) + (f", over the same {self.deals:,} "
+                                   f"deal{'s' if self.deals != 1 else ''} ({each})")
+
+
+def _bid_contracts(c: Config) -> list[str]:
+    """The contracts a hand of `c`'s game is bid in (none without an auction)."""
+    from ..agents.rules import biddable
+    gd = c.game.definition
+    return biddable(gd) if gd.auction.fixed_contract < 0 else []
 
 
 def seats_text(agents: list[str]) -> str:
@@ -371,6 +410,7 @@ def _count(res: Comparison, who: str, a_side: int | None, hands: list[dict], win
 def _count_difference(res: Comparison, deal: list) -> None:
     """One deal's score difference, A less B, into `res.deal_diffs`."""
     diff = 0.0
+    gained = 0
     for who, _seating, a_side, hands, _winners in deal:
         for ev in hands:
             if ev.get("thrown_in"):
@@ -379,8 +419,12 @@ def _count_difference(res: Comparison, deal: list) -> None:
             if who == "AB":
                 diff += sc[a_side] - (sum(sc) - sc[a_side]) / max(1, len(sc) - 1)
             else:
-                diff += sum(sc) if who == "A" else -sum(sc)
+                sign = 1 if who == "A" else -1
+                diff += sign * sum(sc)
+                gained += sign * sum(v for v in sc if v > 0)
     res.deal_diffs[int(diff) if diff == int(diff) else round(diff, 4)] += 1
+    if res.mode == "separate":
+        res.gained_diffs[gained] += 1
 
 
 def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: int,

@@ -56,6 +56,20 @@ def rate(made: float, n: int) -> dict:
             "ci": [round(ci[0], 4), round(ci[1], 4)] if ci else None}
 
 
+def percent(k: float, n: int) -> str:
+    """k of n as a percentage to one decimal, rounded once, from the counts ("-" when n is 0).
+    A rate's figure in a summary's JSON is rounded to four places: rounded again to one
+    decimal it can be 0.1 off (27 of 38 is 71.05%: 0.7105 prints 71.0%), and a rate and its
+    set rate then do not add up to 100%."""
+    return f"{k / n:.1%}" if n else "-"
+
+
+def interval(k: float, n: int) -> str:
+    """The 95% Wilson interval of k of n as printed, from the counts ("-" when n is 0)."""
+    ci = wilson(k, n)
+    return f"{ci[0]:.1%} to {ci[1]:.1%}" if ci else "-"
+
+
 def made_n() -> list:
     """A new [made, n] row of a summary's table (a function of the module: a summary a worker
     folded is pickled back to the parent)."""

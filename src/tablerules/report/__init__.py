@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..records.runner import wilson
+from ..records.runner import interval, percent, wilson
 
 EXTRA = "--report needs matplotlib: pip install 'tablerules[report]'"
 
@@ -44,10 +44,6 @@ def pct(v) -> str:
     return "-" if v is None else f"{v:.1%}"
 
 
-def ci_text(ci) -> str:
-    return f"{ci[0]:.1%} to {ci[1]:.1%}" if ci else "-"
-
-
 def page(title: str, subtitle: str, body: list[str]) -> str:
     """The whole HTML document: no script, no link, nothing fetched."""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -71,17 +67,28 @@ def table(tid: str, head: list[str], rows: list, *, total: set | None = None) ->
     return "".join(out) + "</tbody></table>"
 
 
+def _chart_row(label: str, k: float, n: int) -> tuple:
+    """A chart's row of k of n: (label, rate, low, high, n), the rate and its interval from the
+    counts, as the tables print them (None, None, None when n is 0)."""
+    ci = wilson(k, n)
+    return (label, k / n if n else None, *(ci or (None, None)), n)
+
+
 def _rate_rows(by: dict) -> list:
-    return [(k, v["rate"], *(v["ci"] or (None, None)), v["hands"]) for k, v in by.items()]
+    return [_chart_row(k, v["made"], v["hands"]) for k, v in by.items()]
+
+
+def _rate_cells(label: str, v: dict) -> list:
+    """A make-rate row's cells: its rates and interval from its counts (rounded once, as the
+    text summary prints them)."""
+    n, made = v["hands"], v["made"]
+    return [label, n, made, percent(made, n), interval(made, n), percent(n - made, n)]
 
 
 def _make_table(tid: str, by: dict, every: dict | None, first: str = "bid") -> str:
-    rows = [(k, [k, v["hands"], v["made"], pct(v["rate"]), ci_text(v["ci"]),
-                 pct(None if v["rate"] is None else 1 - v["rate"])]) for k, v in by.items()]
+    rows = [(k, _rate_cells(k, v)) for k, v in by.items()]
     if every is not None:
-        rows.append(("every bid", ["every bid", every["hands"], every["made"], pct(every["rate"]),
-                                   ci_text(every["ci"]),
-                                   pct(None if every["rate"] is None else 1 - every["rate"])]))
+        rows.append(("every bid", _rate_cells("every bid", every)))
     return table(tid, [f"name|{first}", "hands|hands", "made|made", "rate|rate", "ci|95% CI",
                        "set|set"], rows, total={"every bid"})
 
@@ -93,13 +100,41 @@ def named(names: list | None, k, what: str) -> str:
     return names[i] if names and 0 <= i < len(names) else f"{what} {k}"
 
 
+def agents_line(agents: list[str], seats: list[str] | None = None) -> str:
+    """A run's agents as its summary says them: one on every seat, or each seat's, the seats by
+    the names the run's JSON gives them."""
+    if len(set(agents)) == 1:
+        return f"{agents[0]} on every seat"
+    return ", ".join(f"{a} ({named(seats, s, 'seat')})" for s, a in enumerate(agents))
+
+
+def tie_note(wins: int, games: int, whose: str = "the") -> str:
+    """Why the wins by side add up to more than the matches, or "" when they do not: a match
+    tied at the top has a winner on each side in the tie."""
+    if wins <= games:
+        return ""
+    return (f"({whose} wins add up to {wins} in {games} matches: a match tied at the top counts "
+            "a win for each side in the tie)")
+
+
+def dealer_line(first_dealer, seats: list[str] | None = None) -> str:
+    """Who dealt a run's first hands, as its summary says it: a seat, or by lot."""
+    if first_dealer == "lot":
+        return "first dealer drawn by lot each match (deal.first_dealer: lot)"
+    return f"{named(seats, first_dealer, 'seat')} deals first (deal.first_dealer)"
+
+
 def simulate_report(r: dict, dist: dict) -> str:
     """The report of a `simulate` run: `r` its JSON summary, `dist` Summary.distributions()."""
     from . import charts
     games, hands = r["games"], r["hands"]
     body = ["<h2>Summary</h2>", table("overview", ["name|", "value|"], [
         ("ruleset", ["ruleset", r["ruleset"]]), ("seed", ["seed", r["seed"]]),
-        ("games", ["games", games]), ("hands", ["hands played", hands]),
+        *([("agents", ["agents", agents_line(r["agents"], r.get("seat_names"))])]
+          if r.get("agents") else []),  # a merged run's shards name theirs in their records
+        ("games", ["games", games]),
+        ("dealer", ["dealer", dealer_line(r.get("first_dealer", 0), r.get("seat_names"))]),
+        ("hands", ["hands played", hands]),
         ("thrown_in", ["deals thrown in", r["thrown_in"]]),
         ("decisions", ["decisions", r["decisions"]]),
         ("avg_scored_per_hand", ["scored per hand (all sides)", f"{r['avg_scored_per_hand']:.3f}"]),
@@ -124,8 +159,8 @@ def simulate_report(r: dict, dist: dict) -> str:
                  "<p><small>Hands won in the auction; 95% Wilson intervals. A forced bid (a seat "
                  "that could not pass) has its own row.</small></p>",
                  charts.intervals("make-by-bid", _rate_rows(r["make_rate_by_bid"])
-                                  + [("every bid", r["make_rate"]["rate"],
-                                      *r["make_rate"]["ci"], r["make_rate"]["hands"])],
+                                  + [_chart_row("every bid", r["make_rate"]["made"],
+                                                r["make_rate"]["hands"])],
                                   title="Make rate by bid, with its 95% interval",
                                   xlabel="bids made"),
                  _make_table("make-rate-by-bid", r["make_rate_by_bid"], r["make_rate"]),
@@ -154,18 +189,20 @@ def simulate_report(r: dict, dist: dict) -> str:
     wins = []
     for s, w in r["wins_by_side"].items():
         ci = wilson(w, games)
-        wins.append((s, [named(r.get("side_names"), s, "side"), w, pct(r["win_rate_by_side"][s]),
-                         ci_text([round(ci[0], 4), round(ci[1], 4)] if ci else None)], ci))
+        wins.append((s, [named(r.get("side_names"), s, "side"), w, percent(w, games),
+                         interval(w, games)], ci))
     sides = len(wins)
     body += ["<h2>Wins by side</h2>",
-             charts.intervals("wins-by-side", [(c[0], r["win_rate_by_side"][s],
-                                                *(ci or (None, None)), games)
-                                               for s, c, ci in wins],
+             charts.intervals("wins-by-side", [_chart_row(c[0], r["wins_by_side"][s], games)
+                                               for s, c, _ci in wins],
                               title="Matches won by each side, with its 95% interval",
                               xlabel="matches won", ref=1 / sides if sides else None,
                               ref_label="even"),
              table("wins", ["name|side", "wins|wins", "rate|rate", "ci|95% CI"],
                    [(s, c) for s, c, _ci in wins])]
+    tied = tie_note(sum(r["wins_by_side"].values()), games)
+    if tied:
+        body.append(f'<p id="ties"><small>{escape(tied)}</small></p>')
     if r.get("chips_by_seat"):
         body += ["<h2>Chips by seat</h2>", table("chips", ["name|seat", "mean|mean", "min|min",
                                                            "max|max", "below|below 0"],
@@ -177,12 +214,13 @@ def simulate_report(r: dict, dist: dict) -> str:
 
 
 def compare_report(r: dict, diffs: dict) -> str:
-    """The report of a `compare` run: `r` its JSON, `diffs` the per-deal score differences."""
+    """The report of a `compare` run: `r` its JSON, `diffs` the per-deal score differences (of
+    what was gained, where its figures are: `gained_per_hand`)."""
     from . import charts
     a, b = r["a"], r["b"]
     body = ["<h2>A and B</h2>", table("configs", ["name|", "truleset|ruleset", "tagents|agents"], [
-        ("A", ["A", a["ruleset"], ",".join(sorted(set(a["agents"]), key=a["agents"].index))]),
-        ("B", ["B", b["ruleset"], ",".join(sorted(set(b["agents"]), key=b["agents"].index))])]),
+        ("A", ["A", a["ruleset"], agents_line(a["agents"], a.get("seat_names"))]),
+        ("B", ["B", b["ruleset"], agents_line(b["agents"], b.get("seat_names"))])]),
         f"<p>differ: {escape('; '.join(r['differences']) or 'nothing: A and B are the same')}"
         f"; seed {r['seed']}, {r['deals']:,} deals, {r['games']:,} games"
         f"{'' if r['mode'] == 'match' else ' each'}</p>",
@@ -190,10 +228,11 @@ def compare_report(r: dict, diffs: dict) -> str:
     sa, sb = r["a_stats"], r["b_stats"]
     if r["mode"] == "match":
         res = r["result"]
+        score = res["a_wins"] + res["draws"] / 2
         body += ["<h2>A plays B</h2>"]
         if res["ci"]:
-            body.append(charts.intervals("a-win-rate", [("A's win rate", res["a_win_rate"],
-                                                         *res["ci"], r["games"])],
+            body.append(charts.intervals("a-win-rate", [_chart_row("A's win rate", score,
+                                                                   r["games"])],
                                          title="A's share of the games (a draw counts half), "
                                                "with its 95% interval",
                                          xlabel="games won by A", ref=res["even"],
@@ -201,7 +240,7 @@ def compare_report(r: dict, diffs: dict) -> str:
         body.append(table("result", ["name|", "a_wins|A wins", "b_wins|B wins", "draws|draws",
                                      "rate|A's win rate", "ci|95% CI", "even|even"],
                           [("result", ["games", res["a_wins"], res["b_wins"], res["draws"],
-                                       pct(res["a_win_rate"]), ci_text(res["ci"]),
+                                       percent(score, r["games"]), interval(score, r["games"]),
                                        pct(res["even"])])]))
     else:
         body.append("<h2>Side by side</h2>")
@@ -216,28 +255,50 @@ def compare_report(r: dict, diffs: dict) -> str:
                                         "B": [wb.get(s, 0) for s in groups]},
                                        title="Matches won by each side", ylabel="matches"))
         body.append(table("wins", ["name|side", "a|A wins", "b|B wins"],
-                          [(s, [label[s], wa.get(s, 0), wb.get(s, 0)]) for s in groups]))
+                          [(s, [label[s], wa.get(s, "-"), wb.get(s, "-")]) for s in groups]))
+        for k, w in (("A", wa), ("B", wb)):
+            tied = tie_note(sum(w.values()), r["games_by_config"][k], f"{k}'s")
+            if tied:
+                body.append(f'<p id="ties-{k.lower()}"><small>{escape(tied)}</small></p>')
     rows = []
     for k, st in (("A", sa), ("B", sb)):
         m = st["make_rate"]
         if m["hands"]:
-            rows.append((f"{k}: every bid", m["rate"], *m["ci"], m["hands"]))
-        rows += [(f"{k}: {c}", v["rate"], *v["ci"], v["hands"])
+            rows.append(_chart_row(f"{k}: every bid", m["made"], m["hands"]))
+        rows += [_chart_row(f"{k}: {c}", v["made"], v["hands"])
                  for c, v in st["make_rate_by_contract"].items()]
     if rows:
         body += ["<h2>Bids made</h2>",
                  charts.intervals("make-rates", rows, title="Make rate of A's and B's bids, "
                                   "by contract, with its 95% interval", xlabel="bids made")]
-    per = "by its side" if r["mode"] == "match" else "per side"
-    body.append(table("stats", ["name|", "hands|hands", "scored|scored per hand " + per,
+    for k, st in (("A", sa), ("B", sb)):  # as the text says it under each one's bids
+        never = st.get("never_bid") or {}
+        if never.get("contracts"):
+            body.append(f'<p id="never-bid-{k.lower()}"><small>never bid by the agents of {k}: '
+                        f'{escape(", ".join(never["contracts"]))} (no bid rule of '
+                        f'{escape(", ".join(never["strategies"]))}, played on the seats of {k}, '
+                        "can choose one; a hand is played in one only when a seat is forced to "
+                        "bid it)</small></p>")
+    per = ("per side" if r["mode"] != "match" else "by its side" if r["sides"] == 2 else
+           "per side it held")  # as the text says it
+    gained = "gained_per_hand" in sa  # a side scored below 0: what was gained and lost, as the
+    # text says it (the sum over every side says little)
+    body.append(table("stats", ["name|", "hands|hands", "dealsthrown|deals thrown in",
+                                *(["gained|gained per hand (the sides above 0)",
+                                   "lost|lost per hand (the others)"] if gained else
+                                  ["scored|scored per hand " + per]),
                                 "rate|make rate", "ci|95% CI"],
-                      [(k, [k, st["hands"], f"{st['scored_per_hand']:.3f}",
-                            pct(st["make_rate"]["rate"]), ci_text(st["make_rate"]["ci"])])
+                      [(k, [k, st["hands"], st["thrown_in"],
+                            *([f"{st['gained_per_hand']:.3f}", f"{st['lost_per_hand']:.3f}"]
+                              if gained else [f"{st['scored_per_hand']:.3f}"]),
+                            percent(st["make_rate"]["made"], st["make_rate"]["hands"]),
+                            interval(st["make_rate"]["made"], st["make_rate"]["hands"])])
                        for k, st in (("A", sa), ("B", sb))]))
     if diffs:
         what = ("what A's side scored less what B's side did" if r["mode"] == "match" and
                 r["sides"] == 2 else "what A's side scored less B's sides' mean" if
-                r["mode"] == "match" else "what A's games scored less what B's did")
+                r["mode"] == "match" else "what A's games gained (the sides above 0) less what "
+                "B's did" if "gained_per_hand" in sa else "what A's games scored less what B's did")
         n = sum(diffs.values())
         mean = sum(k * v for k, v in diffs.items()) / n
         body += ["<h2>Score difference per deal</h2>",
@@ -259,18 +320,24 @@ def rule_effects_report(d: dict, ruleset: str) -> str:
             "effect.</small></p>"]
     if rows:
         body.append(charts.intervals("rule-effects",
-                                     [(x["rule"], x["full_win_rate"], *(x["ci"] or (None, None)),
-                                       x["games"]) for x in rows],
+                                     [_chart_row(x["rule"], x["full_wins"] + x["draws"] / 2,
+                                                 x["games"]) for x in rows],
                                      title="The full agent's win rate against each rule off",
                                      xlabel="games won by the full agent", ref=rows[0]["even"],
                                      ref_label="even"))
     body.append(table("rules", ["name|rule", "games|games", "full|full wins", "off|off wins",
                                 "draws|draws", "rate|full agent's win rate", "ci|95% CI"],
                       [(x["rule"], [x["rule"], x["games"], x["full_wins"], x["off_wins"],
-                                    x["draws"], pct(x["full_win_rate"]), ci_text(x["ci"])])
+                                    x["draws"], percent(x["full_wins"] + x["draws"] / 2, x["games"]),
+                                    interval(x["full_wins"] + x["draws"] / 2, x["games"])])
                        for x in rows]))
+    if not rows:  # as the text says it
+        body.append("<p>The agent plays no rule that can be switched off.</p>")
     if d["off_already"]:
         body.append(f"<p>Off already, not run: {escape(', '.join(d['off_already']))}</p>")
+    if d["not_switchable"]:
+        body.append("<p>Not a parameter of the rules agent, not run: "
+                    f"{escape(', '.join(d['not_switchable']))}</p>")
     return page(f"compare {ruleset}: each strategy rule switched off",
                 f"{d['agent']} (strategy {d['strategy']}), {d['games_per_rule']:,} games per rule, "
                 f"seed {d['seed']}", body)
