@@ -221,3 +221,22 @@ def test_a_record_that_cannot_be_written_is_said_before_the_game(tmp_path, where
     assert res.exit_code == 1, res.output
     why = "No such file or directory" if where != "folder" else "Is a directory"
     assert res.output == f"error: cannot write {rec}: {why}\n"
+
+
+@pytest.mark.parametrize("ruleset, seed, answers", [("moon", "2", "pass\nquit\n"),
+                                                     ("taroky", "2", "1\n" * 6 + "quit\n")])
+def test_a_bots_bury_is_not_shown_to_the_person(tmp_path, ruleset, seed, answers):
+    """A bot that takes the stock buries face down: the person saw which piece (`East bury
+    3-1`), which no seat but the bot's may know; it is `bury (face down)`, as the agents'
+    observations say it, and the record keeps the piece. The person's own bury is shown."""
+    import json
+    import re
+
+    rec = tmp_path / "t.jsonl"
+    res = run(ruleset, "--seed", seed, "--record", str(rec), input=answers)
+    assert res.exit_code == 0, res.output
+    bots = re.findall(r"^ +(\w+) +(bury .*)$", res.output, re.M)
+    assert bots and all(said == "bury (face down)" for _, said in bots), bots
+    buried = [a for line in rec.read_text().splitlines()
+              for a in json.loads(line).get("actions", ()) if a.startswith("bury ")]
+    assert len(buried) >= len(bots)

@@ -7,6 +7,7 @@ import random
 from typing import Callable
 
 from ..agents import make_agent
+from ..engine.observe import HIDDEN, HIDDEN_NAME, visible_actions
 from ..engine.state import State
 from ..errors import GameError, RecordError, Span
 from ..records.runner import game_seed, signals_held
@@ -56,10 +57,14 @@ class Session:
 
     def apply(self, seat: int, action: int) -> None:
         st = self.st
-        self.lines.append({"type": "decision", "action": st.action_to_string(action)})
         name = st.action_to_string(action)
+        self.lines.append({"type": "decision", "action": name})
         who = f"{self.gd.seat_names[seat]}{' (you)' if seat == self.seat else ''}"
+        at = len(st.history)
         st.apply_action(action)
+        # as the person saw it: another seat's bury is face down (engine.observe)
+        if visible_actions(st, self.seat, at, at + 1) == [(seat, HIDDEN)]:
+            name = HIDDEN_NAME
         self.say(f"  {who:<12} {name}")
         self.take_events()
 
