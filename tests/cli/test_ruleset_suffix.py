@@ -33,6 +33,9 @@ def test_a_yaml_suffix_in_any_case_is_a_ruleset_file(folder, name):
                         "NAME.yaml or NAME.yml, or a built-in name"),
     ("games.jsonl", "games.jsonl is a game record, not a ruleset: `tablerules replay "
                     "games.jsonl` plays it again"),
+    # the command runs as printed: a path with a space is quoted (it was not)
+    ("my game.jsonl", "my game.jsonl is a game record, not a ruleset: `tablerules replay "
+                      "'my game.jsonl'` plays it again"),
 ])
 def test_an_existing_file_of_another_kind_is_said_to_be_one(folder, name, said):
     (folder / "sub").mkdir()
@@ -41,6 +44,8 @@ def test_an_existing_file_of_another_kind_is_said_to_be_one(folder, name, said):
     assert r.exit_code == 1 and r.stdout == ""
     assert r.stderr == f"{name}: error: {said}\n1 error in 1 of 1 file\n"
     r = cli("simulate", name, "-n", "1")
+    assert r.exit_code == 1 and r.stderr == f"{name}: error: {said}\n"
+    r = cli("play", name, "--seed", "1")  # a saved game named where the ruleset goes
     assert r.exit_code == 1 and r.stderr == f"{name}: error: {said}\n"
 
 

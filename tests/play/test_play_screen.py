@@ -240,3 +240,26 @@ def test_a_bots_bury_is_not_shown_to_the_person(tmp_path, ruleset, seed, answers
     buried = [a for line in rec.read_text().splitlines()
               for a in json.loads(line).get("actions", ()) if a.startswith("bury ")]
     assert len(buried) >= len(bots)
+
+
+def test_the_commands_it_suggests_run_as_printed_with_a_space_in_the_path(tmp_path):
+    """A record in a folder with a space: `continue with: tablerules play --resume my
+    games/t.jsonl` did not run as printed (the shell splits the path); the path is quoted for
+    the shell in each command play suggests, and the command printed resumes the game."""
+    import shlex
+
+    rec = tmp_path / "my games" / "it's.jsonl"
+    rec.parent.mkdir()
+    quoted = shlex.quote(str(rec))
+    assert quoted != str(rec)
+    res = run("texas42", "-o", "marks_to_win=1", "--seed", "3", "--record", str(rec),
+              input="1\nquit\n")
+    said = f"game saved to {rec}; continue with: tablerules play --resume {quoted}"
+    assert said in res.output
+    again = run("texas42", "-o", "marks_to_win=1", "--seed", "3", "--record", str(rec))
+    assert f"continue it with tablerules play --resume {quoted}, or" in again.output
+    command = shlex.split(said.split("continue with: ")[1])
+    assert command[:3] == ["tablerules", "play", "--resume"]
+    done = run(*command[2:], input="1\n" * 60)
+    assert done.exit_code == 0, done.output
+    assert f"replay it with: tablerules replay {quoted}" in done.output

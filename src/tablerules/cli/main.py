@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import select
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -1348,7 +1349,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         path = str(record_file or f"{gd.name}-{seed}.play.jsonl")
         if os.path.isfile(path):  # a new game never writes over a saved one
             _usage(f"{path} holds a game already: continue it with tablerules play --resume "
-                   f"{path}, or give --record FILE for a new one")
+                   f"{shlex.quote(path)}, or give --record FILE for a new one")
     gd = game.definition
     session = Session(game, you, [n if n != PERSON else names[(you + 1) % len(names)]
                                   for n in names], seed, path, typer.echo,
@@ -1379,7 +1380,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         line = sys.stdin.readline()  # a terminal gives one line a read, as the person typed it
         return line if line else None
 
-    saved = f"game saved to {path}; continue with: tablerules play --resume {path}"
+    # the commands suggested run as printed: a path with a space is quoted for the shell
+    saved = f"game saved to {path}; continue with: tablerules play --resume {shlex.quote(path)}"
     try:
         how = session.run(ask)
     except KeyboardInterrupt:
@@ -1392,7 +1394,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     if how == "quit":
         typer.echo(saved)
         return
-    typer.echo(f"record written to {path}; replay it with: tablerules replay {path}")
+    typer.echo(f"record written to {path}; replay it with: tablerules replay "
+               f"{shlex.quote(path)}")
 
 
 def _seat_of(text: str | None, gd) -> int:
