@@ -263,3 +263,50 @@ def test_the_commands_it_suggests_run_as_printed_with_a_space_in_the_path(tmp_pa
     done = run(*command[2:], input="1\n" * 60)
     assert done.exit_code == 0, done.output
     assert f"replay it with: tablerules replay {quoted}" in done.output
+
+
+@pytest.mark.parametrize("given, said", [
+    (("--seed", "4"), "--seed 4: {rec} is the game of seed 3"),
+    (("--seat", "West"), "--seat West: in {rec} you are South"),
+    (("--seat", "3"), "--seat 3: in {rec} you are South"),
+    (("--agents", "random"), "--agents random: the bots of {rec} are North rules, East rules, "
+                             "West rules"),
+    (("-o", "min_bid=31"), "--option min_bid=31: {rec} is a game with min_bid=30"),
+    (("texas42", "-o", "min_bid=31"), "--option min_bid=31: {rec} is a game with min_bid=30"),
+])
+def test_resume_refuses_a_choice_that_is_not_the_records(tmp_path, given, said):
+    """--resume with another --seed, --seat, --agents or --option than the record's: they were
+    ignored without a word (asked for West, the person sat South); a one-line error, exit 2,
+    and the record is kept. The record's own ones, given again, are accepted."""
+    rec = tmp_path / "t.jsonl"
+    first = ("texas42", "--seed", "3", "--seat", "South", "--record", str(rec))
+    assert run(*first, input="pass\nquit\n").exit_code == 0
+    saved = rec.read_bytes()
+    res = run(*given, "--resume", str(rec), input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {said.format(rec=rec)}; --resume plays the game as "
+                                  "its record has it (leave the option out)")
+    assert rec.read_bytes() == saved
+    again = run(*first[:-2], "--agents", "rules", "-o", "min_bid=30", "--seat", "2",
+                "--resume", str(rec), input="quit\n")
+    assert again.exit_code == 0, again.output
+    assert "you are South" in again.output
+
+
+def test_resume_never_writes_over_another_saved_game(tmp_path):
+    """--resume A --record B, B a record there already (another game, a finished one): B was
+    written over without a word; it is refused as a new game's --record is, and B is kept.
+    --record naming A itself (another spelling of its path) is A."""
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert run("texas42", "--seed", "3", "--record", str(a), input="quit\n").exit_code == 0
+    assert run("texas42", "--seed", "4", "--record", str(b), input="quit\n").exit_code == 0
+    kept = b.read_bytes()
+    res = run("--resume", str(a), "--record", str(b), input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {b} holds a game already: give --record a new "
+                                  f"file, or leave it out to continue in {a}")
+    assert b.read_bytes() == kept
+    same = run("--resume", str(a), "--record", str(tmp_path / "." / "a.jsonl"), input="quit\n")
+    assert same.exit_code == 0, same.output
+    moved = run("--resume", str(a), "--record", str(tmp_path / "c.jsonl"), input="quit\n")
+    assert moved.exit_code == 0 and (tmp_path / "c.jsonl").is_file()

@@ -1329,8 +1329,14 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             _usage(f"{resume} is not a game one person played: its header names the agent "
                    f"{PERSON} on {names.count(PERSON)} seats, not one")
         you = names.index(PERSON)
+        _as_recorded(resume, head, game, you, seed, seat, agents, option)
         seed = head["seed"]
         path = str(record_file or resume)
+        from ..records.io import same_file
+        if record_file is not None and record_file.exists() and \
+                same_file(record_file, [resume]) is None:  # never over another saved game
+            _usage(f"{record_file} holds a game already: give --record a new file, or leave "
+                   f"it out to continue in {resume}")
     else:
         if ruleset is None:
             _usage("name a RULESET to play, or --resume FILE")
@@ -1396,6 +1402,39 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         return
     typer.echo(f"record written to {path}; replay it with: tablerules replay "
                f"{shlex.quote(path)}")
+
+
+def _as_recorded(resume: Path, head: dict, game, you: int, seed: int | None, seat: str | None,
+                 agents: str | None, option: list[str] | None) -> None:
+    """--resume plays the game its record holds: a --seed, --seat, --agents or --option given
+    with it that is not the record's is a usage error (the record's own, given again, is
+    fine), not left aside without a word."""
+    gd = game.definition
+    why = None
+    if seed is not None and seed != head["seed"]:
+        why = f"--seed {seed}: {resume} is the game of seed {head['seed']}"
+    elif seat is not None and _seat_of(seat, gd) != you:
+        why = f"--seat {seat}: in {resume} you are {gd.seat_names[you]}"
+    elif agents is not None:
+        from ..records.runner import seat_agents
+        given = _agent_list(agents)
+        _check_agent_count(given, game)
+        given = seat_agents(given, gd.seat_count)
+        bots = [(gd.seat_names[s], head["agents"][s]) for s in range(gd.seat_count) if s != you]
+        if any(given[s] != head["agents"][s] for s in range(gd.seat_count) if s != you):
+            why = (f"--agents {agents}: the bots of {resume} are "
+                   f"{', '.join(f'{n} {a}' for n, a in bots)}")
+    if why is None and option:
+        from ..definition import value_str as _value_str
+        from ..interpreter.options import parse_cli_options
+        chosen = _load(game.ref, option).definition.options  # a bad --option: as for a new game
+        for name in parse_cli_options(option):
+            if chosen.get(name) != head["options"].get(name):
+                why = (f"--option {name}={_value_str(chosen.get(name))}: {resume} is a game "
+                       f"with {name}={_value_str(head['options'].get(name))}")
+                break
+    if why is not None:
+        _usage(f"{why}; --resume plays the game as its record has it (leave the option out)")
 
 
 def _seat_of(text: str | None, gd) -> int:
