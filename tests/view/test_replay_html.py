@@ -219,3 +219,18 @@ def test_a_lays_frame_shows_the_ends_as_the_text_replay_counts_them(tmp_path):
             if " sets down " in ln or " lays on " in ln]
     assert shown == said and len(said) > 10
     assert any("(" in s for s in shown)  # a double, by both halves
+
+
+@pytest.mark.parametrize("where", ["no/dir/x.html", "folder"])
+def test_a_page_that_cannot_be_written_is_said_before_the_record_is_verified(tmp_path, where):
+    """--html in a folder that is not there, or a folder: said after every game of the record
+    was verified (minutes for a big one), and a bad record's error came instead; it is the one
+    line README gives a failed write, exit 1, before the record is read."""
+    (tmp_path / "folder").mkdir()
+    rec = tmp_path / "bad.jsonl"
+    rec.write_text("not a record\n", encoding="utf-8")
+    out = tmp_path / where
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 1, r.output
+    why = "it is a folder" if where == "folder" else f"there is no folder {out.parent}"
+    assert r.stderr == f"error: cannot write {out}: {why}\n"

@@ -1518,6 +1518,10 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
     """replay --html: verify the record, then write its page."""
     from ..view import build_frames, write_html
     _not_read_and_written(out, [file], "--html")
+    why = _unwritable(out)  # said now, not after every game of a big record was verified
+    if why is not None:
+        _err(f"error: cannot write {out}: {why}")
+        raise typer.Exit(1)
     try:
         data = build_frames(str(file), only_game=game, ruleset=ruleset)
     except TablerulesError as e:
