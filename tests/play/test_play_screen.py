@@ -310,3 +310,28 @@ def test_resume_never_writes_over_another_saved_game(tmp_path):
     assert same.exit_code == 0, same.output
     moved = run("--resume", str(a), "--record", str(tmp_path / "c.jsonl"), input="quit\n")
     assert moved.exit_code == 0 and (tmp_path / "c.jsonl").is_file()
+
+
+@pytest.mark.parametrize("ruleset, answers", [("texas42", "quit\n"), ("texas42", "pass\n1\nquit\n"),
+                                              ("moon", "pass\n1\nquit\n")])
+def test_resume_shows_the_hand_so_far(tmp_path, ruleset, answers):
+    """Resumed, the person saw the turn's screen and nothing of the hand before it: not the bid
+    to beat nor who made it (the bar names no bidder while the auction is on), nor the trump's
+    caller, nor the bots' plays; the hand in progress is told again as it was the first time,
+    so the resumed game reads as the game left off."""
+    import re
+
+    def told(text: str) -> list[str]:  # the hand's story: its deal line and each move's line
+        lines = [re.sub(r"^(> )+", "", ln) for ln in text.splitlines()]
+        return [ln for ln in lines if re.match(r"(Hand \d|  \S)", ln)]
+
+    rec = tmp_path / "t.jsonl"
+    first = run(ruleset, "--seed", "5", "--seat", "2", "--record", str(rec), input=answers)
+    assert first.exit_code == 0, first.output
+    story = told(first.output)
+    story = story[max(i for i, ln in enumerate(story) if ln.startswith("Hand ")):]
+    assert len(story) > 1
+    res = run("--resume", str(rec), input="quit\n")
+    assert res.exit_code == 0, res.output
+    before, screen = res.output.split("\n--- hand ", 1)
+    assert told(before.split("you are", 1)[1]) == story

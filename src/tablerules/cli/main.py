@@ -1372,6 +1372,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         raise WriteError(path, e) from None  # one line, exit 1, as any failed write
     typer.echo(f"{gd.title}: you are {gd.seat_names[you]}; the others are "
                f"{', '.join(f'{gd.seat_names[s]} ({names[s]})' for s in range(gd.seat_count) if s != you)}")
+    session.retell()  # a resumed game: the hand it stopped in, as it was played
     tty = sys.stdin.isatty()
 
     def ask(prompt: str):

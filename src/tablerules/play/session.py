@@ -41,10 +41,20 @@ class Session:
         self.st = State(gd, record=True)
         self.lines: list[dict] = [{"type": "game", "game": 1, "seed": base}]
         self.quiet = False
+        self.held: list[str] | None = None  # a resumed game's hand so far, told by `retell`
 
     def say(self, text: str) -> None:
-        if not self.quiet:
+        if self.held is not None:
+            self.held.append(text)
+        elif not self.quiet:
             self.out(text)
+
+    def retell(self) -> None:
+        """The hand a resumed game stopped in, told as it was when it was played (its deal and
+        each move as the person saw them), so the turn after it reads as the game left off."""
+        for text in self.held or ():
+            self.out(text)
+        self.held = None
 
     def save(self) -> None:
         record.write(self.path, self.head, self.lines, self.st.is_terminal())
@@ -128,9 +138,12 @@ class Session:
         gd = self.gd
         self.quiet = True
         ln = 0
+        last = max((i for i, step in enumerate(steps) if step[0] == "deal"), default=-1)
         try:
-            for kind, value, ln in steps:
+            for i, (kind, value, ln) in enumerate(steps):
                 at = Span(self.path, ln, 1)
+                if i == last:  # the hand it stopped in: kept for `retell`
+                    self.held = []
                 if kind == "deal":
                     if not st.is_chance_node():
                         raise RecordError("the record deals where the game has a decision to make",
@@ -152,8 +165,12 @@ class Session:
                                       "which its agent does not", at)
                 self.apply(seat, a)
         except GameError as e:
+            self.held = None
             raise RecordError(f"the record does not play: {e.message}", Span(self.path, ln, 1)) \
                 from None
+        except RecordError:
+            self.held = None
+            raise
         finally:
             self.quiet = False
 
