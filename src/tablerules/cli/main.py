@@ -1389,6 +1389,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
 
     # the commands suggested run as printed: a path with a space is quoted for the shell
     saved = f"game saved to {path}; continue with: tablerules play --resume {shlex.quote(path)}"
+    term = _terminate_as_interrupt()  # SIGTERM stops the game as Ctrl-C does (README: 130)
     try:
         how = session.run(ask)
     except KeyboardInterrupt:
@@ -1398,6 +1399,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         if _echo_stream(e) is not None:
             raise
         raise WriteError(path, e) from None  # one line, exit 1, as any failed write
+    finally:
+        _restore_terminate(term)
     if how == "quit":
         typer.echo(saved)
         return
