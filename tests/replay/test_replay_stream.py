@@ -120,3 +120,29 @@ def test_a_shards_record_replays_alone(tmp_path, monkeypatch):
     write(tmp_path / "short.jsonl", lines[:last] + [{"type": "end", "games": 1}])
     r = cli("replay", "short.jsonl", "-q")
     assert r.exit_code == 1 and "header promises 2" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("html", [False, True])
+def test_sigterm_stops_a_replay_as_ctrl_c_does(rec, tmp_path, html):
+    """SIGTERM while replay verified a record killed it by the signal without a word; README's
+    `interrupted` and exit status 130 for Ctrl-C or SIGTERM holds (the signal is sent from
+    inside the replay here, where a `kill` would land)."""
+    import os
+    import subprocess
+    import sys
+
+    from support import pythonpath
+    args = ["replay", str(rec)] + (["--html", str(tmp_path / "p.html")] if html else [])
+    script = ("import os, signal, sys\n"
+              "import tablerules.records.replay as r\n"
+              "real = r.replay\n"
+              "def termed(*a, **kw):\n"
+              "    os.kill(os.getpid(), signal.SIGTERM)\n"
+              "    return real(*a, **kw)\n"
+              "r.replay = termed\n"
+              f"sys.argv = ['tablerules', *{args!r}]\n"
+              "from tablerules.cli import run\n"
+              "run()\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=pythonpath()), timeout=60)
+    assert r.returncode == 130 and r.stderr == "interrupted\n", (r.returncode, r.stderr)

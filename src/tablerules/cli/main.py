@@ -1477,9 +1477,18 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
     With --html OUT the verified games are written to OUT as a page (dominoes or cards drawn,
     marks as rings, every step with next/previous and a slider) instead of printed.
     """
+    term = _terminate_as_interrupt()  # SIGTERM stops it as Ctrl-C does: `interrupted`, 130
+    try:
+        if html is not None:
+            return _replay_html(file, html, game, ruleset)
+        _replay_text(file, game, ruleset, quiet)
+    finally:
+        _restore_terminate(term)
+
+
+def _replay_text(file: Path, game: Optional[int], ruleset: Optional[str], quiet: bool) -> None:
+    """replay without --html: the games printed as they are verified (or -q's one line)."""
     from ..records.replay import last_line, replay as run
-    if html is not None:
-        return _replay_html(file, html, game, ruleset)
     # the games stream out as they are verified; whether the run was stopped is said before
     # them, so it is read first from the record's end line (checked when the replay gets there)
     end = {} if quiet else last_line(str(file)) or {}  # -q says it after the games
