@@ -335,3 +335,37 @@ def test_resume_shows_the_hand_so_far(tmp_path, ruleset, answers):
     assert res.exit_code == 0, res.output
     before, screen = res.output.split("\n--- hand ", 1)
     assert told(before.split("you are", 1)[1]) == story
+
+
+def test_resume_keeps_the_records_ruleset_path_relative(tmp_path, monkeypatch):
+    """A game of a ruleset file beside its record names it from the record's folder (`our
+    hall.yaml`), so the folder can move. Resumed by the record's full path, the header was
+    rewritten with the ruleset's full path: the record changed with nothing played, and the
+    moved folder's record no longer found its ruleset. The header is kept as it was."""
+    import json
+
+    from support import cli
+
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "our hall.yaml").write_text(
+        "name: ourhall\ntitle: Our hall\nextends: texas42-tournament\nset:\n  min_bid: 31\n",
+        encoding="utf-8")
+    monkeypatch.chdir(games)
+    assert run("our hall.yaml", "--seed", "3", "--record", "t.jsonl",
+               input="1\nquit\n").exit_code == 0
+    saved = (games / "t.jsonl").read_bytes()
+    assert json.loads(saved.splitlines()[0])["source"] == "our hall.yaml"
+    monkeypatch.chdir(tmp_path)
+    res = run("--resume", str(games / "t.jsonl"), input="quit\n")
+    assert res.exit_code == 0, res.output
+    assert (games / "t.jsonl").read_bytes() == saved
+    elsewhere = tmp_path / "moved" / "b.jsonl"  # --record in another folder: named from there
+    elsewhere.parent.mkdir()
+    res = run("--resume", str(games / "t.jsonl"), "--record", str(elsewhere), input="quit\n")
+    assert res.exit_code == 0, res.output
+    head = json.loads(elsewhere.read_text(encoding="utf-8").splitlines()[0])
+    assert head["source"] == "../games/our hall.yaml"
+    (tmp_path / "games").rename(tmp_path / "kept")
+    r = cli("replay", "-q", str(tmp_path / "kept" / "t.jsonl"))
+    assert r.exit_code == 0, r.output

@@ -1360,6 +1360,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     session = Session(game, you, [n if n != PERSON else names[(you + 1) % len(names)]
                                   for n in names], seed, path, typer.echo,
                       colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    if steps is not None and ruleset is None:  # the record's ruleset, named as it named it
+        session.head["source"] = _resumed_source(head, game.ref, path)
     if steps is not None:
         try:
             session.resume(steps)
@@ -1406,6 +1408,21 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         return
     typer.echo(f"record written to {path}; replay it with: tablerules replay "
                f"{shlex.quote(path)}")
+
+
+def _resumed_source(head: dict, ref: str, path: str) -> str:
+    """The `source` of a resumed game's header: a ruleset file the record named from its own
+    folder is still named from the folder of the record written (`path`), however the record
+    was given (`ref`, where it was found, is from the working folder, or whole when the record
+    was given whole); a built-in name or a whole path as the record has it."""
+    from ..records.io import is_path_ref, source_for
+    src = head["source"]
+    if not is_path_ref(src) or os.path.isabs(src):
+        return src
+    try:
+        return source_for(os.path.relpath(ref), path)
+    except ValueError:  # no relative path from here to it (another drive)
+        return src
 
 
 def _as_recorded(resume: Path, head: dict, game, you: int, seed: int | None, seat: str | None,
