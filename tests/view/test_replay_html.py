@@ -234,3 +234,23 @@ def test_a_page_that_cannot_be_written_is_said_before_the_record_is_verified(tmp
     assert r.exit_code == 1, r.output
     why = "it is a folder" if where == "folder" else f"there is no folder {out.parent}"
     assert r.stderr == f"error: cannot write {out}: {why}\n"
+
+
+def test_the_line_says_a_stopped_record_was_stopped_as_replay_q_does(tmp_path):
+    """A game a person stopped: `replay -q` says `(0 games verified; the run was interrupted
+    after 0 of its 1 games)`, and --html said `ok (0 games verified); wrote ...: game 1`, as if
+    the record were whole and yet held no game; its line says it as -q does."""
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "mine.play.jsonl"
+    r = CliRunner().invoke(app, ["play", "moon", "--seed", "2", "--record", str(rec)],
+                           input="pass\n1\nquit\n")
+    assert r.exit_code == 0, r.output
+    q = cli("replay", "-q", str(rec))
+    assert q.exit_code == 0, q.output
+    said = q.stdout.strip().split(": ok ", 1)[1]
+    assert "interrupted" in said
+    out = tmp_path / "mine.html"
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith(f"{rec}: ok {said}; wrote {out}: game 1, "), r.stdout

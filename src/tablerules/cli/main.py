@@ -1536,12 +1536,17 @@ def _replay_text(file: Path, game: Optional[int], ruleset: Optional[str], quiet:
         for d in e.diagnostics:
             _err(_render_record_error(d))
         raise typer.Exit(1)
-    stopped = (f"; the run was {result.stopped} after {result.verified} of its {result.promised} "
-               "games" if result.stopped else "")
+    stopped = _stopped(result.stopped, result.verified, result.promised)
     if quiet:
         typer.echo(f"{file}: ok ({plural(result.verified, 'game')} verified{stopped})")
     elif not said:
         start(result)
+
+
+def _stopped(stopped: str | None, verified: int, promised: int) -> str:
+    """After "N games verified": that the run was stopped before all its games, if it was."""
+    return (f"; the run was {stopped} after {verified} of its {promised} games" if stopped
+            else "")
 
 
 def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[str]) -> None:
@@ -1569,7 +1574,9 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
     more = (f" (of {meta['games_in_record']}; at most {meta['max_games']} without --game)"
             if game is None and meta["games_in_record"] > len(shown) else "")
     steps = sum(len(g["frames"]) for g in data["games"])
-    typer.echo(f"{file}: ok ({plural(meta['games_in_record'], 'game')} verified); wrote {out}: "
+    n = meta["games_in_record"]
+    stopped = _stopped(meta["stopped"], n, meta["promised"])
+    typer.echo(f"{file}: ok ({plural(n, 'game')} verified{stopped}); wrote {out}: "
                f"{which}{more}, {steps} steps")
 
 

@@ -46,6 +46,9 @@ def build_frames(path: str, *, only_game: int | None = None, ruleset: str | None
             builder.line(obj)
     meta = _meta(game, head, rep.verified, len(games))
     meta["max_games"] = max_games
+    # a run stopped before all its games (a game a person stopped in a hand): as replay -q says
+    meta["stopped"] = rep.stopped
+    meta["promised"] = rep.promised
     # a call besides the auction's (a declaration, the stock): the page lists them even in a
     # game that has no auction
     meta["calls"] = any(h["calls"] for g in games for h in g.hands)
