@@ -146,3 +146,19 @@ def test_sigterm_stops_a_replay_as_ctrl_c_does(rec, tmp_path, html):
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=pythonpath()), timeout=60)
     assert r.returncode == 130 and r.stderr == "interrupted\n", (r.returncode, r.stderr)
+
+
+def test_a_game_out_of_range_of_a_stopped_play_record_names_the_game_it_holds(tmp_path):
+    """A record a person quit in its first game: `--game 2` said `it holds none`, though
+    `--game 1` shows that game (verified as far as it goes); it says the game it holds."""
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "mine.play.jsonl"
+    r = CliRunner().invoke(app, ["play", "texas42", "--seed", "5", "--record", str(rec)],
+                           input="1\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert cli("replay", str(rec), "--game", "1").exit_code == 0
+    r = cli("replay", str(rec), "--game", "2")
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[0] == (f"{rec}:1:1: error: the record has no game 2: it holds "
+                                        "game 1, stopped in a hand")

@@ -211,6 +211,7 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         out.first, out.promised = _check_shard(head, Span(path, ln, 1))
 
     found = False  # whether `only_game` was seen
+    stopped_in = None  # the game a person stopped in a hand (a `partial` line), verified so far
 
     def shown(g: ReplayedGame) -> None:
         """A game verified (or stopped in a hand, verified so far): out to the caller."""
@@ -238,6 +239,7 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         if t in ("game", "end") and verifier is not None:
             if verifier.partial and t == "end" and obj.get("stopped") == "interrupted":
                 shown(verifier.out)  # a person stopped it in a hand: verified as far as it goes
+                stopped_in = verifier.out.number
             else:
                 verifier.finish(span)
                 out.verified += 1
@@ -270,6 +272,9 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         n, first = out.verified, out.first
         holds = ("it holds none" if not n else f"it holds game {first}" if n == 1 else
                  f"it holds games {first} to {first + n - 1}")
+        if stopped_in is not None:
+            holds = (f"it holds game {stopped_in}, stopped in a hand" if not n else
+                     f"{holds}, and game {stopped_in} stopped in a hand")
         raise RecordError(f"the record has no game {only_game}: {holds}", Span(path, 1, 1))
     return out
 
