@@ -369,3 +369,21 @@ def test_resume_keeps_the_records_ruleset_path_relative(tmp_path, monkeypatch):
     (tmp_path / "games").rename(tmp_path / "kept")
     r = cli("replay", "-q", str(tmp_path / "kept" / "t.jsonl"))
     assert r.exit_code == 0, r.output
+
+
+def test_the_contract_line_is_said_as_replay_says_it(tmp_path):
+    """A game with no auction (All Fives) told its contract as `contract: layout (none)` and
+    replay as `contract: layout (no auction)`; Taroky's `contract: game (game) by North`: the
+    person sees the line replay prints for the same hand."""
+    import re
+
+    from support import cli
+
+    for ruleset, answers in (("allfives", "quit\n"), ("taroky", "1\n" * 7 + "quit\n"),
+                             ("texas42", "pass\nquit\n")):
+        rec = tmp_path / f"{ruleset}.jsonl"
+        res = run(ruleset, "--seed", "2", "--record", str(rec), input=answers)
+        assert res.exit_code == 0, res.output
+        said = re.findall(r"^(?:> )*(  contract: .*)$", res.output, re.M)
+        printed = re.findall(r"^(  contract: .*)$", cli("replay", str(rec)).stdout, re.M)
+        assert said and said == printed[:len(said)], (ruleset, said, printed)

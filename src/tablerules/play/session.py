@@ -13,7 +13,7 @@ from ..errors import GameError, RecordError, Span
 from ..records.runner import game_seed, signals_held
 from . import record
 from .choose import resolve
-from ..records.replay import by_side, side_name
+from ..records.replay import by_side, contract_text, side_name
 from .screen import choices, screen
 
 QUIT = -1
@@ -97,10 +97,8 @@ class Session:
         t = ev["type"]
         if t == "deal":
             self.say(f"\nHand {ev['hand']}: {name[ev['dealer']]} deals")
-        elif t == "contract":
-            decl = ", ".join(f"{k} {v}" for k, v in ev["declarations"].items())
-            by = f" by {name[ev['bidder']]}" if ev["bidder"] >= 0 else ""
-            self.say(f"  contract: {ev['contract']} ({ev['bid']}){by}" + (f", {decl}" if decl else ""))
+        elif t == "contract":  # as replay says it
+            self.say(contract_text(ev, ev["playing"], name.__getitem__, gd.seat_count))
         elif t == "trick":
             self.say(f"  trick {ev['n']}: {'  '.join(f'{name[s]} {p}' for s, p in ev['plays'])}"
                      f"  -> {name[ev['winner']]} takes {ev['points']}")

@@ -425,6 +425,17 @@ def by_side(gd, values: list) -> str:
     return ", ".join(f"{side_name(gd, s)} {v}" for s, v in enumerate(values))
 
 
+def contract_text(ev: dict, playing, seat_name, seats: int) -> str:
+    """A contract event as replay (and play) says it: `  contract: points (36) by East, trump 2`,
+    `(no auction)` when nobody bid, and who sits out; `seat_name(s)`: a seat's name."""
+    decl = ", ".join(f"{k} {value_str(v)}" for k, v in ev["declarations"].items())
+    out = [seat_name(s) for s in range(seats) if s not in playing]
+    rest = (f", {decl}" if decl else "") + (f"; {', '.join(out)} sits out" if out else "")
+    if ev["bidder"] < 0:
+        return f"  contract: {ev['contract']} (no auction){rest}"
+    return f"  contract: {ev['contract']} ({ev['bid']}) by {seat_name(ev['bidder'])}{rest}"
+
+
 class _Verifier:
     """Feeds one game's lines to a fresh state and compares what the engine says; then compares
     every line with the game its seed and the header's agents play."""
@@ -741,15 +752,8 @@ class _Verifier:
         t = ev["type"]
         v2 = self.version >= 2
         if t == "contract":
-            decl = ", ".join(f"{k} {value_str(v)}" for k, v in ev["declarations"].items())
-            playing = ev["playing" if v2 else "seats"]
-            out = [self._seat(s) for s in range(gd.seat_count) if s not in playing]
-            rest = (f", {decl}" if decl else "") + (f"; {', '.join(out)} sits out" if out else "")
-            if ev["bidder"] < 0:
-                self._say(f"  contract: {ev['contract']} (no auction){rest}")
-            else:
-                self._say(f"  contract: {ev['contract']} ({ev['bid']}) by "
-                          f"{self._seat(ev['bidder'])}{rest}")
+            self._say(contract_text(ev, ev["playing" if v2 else "seats"], self._seat,
+                                    gd.seat_count))
         elif t == "trick":
             plays = "  ".join(f"{self._seat(s)} {p}" for s, p in ev["plays"])
             led = "" if self.one_suit else f", {value_str(ev['led'])} led"
