@@ -387,3 +387,13 @@ def test_the_contract_line_is_said_as_replay_says_it(tmp_path):
         said = re.findall(r"^(?:> )*(  contract: .*)$", res.output, re.M)
         printed = re.findall(r"^(  contract: .*)$", cli("replay", str(rec)).stdout, re.M)
         assert said and said == printed[:len(said)], (ruleset, said, printed)
+
+
+def test_help_says_seats_are_numbered_from_0(tmp_path):
+    """`--seat 1` seats a person in the second seat (East), as records number seats; --help
+    said only `by name or number (default the first)`, and a person who took 1 for the first
+    seat found themselves East."""
+    res = CliRunner().invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
+    assert "by number from 0" in " ".join(res.output.split())
+    assert "you are East" in run("texas42", "--seat", "1", "--seed", "1", "--record",
+                                 str(tmp_path / "t.jsonl"), input="quit\n").output

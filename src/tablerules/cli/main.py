@@ -1283,7 +1283,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
          option: Optional[List[str]] = typer.Option(None, "--option", "-o", metavar="NAME=VALUE",
                                                     help="Set a ruleset option (repeatable)."),
          seat: Optional[str] = typer.Option(None, "--seat", metavar="NAME|NUMBER",
-                                            help="Your seat, by name or number (default the first)."),
+                                            help="Your seat, by name or by number from 0 (default 0, "
+                                                 "the first)."),
          agents: Optional[str] = typer.Option(None, "--agents", metavar="AGENTS",
                                               help="The bots, as simulate takes them (your seat's "
                                                    "entry is ignored); default the ruleset's."),
