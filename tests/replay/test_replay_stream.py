@@ -162,3 +162,16 @@ def test_a_game_out_of_range_of_a_stopped_play_record_names_the_game_it_holds(tm
     assert r.exit_code == 1
     assert r.stderr.splitlines()[0] == (f"{rec}:1:1: error: the record has no game 2: it holds "
                                         "game 1, stopped in a hand")
+
+
+@pytest.mark.parametrize("named, said", [
+    ("allfives", 'the record is a game of "texas42"; --ruleset "allfives" is one of allfives'),
+    ("nothere.yaml", 'cannot load --ruleset "nothere.yaml": no such ruleset file: nothere.yaml'),
+])
+def test_a_ruleset_named_with_replay_is_said_as_the_one_named(rec, named, said):
+    """`replay --ruleset allfives` of a Texas 42 record said `cannot load the record's ruleset
+    "allfives": unknown option 'followme_doubles'`, as if the record named All Fives and All
+    Fives were broken; it says the record's game is another, or that --ruleset cannot load."""
+    r = cli("replay", str(rec), "--ruleset", named)
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[0] == f"{rec}:1:1: error: {said}"

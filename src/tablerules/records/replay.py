@@ -374,7 +374,7 @@ def _game_for(head: dict, path: str, ln: int, ruleset: str | None,
     the record's folder, else from the working folder: io.found_sources; the first that is
     the ruleset the header's hash names)."""
     if ruleset is not None:
-        return _loaded(head, path, ln, ruleset, "")
+        return _named(head, path, ln, ruleset)
     src = head.get("source")
     found = found_sources(src, path) if isinstance(src, str) else []
     if not found and isinstance(src, str) and is_path_ref(src):
@@ -388,6 +388,20 @@ def _game_for(head: dict, path: str, ln: int, ruleset: str | None,
         except RecordError as e:  # the likeliest one's error is said
             failed = failed or e
     raise failed
+
+
+def _named(head: dict, path: str, ln: int, ruleset: str) -> Game:
+    """The game the user named (--ruleset), said as theirs when it cannot be loaded or is a
+    game of another ruleset than the record's, then checked as the record's own."""
+    try:
+        name = load_game(ruleset).definition.name  # with its own options: what game it is
+    except TablerulesError as e:
+        raise RecordError(f"cannot load --ruleset {quote(ruleset, 80)}: "
+                          f"{e.diagnostics[0].message}", Span(path, ln, 1)) from None
+    if name != head["ruleset"]:
+        raise RecordError(f"the record is a game of {quote(head['ruleset'], 80)}; --ruleset "
+                          f"{quote(ruleset, 80)} is one of {name}", Span(path, ln, 1))
+    return _loaded(head, path, ln, ruleset, "")
 
 
 def _loaded(head: dict, path: str, ln: int, ref: str, hint: str) -> Game:
