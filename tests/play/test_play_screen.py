@@ -397,3 +397,13 @@ def test_help_says_seats_are_numbered_from_0(tmp_path):
     assert "by number from 0" in " ".join(res.output.split())
     assert "you are East" in run("texas42", "--seat", "1", "--seed", "1", "--record",
                                  str(tmp_path / "t.jsonl"), input="quit\n").output
+
+
+def test_the_bar_shows_the_standing_bid_at_an_auction_turn(tmp_path):
+    """East bid 36 before the person's turn in the auction: the bar showed no bid (README: it
+    shows the bid and bidder); it shows the highest bid so far and who made it."""
+    res = run("texas42", "--seed", "5", "--seat", "South", "--record", str(tmp_path / "t.jsonl"),
+              input="quit\n")
+    assert res.exit_code == 0, res.output
+    bar = res.output.split("--- hand 1, auction: your turn, South ---\n", 1)[1].splitlines()[0]
+    assert bar.endswith(" | bid 36 by East"), bar

@@ -254,3 +254,21 @@ def test_the_line_says_a_stopped_record_was_stopped_as_replay_q_does(tmp_path):
     r = cli("replay", str(rec), "--html", str(out))
     assert r.exit_code == 0, r.output
     assert r.stdout.startswith(f"{rec}: ok {said}; wrote {out}: game 1, "), r.stdout
+
+
+def test_the_bar_shows_the_standing_bid_while_the_auction_is_on(tmp_path):
+    """East bids 36 and the others pass: the page's bar said `no bid yet` until the auction was
+    over (README: the bar shows the bid and bidder); each step of the auction shows the highest
+    bid so far and who made it."""
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "mine.play.jsonl"
+    r = CliRunner().invoke(app, ["play", "texas42", "--seed", "5", "--seat", "South",
+                                 "--record", str(rec)], input="pass\nquit\n")
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "mine.html"
+    assert cli("replay", str(rec), "--html", str(out)).exit_code == 0
+    frames = page_data(out.read_text(encoding="utf-8"))["games"][0]["frames"]
+    assert frames[1]["t"] == "East bid 36"
+    assert [(f.get("bd"), f.get("by")) for f in frames[:5]] == \
+        [(None, None)] + [("36", 1)] * 4

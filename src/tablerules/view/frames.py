@@ -265,10 +265,11 @@ class _GameFrames:
             f["pt"] = list(st.points)
             if st.play is not None:  # trick play under way (a layout has no tricks)
                 f["tk"] = list(st.tricks)
-            if st.bid > 0:
-                f["bd"] = gd.bids[st.bid].label
-            if st.bidder >= 0:
-                f["by"] = st.bidder
+            bid, bidder = st.standing_bid  # the auction's highest bid so far, while it is on
+            if bid > 0:
+                f["bd"] = gd.bids[bid].label
+            if bidder >= 0:
+                f["by"] = bidder
             if st.contract >= 0:
                 f["ct"] = gd.contracts[st.contract].title or gd.contracts[st.contract].name
             f["dc"] = {d.name: value_str(c.decl[d.index]) for d in gd.declarations
