@@ -407,3 +407,16 @@ def test_the_bar_shows_the_standing_bid_at_an_auction_turn(tmp_path):
     assert res.exit_code == 0, res.output
     bar = res.output.split("--- hand 1, auction: your turn, South ---\n", 1)[1].splitlines()[0]
     assert bar.endswith(" | bid 36 by East"), bar
+
+
+def test_a_record_path_that_holds_another_file_is_not_called_a_game(tmp_path):
+    """--record notes.txt, a file that is no record: refused (never written over), but the line
+    said `notes.txt holds a game already: continue it with tablerules play --resume notes.txt`,
+    which then failed; it says the file is there and is not a game play wrote."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    res = run("texas42", "--seed", "1", "--record", str(notes), input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {notes} is there already and is not a game play "
+                                  "wrote: give --record FILE for a new game")
+    assert notes.read_text(encoding="utf-8") == "my notes\n"

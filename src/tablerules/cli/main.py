@@ -1306,7 +1306,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     so Ctrl-C loses nothing: continue it with tablerules play --resume FILE.
     """
     import random as _random
-    from ..play import PERSON, Session, read_record
+    from ..play import PERSON, Session, read_record, written_by_play
     steps = None
     if resume is not None:
         if not resume.is_file():  # the command line names no record: a usage error
@@ -1355,6 +1355,9 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             typer.echo(f"seed {seed}")
         path = str(record_file or f"{gd.name}-{seed}.play.jsonl")
         if os.path.isfile(path):  # a new game never writes over a saved one
+            if not written_by_play(path):
+                _usage(f"{path} is there already and is not a game play wrote: give "
+                       "--record FILE for a new game")
             _usage(f"{path} holds a game already: continue it with tablerules play --resume "
                    f"{shlex.quote(path)}, or give --record FILE for a new one")
     gd = game.definition

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..records import runner, v3
 from ..records.io import written_whole
 from ..records.replay import header_line, read_lines
-from ..errors import RecordError, Span
+from ..errors import RecordError, Span, TablerulesError
 
 PERSON = runner.PERSON
 
@@ -53,6 +53,16 @@ def write(path: str, head: dict, lines: list[dict], over: bool) -> None:
         body.append(runner.end_line(0, "interrupted"))
     with written_whole(path) as f:
         f.write("".join(runner.dumps(o) + "\n" for o in body))
+
+
+def written_by_play(path: str) -> bool:
+    """Whether `path` is a record `play` wrote (its header, read as `replay` reads it, is
+    compact with a person at the table), whether its game is over or not."""
+    try:
+        _, head, _ = header_line(path, read_lines(path))
+    except TablerulesError:
+        return False
+    return head["version"] == v3.VERSION and PERSON in head["agents"]
 
 
 def read(path: str) -> tuple[dict, list[tuple[str, object, int]]]:
