@@ -420,3 +420,16 @@ def test_a_record_path_that_holds_another_file_is_not_called_a_game(tmp_path):
     assert res.output.strip() == (f"error: {notes} is there already and is not a game play "
                                   "wrote: give --record FILE for a new game")
     assert notes.read_text(encoding="utf-8") == "my notes\n"
+
+
+def test_a_new_game_over_a_finished_one_says_to_replay_it(tmp_path):
+    """The same command again after a game was played to its end: refused, as any saved game,
+    but the line said `continue it with tablerules play --resume FILE`, which then says the
+    game is over; it says to replay it."""
+    rec = tmp_path / "t.jsonl"
+    game = ("texas42", "-o", "marks_to_win=1", "--seed", "3", "--record", str(rec))
+    assert "record written to" in run(*game, input="1\n" * 60).output
+    res = run(*game, input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {rec} holds a finished game: replay it with "
+                                  f"tablerules replay {rec}, or give --record FILE for a new one")

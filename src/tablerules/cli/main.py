@@ -1358,6 +1358,11 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             if not written_by_play(path):
                 _usage(f"{path} is there already and is not a game play wrote: give "
                        "--record FILE for a new game")
+            from ..records.replay import last_line
+            end = last_line(path) or {}
+            if end.get("type") == "end" and "stopped" not in end:  # played to its end
+                _usage(f"{path} holds a finished game: replay it with tablerules replay "
+                       f"{shlex.quote(path)}, or give --record FILE for a new one")
             _usage(f"{path} holds a game already: continue it with tablerules play --resume "
                    f"{shlex.quote(path)}, or give --record FILE for a new one")
     gd = game.definition
