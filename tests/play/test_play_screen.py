@@ -433,3 +433,19 @@ def test_a_new_game_over_a_finished_one_says_to_replay_it(tmp_path):
     assert res.exit_code == 2, res.output
     assert res.output.strip() == (f"error: {rec} holds a finished game: replay it with "
                                   f"tablerules replay {rec}, or give --record FILE for a new one")
+
+
+def test_resume_of_a_finished_game_says_how_to_watch_it(tmp_path):
+    """--resume of a game played to its end: said at its end line, exit 1, untested before; the
+    line says the command that shows it (replay), quoted for the shell."""
+    import shlex
+
+    rec = tmp_path / "a game.jsonl"
+    assert "record written to" in run("texas42", "-o", "marks_to_win=1", "--seed", "3",
+                                      "--record", str(rec), input="1\n" * 60).output
+    res = run("--resume", str(rec))
+    assert res.exit_code == 1, res.output
+    first = res.output.splitlines()[0]
+    assert first == (f"{rec}:{len(rec.read_text().splitlines())}:1: error: the game in this "
+                     "record is over: nothing to resume (watch it with tablerules replay "
+                     f"{shlex.quote(str(rec))})")

@@ -9,6 +9,7 @@ header (records.runner.PERSON).
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from ..records import runner, v3
@@ -84,6 +85,6 @@ def read(path: str) -> tuple[dict, list[tuple[str, object, int]]]:
             steps.append(("deal", obj, ln))
             steps.extend(("action", a, ln) for a in obj.get("actions", []))
         elif t == "end" and "stopped" not in obj:
-            raise RecordError("the game in this record is over: nothing to resume",
-                              Span(path, ln, 1))
+            raise RecordError("the game in this record is over: nothing to resume (watch it "
+                              f"with tablerules replay {shlex.quote(path)})", Span(path, ln, 1))
     return head, steps
