@@ -206,8 +206,11 @@ def test_resume_says_the_line_of_an_action_that_does_not_play(tmp_path):
     res = run("--resume", str(rec), input="quit\n")
     assert res.exit_code == 1, res.output
     head, quoted, caret = res.output.strip().splitlines()
-    assert head == f"{rec}:3:1: error: the record's action 'zzz' is not legal there"
+    # as replay says it (the record is verified as replay verifies it before it is resumed)
+    assert head == f'{rec}:3:1: error: "zzz" is not an action of this game'
     assert quoted.startswith('    {"type":"partial"') and caret == "    ^"
+    from support import cli
+    assert cli("replay", str(rec)).stderr.strip() == res.output.strip()
 
 
 @pytest.mark.parametrize("where", ["nowhere/t.jsonl", "folder"])
@@ -449,3 +452,25 @@ def test_resume_of_a_finished_game_says_how_to_watch_it(tmp_path):
     assert first == (f"{rec}:{len(rec.read_text().splitlines())}:1: error: the game in this "
                      "record is over: nothing to resume (watch it with tablerules replay "
                      f"{shlex.quote(str(rec))})")
+
+
+@pytest.mark.parametrize("cut", ["end", "partial and end"])
+def test_resume_of_a_cut_off_record_says_so_as_replay_does(tmp_path, cut):
+    """A record that lost its last lines (play writes it whole: it was damaged after): resume
+    started the game again from where the lines stopped without a word, the moves after lost;
+    it says what replay says, at the line, exit 1, and the record is kept."""
+    from support import cli
+
+    rec = tmp_path / "t.jsonl"
+    run("texas42", "--seed", "3", "--seat", "South", "--record", str(rec),
+        input="pass\n1\nquit\n")
+    lines = rec.read_text().splitlines()
+    rec.write_text("\n".join(lines[:-1] if cut == "end" else lines[:-2]) + "\n")
+    damaged = rec.read_bytes()
+    r = cli("replay", str(rec))
+    said = r.stderr.strip()
+    assert r.exit_code == 1 and said.startswith(f"{rec}:"), said
+    res = run("--resume", str(rec), input="quit\n")
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == said
+    assert rec.read_bytes() == damaged

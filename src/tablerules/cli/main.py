@@ -1319,10 +1319,13 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             named = _load(ruleset, option).definition.name
             if named != head["ruleset"]:
                 _usage(f"{resume} is a game of {head['ruleset']}, not of {named}")
-        from ..records.replay import header_game
+        from ..records.replay import header_game, replay as verify
         try:  # the header's game, checked as replay checks it (a record's error, exit 1)
             game = header_game(head, str(resume), 1, ruleset,
                                hint="name it: tablerules play RULESET --resume FILE")
+            # the whole record verified as replay verifies it: a record damaged after play
+            # wrote it (cut off, a line changed) is said as replay says it, not played from
+            verify(str(resume), ruleset=ruleset, keep=0, text=False)
         except TablerulesError as e:
             _record_failed(e)
         names = head["agents"]
