@@ -474,3 +474,21 @@ def test_resume_of_a_cut_off_record_says_so_as_replay_does(tmp_path, cut):
     assert res.exit_code == 1, res.output
     assert res.output.strip() == said
     assert rec.read_bytes() == damaged
+
+
+def test_the_persons_own_agents_entry_is_ignored_as_documented(tmp_path):
+    """README and --help: `--agents` one per seat, `your seat's entry ignored`; it was read,
+    so the record header's own list (`rules,random,person,random`) was refused as an unknown
+    agent `person`, new game or --resume. It is ignored; the bots' entries are read as ever."""
+    rec = tmp_path / "t.jsonl"
+    res = run("texas42", "--seat", "South", "--seed", "3", "--agents", "rules,random,person,random",
+              "--record", str(rec), input="quit\n")
+    assert res.exit_code == 0, res.output
+    assert "the others are North (rules), East (random), West (random)" in res.output
+    again = run("--resume", str(rec), "--agents", "rules,random,person,random", input="quit\n")
+    assert again.exit_code == 0, again.output
+    bad = run("texas42", "--seat", "South", "--agents", "rules,random,person,bogus",
+              "--record", str(tmp_path / "u.jsonl"))
+    assert bad.exit_code == 2
+    assert bad.output.splitlines()[1:] == ["    rules,random,person,bogus",
+                                           "                        ^"]

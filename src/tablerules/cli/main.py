@@ -1347,7 +1347,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         game = _load(ruleset, option)
         gd = game.definition
         you = _seat_of(seat, gd)
-        given = _agent_list(agents) if agents is not None else None
+        given = _bots_agents(agents, gd.seat_count, you) if agents is not None else None
         if given is not None and len(given) == 1:
             given = given * gd.seat_count
         names = _agents_for(game, given)
@@ -1422,6 +1422,28 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
                f"{shlex.quote(path)}")
 
 
+def _bots_agents(text: str, seats: int, you: int) -> list[str]:
+    """play's --agents, as `_agent_list` reads them, except that in a list of one per seat the
+    person's own entry is not read (README: ignored), so a record header's own list, with
+    `person` at that seat, is taken; a bot's entry at fault is shown where it is in the text."""
+    parts = text.split(",")
+    if len(parts) != seats or seats < 2:
+        return _agent_list(text)
+    from ..agents import AGENTS, AgentTextError
+    from ..agents.base import parse_agent
+    out: list[str | None] = []
+    col = 1
+    try:
+        for s, part in enumerate(parts):
+            out.append(None if s == you else parse_agent(part, AGENTS, whole=text, at=col).text)
+            col += len(part) + 1
+    except AgentTextError as e:
+        _err(e.render())
+        raise typer.Exit(2)
+    bot = next(a for a in out if a is not None)  # the person's seat: never played by it
+    return [a if a is not None else bot for a in out]
+
+
 def _resumed_source(head: dict, ref: str, path: str) -> str:
     """The `source` of a resumed game's header: a ruleset file the record named from its own
     folder is still named from the folder of the record written (`path`), however the record
@@ -1450,7 +1472,7 @@ def _as_recorded(resume: Path, head: dict, game, you: int, seed: int | None, sea
         why = f"--seat {seat}: in {resume} you are {gd.seat_names[you]}"
     elif agents is not None:
         from ..records.runner import seat_agents
-        given = _agent_list(agents)
+        given = _bots_agents(agents, gd.seat_count, you)
         _check_agent_count(given, game)
         given = seat_agents(given, gd.seat_count)
         bots = [(gd.seat_names[s], head["agents"][s]) for s in range(gd.seat_count) if s != you]
