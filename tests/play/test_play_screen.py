@@ -492,3 +492,24 @@ def test_the_persons_own_agents_entry_is_ignored_as_documented(tmp_path):
     assert bad.exit_code == 2
     assert bad.output.splitlines()[1:] == ["    rules,random,person,bogus",
                                            "                        ^"]
+
+
+def test_resume_to_a_record_that_is_a_folder_or_another_file_is_said_as_it_is(tmp_path):
+    """--resume A --record B: B a folder was called `B holds a game already` (README: a record
+    that cannot be written, a folder, is `error: cannot write B: reason`, exit 1), and B a file
+    that is no record was said to hold a game too."""
+    a = tmp_path / "a.jsonl"
+    assert run("texas42", "--seed", "3", "--record", str(a), input="quit\n").exit_code == 0
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    res = run("--resume", str(a), "--record", str(folder), input="quit\n")
+    assert res.exit_code == 1, res.output
+    assert res.output.strip().splitlines()[-1] == f"error: cannot write {folder}: Is a directory"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n", encoding="utf-8")
+    res = run("--resume", str(a), "--record", str(notes), input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {notes} is there already and is not a game play "
+                                  f"wrote: give --record a new file, or leave it out to "
+                                  f"continue in {a}")
+    assert notes.read_text(encoding="utf-8") == "mine\n"

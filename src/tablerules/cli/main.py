@@ -1337,10 +1337,12 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         seed = head["seed"]
         path = str(record_file or resume)
         from ..records.io import same_file
-        if record_file is not None and record_file.exists() and \
-                same_file(record_file, [resume]) is None:  # never over another saved game
-            _usage(f"{record_file} holds a game already: give --record a new file, or leave "
-                   f"it out to continue in {resume}")
+        if record_file is not None and record_file.is_file() and \
+                same_file(record_file, [resume]) is None:  # never over another saved file
+            what = "holds a game already" if written_by_play(str(record_file)) else \
+                "is there already and is not a game play wrote"
+            _usage(f"{record_file} {what}: give --record a new file, or leave it out to "
+                   f"continue in {resume}")
     else:
         if ruleset is None:
             _usage("name a RULESET to play, or --resume FILE")
