@@ -504,7 +504,7 @@ def test_resume_to_a_record_that_is_a_folder_or_another_file_is_said_as_it_is(tm
     folder.mkdir()
     res = run("--resume", str(a), "--record", str(folder), input="quit\n")
     assert res.exit_code == 1, res.output
-    assert res.output.strip().splitlines()[-1] == f"error: cannot write {folder}: Is a directory"
+    assert res.output == f"error: cannot write {folder}: Is a directory\n"  # and nothing else
     notes = tmp_path / "notes.txt"
     notes.write_text("mine\n", encoding="utf-8")
     res = run("--resume", str(a), "--record", str(notes), input="quit\n")

@@ -1381,11 +1381,12 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             session.resume(steps)
         except TablerulesError as e:
             _record_failed(e)
-        typer.echo(f"resumed {path}: hand {session.st.hands_played + 1}")
     try:  # written before the game: a record that cannot be is said now, as simulate says it
         session.save()
     except OSError as e:
         raise WriteError(path, e) from None  # one line, exit 1, as any failed write
+    if steps is not None:
+        typer.echo(f"resumed {path}: hand {session.st.hands_played + 1}")
     typer.echo(f"{gd.title}: you are {gd.seat_names[you]}; the others are "
                f"{', '.join(f'{gd.seat_names[s]} ({names[s]})' for s in range(gd.seat_count) if s != you)}")
     session.retell()  # a resumed game: the hand it stopped in, as it was played
