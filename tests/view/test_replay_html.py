@@ -272,3 +272,23 @@ def test_the_bar_shows_the_standing_bid_while_the_auction_is_on(tmp_path):
     assert frames[1]["t"] == "East bid 36"
     assert [(f.get("bd"), f.get("by")) for f in frames[:5]] == \
         [(None, None)] + [("36", 1)] * 4
+
+
+def test_the_seat_whose_turn_it_is_to_take_the_hand_is_not_called_the_one_to_move(tmp_path):
+    """A ruleset's `deal.turn` (Taroky's: the seat whose turn it is to take the hand) was said
+    `Hand 1: South deals; North's turn` while East was the one to speak (the page marks East
+    `to auction`), and play did not say it; replay, the page and play say `North's turn to take
+    the hand`, the words of docs/ruleset-format.md."""
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "t.play.jsonl"
+    r = CliRunner().invoke(app, ["play", "taroky", "--seed", "2", "--record", str(rec)],
+                           input="quit\n")
+    assert r.exit_code == 0, r.output
+    said = "Hand 1: South deals; North's turn to take the hand"
+    assert said in r.output.splitlines()
+    assert said in cli("replay", str(rec)).stdout.splitlines()
+    out = tmp_path / "t.html"
+    assert cli("replay", str(rec), "--html", str(out)).exit_code == 0
+    first = page_data(out.read_text(encoding="utf-8"))["games"][0]["frames"][0]
+    assert first["t"] == said and first["tu"] == 3  # East, the first to speak

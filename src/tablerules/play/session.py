@@ -13,7 +13,7 @@ from ..errors import GameError, RecordError, Span
 from ..records.runner import game_seed, signals_held
 from . import record
 from .choose import resolve
-from ..records.replay import by_side, contract_text, side_name
+from ..records.replay import by_side, contract_text, side_name, turn_text
 from .screen import choices, screen
 
 QUIT = -1
@@ -96,7 +96,8 @@ class Session:
         name = gd.seat_names
         t = ev["type"]
         if t == "deal":
-            self.say(f"\nHand {ev['hand']}: {name[ev['dealer']]} deals")
+            self.say(f"\nHand {ev['hand']}: {name[ev['dealer']]} deals"
+                     f"{turn_text(ev, name.__getitem__)}")
         elif t == "contract":  # as replay says it
             self.say(contract_text(ev, ev["playing"], name.__getitem__, gd.seat_count))
         elif t == "trick":

@@ -439,6 +439,13 @@ def by_side(gd, values: list) -> str:
     return ", ".join(f"{side_name(gd, s)} {v}" for s, v in enumerate(values))
 
 
+def turn_text(deal: dict, seat_name) -> str:
+    """After "Hand N: X deals": the seat whose turn it is to take the hand, when the ruleset
+    has one (`deal.turn`), in the words of docs/ruleset-format.md (not "Y's turn": the seat to
+    speak first is another)."""
+    return f"; {seat_name(deal['turn'])}'s turn to take the hand" if "turn" in deal else ""
+
+
 def contract_text(ev: dict, playing, seat_name, seats: int) -> str:
     """A contract event as replay (and play) says it: `  contract: points (36) by East, trump 2`,
     `(no auction)` when nobody bid, and who sits out; `seat_name(s)`: a seat's name."""
@@ -592,8 +599,8 @@ class _Verifier:
         self._take_events(obj, span)
         n = self.deals_of_hand[obj["hand"]] = self.deals_of_hand.get(obj["hand"], 0) + 1
         again = f", deal {n}" if n > 1 else ""  # the deal before it was thrown in
-        turn = f"; {self._seat(obj['turn'])}'s turn" if "turn" in obj else ""
-        self._say(f"Hand {obj['hand']}{again}: {self._seat(obj['dealer'])} deals{turn}")
+        self._say(f"Hand {obj['hand']}{again}: {self._seat(obj['dealer'])} deals"
+                  f"{turn_text(obj, self._seat)}")
         for s, h in enumerate(dealt):
             self._say(f"  {self._seat(s):<6} {' '.join(h)}")
         if obj.get("stock"):

@@ -15,7 +15,7 @@ from ..engine.phases import DEAL, DONE, LAYOUT, PHASE_NAMES, PLAY
 from ..engine.state import State
 from ..game import Game
 from ..engine.events import ends_text
-from ..records.replay import by_side, read_lines, replay, side_name
+from ..records.replay import by_side, read_lines, replay, side_name, turn_text
 
 MAX_GAMES = 20  # games on one page when no --game is given (the first ones)
 
@@ -132,7 +132,7 @@ class _GameFrames:
         st.events.clear()
         self.trick = []
         self.hands.append({"n": obj["hand"], "dealer": obj["dealer"], "calls": []})
-        turn = f"; {gd.seat_names[obj['turn']]}'s turn" if "turn" in obj else ""
+        turn = turn_text(obj, gd.seat_names.__getitem__)
         self._frame(f"Hand {obj['hand']}: {gd.seat_names[obj['dealer']]} deals{turn}", None,
                     list(st.hands), st.layout)
 
