@@ -1346,6 +1346,11 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     else:
         if ruleset is None:
             _usage("name a RULESET to play, or --resume FILE")
+        if ruleset.lower().endswith((".jsonl", ".jsonl.gz")) and os.path.isfile(ruleset):
+            q = shlex.quote(ruleset)  # a saved game where the ruleset goes: how to continue it
+            _err(f"{ruleset}: error: {ruleset} is a game record, not a ruleset: `tablerules play "
+                 f"--resume {q}` continues its game, `tablerules replay {q}` shows it")
+            raise typer.Exit(1)
         game = _load(ruleset, option)
         gd = game.definition
         you = _seat_of(seat, gd)
