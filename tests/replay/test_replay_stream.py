@@ -175,3 +175,20 @@ def test_a_ruleset_named_with_replay_is_said_as_the_one_named(rec, named, said):
     r = cli("replay", str(rec), "--ruleset", named)
     assert r.exit_code == 1
     assert r.stderr.splitlines()[0] == f"{rec}:1:1: error: {said}"
+
+
+@pytest.mark.parametrize("html", [False, True])
+def test_a_ruleset_given_to_replay_is_said_to_be_one(tmp_path, html):
+    """`tablerules replay our-hall.yaml`: a ruleset where a record goes was `not JSON: Expecting
+    value` with its first comment quoted; it is said to be a ruleset, and which commands take
+    it, as a record given where a ruleset goes is said to be a record (exit 1 as before)."""
+    ours = tmp_path / "our hall.YAML"
+    ours.write_text("# our hall\nname: ourhall\ntitle: Our hall\nextends: texas42\n",
+                    encoding="utf-8")
+    args = ["replay", str(ours)] + (["--html", str(tmp_path / "p.html")] if html else [])
+    r = cli(*args)
+    assert r.exit_code == 1
+    q = f"'{ours}'"
+    assert r.stderr == (f"{ours}: error: {ours} is a ruleset, not a game record: `tablerules "
+                        f"play {q}` or `tablerules simulate {q} --record FILE` make one\n")
+    assert not (tmp_path / "p.html").exists()

@@ -1536,6 +1536,11 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
     With --html OUT the verified games are written to OUT as a page (dominoes or cards drawn,
     marks as rings, every step with next/previous and a slider) instead of printed.
     """
+    if str(file).lower().endswith((".yaml", ".yml")) and file.is_file():
+        q = shlex.quote(str(file))  # a ruleset where the record goes: which commands take it
+        _err(f"{file}: error: {file} is a ruleset, not a game record: `tablerules play {q}` or "
+             f"`tablerules simulate {q} --record FILE` make one")
+        raise typer.Exit(1)
     term = _terminate_as_interrupt()  # SIGTERM stops it as Ctrl-C does: `interrupted`, 130
     try:
         if html is not None:
