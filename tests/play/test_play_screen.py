@@ -513,3 +513,17 @@ def test_resume_to_a_record_that_is_a_folder_or_another_file_is_said_as_it_is(tm
                                   f"wrote: give --record a new file, or leave it out to "
                                   f"continue in {a}")
     assert notes.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_resume_of_a_ruleset_says_it_is_one(tmp_path):
+    """`play --resume our-hall.yaml`, the ruleset where the saved game goes: `not JSON: Expecting
+    value`; it is said to be a ruleset, and that `play RULESET` starts a game of it (exit 1,
+    as a record that cannot be read)."""
+    import shlex
+
+    ours = tmp_path / "our hall.yaml"
+    ours.write_text("name: ourhall\ntitle: Our hall\nextends: texas42\n", encoding="utf-8")
+    res = run("--resume", str(ours))
+    assert res.exit_code == 1, res.output
+    assert res.output == (f"{ours}: error: {ours} is a ruleset, not a saved game: `tablerules "
+                          f"play {shlex.quote(str(ours))}` starts a game of it\n")

@@ -1311,6 +1311,10 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     if resume is not None:
         if not resume.is_file():  # the command line names no record: a usage error
             _usage(f"no record {resume} to resume")
+        if str(resume).lower().endswith((".yaml", ".yml")):  # a ruleset where the game goes
+            _err(f"{resume}: error: {resume} is a ruleset, not a saved game: `tablerules play "
+                 f"{shlex.quote(str(resume))}` starts a game of it")
+            raise typer.Exit(1)
         try:
             head, steps = read_record(str(resume))
         except TablerulesError as e:  # where in the record, as replay says it (exit 1)
