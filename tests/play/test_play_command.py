@@ -143,3 +143,19 @@ def test_sigterm_stops_the_game_as_ctrl_c_does(tmp_path):
     child.close()
     assert child.exitstatus == 130, (child.exitstatus, child.signalstatus)
     assert cli("replay", "-q", str(rec)).exit_code == 0
+
+
+def test_ctrl_d_at_the_prompt_ends_the_line_before_saying_the_game_is_saved(tmp_path):
+    """Ctrl-D (the end of the input) at a terminal quits with the record kept; the terminal
+    echoes no line end for it, so the line was `> game saved to ...` on the prompt's line; the
+    prompt's line is ended first, as a shell does."""
+    rec = tmp_path / "eof.jsonl"
+    child = spawn("moon", "--seed", "4", "--record", str(rec))
+    child.expect(r"\n> ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    # what follows the prompt "> ": a line end, then the line
+    assert child.before == (f"\r\ngame saved to {rec}; continue with: tablerules play "
+                            f"--resume {rec}\r\n"), repr(child.before)

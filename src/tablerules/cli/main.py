@@ -1411,6 +1411,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             while not select.select([sys.stdin], [], [], 0.1)[0]:
                 pass
         line = sys.stdin.readline()  # a terminal gives one line a read, as the person typed it
+        if not line and tty:  # Ctrl-D: the terminal echoed no line end; the prompt's line ends
+            sys.stdout.write("\n")
         return line if line else None
 
     # the commands suggested run as printed: a path with a space is quoted for the shell
