@@ -178,6 +178,7 @@ class Session:
     def run(self, ask: Callable[[str], str | None]) -> str:
         """Play to the end, or until the person quits ("over" or "quit"); `ask(prompt)` reads
         one answer (None at the end of the input)."""
+        self.retell()  # a resumed game's hand so far, if it was not told yet
         st = self.st
         while not st.is_terminal():
             seat = st.actor
