@@ -192,3 +192,19 @@ def test_a_ruleset_given_to_replay_is_said_to_be_one(tmp_path, html):
     assert r.stderr == (f"{ours}: error: {ours} is a ruleset, not a game record: `tablerules "
                         f"play {q}` or `tablerules simulate {q} --record FILE` make one\n")
     assert not (tmp_path / "p.html").exists()
+
+
+def test_a_stopped_play_record_replays_with_the_command_that_continues_it(tmp_path):
+    """replay of a game a person stopped said `tablerules play --resume continues it` without the
+    file, in a place where the file is known: the command is given whole, the path quoted."""
+    import shlex
+
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "my game.jsonl"
+    r = CliRunner().invoke(app, ["play", "texas42", "--seed", "5", "--record", str(rec)],
+                           input="1\nquit\n")
+    assert r.exit_code == 0, r.output
+    out = " ".join(cli("replay", str(rec)).stdout.split())  # long lines are wrapped
+    assert out.endswith("(the game stopped here, in the hand; `tablerules play --resume "
+                        f"{shlex.quote(str(rec))}` continues it)")

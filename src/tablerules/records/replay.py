@@ -9,6 +9,7 @@ the games the record holds (or its `end` line says why it holds fewer).
 from __future__ import annotations
 
 import json
+import shlex
 import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -668,7 +669,8 @@ class _Verifier:
         if self.pending and self.pending[0]["type"] == "hand":
             raise RecordError("the partial line holds a whole hand: it is a hand line", span)
         self.partial = True
-        self._say("  (the game stopped here, in the hand; tablerules play --resume continues it)")
+        self._say("  (the game stopped here, in the hand; `tablerules play --resume "
+                  f"{shlex.quote(self.path)}` continues it)")
 
     def _told(self, full: list[dict]) -> None:
         """The engine's lines so far of a compact hand line, said in the account (a match line
