@@ -527,3 +527,20 @@ def test_resume_of_a_ruleset_says_it_is_one(tmp_path):
     assert res.exit_code == 1, res.output
     assert res.output == (f"{ours}: error: {ours} is a ruleset, not a saved game: `tablerules "
                           f"play {shlex.quote(str(ours))}` starts a game of it\n")
+
+
+@pytest.mark.parametrize("ruleset, options", [("moon", ["-o", "target=7"]),
+                                              ("allfives", ["-o", "target=61"])])
+def test_a_game_quit_and_resumed_is_the_record_of_the_game_played_straight(tmp_path, ruleset,
+                                                                           options):
+    """Deterministic records: the same ruleset, options, agents, seed and answers give the same
+    bytes whether the game was played straight through or quit twice and resumed (the bots'
+    buries said face down, the hand retold, the header's ruleset kept as it was)."""
+    straight, cut = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    game = (ruleset, *options, "--seed", "7", "--seat", "1")
+    done = run(*game, "--record", str(straight), input="1\n" * 400)
+    assert "record written to" in done.output, done.output
+    assert run(*game, "--record", str(cut), input="1\n1\n1\nquit\n").exit_code == 0
+    assert run("--resume", str(cut), input="1\n" * 5 + "quit\n").exit_code == 0
+    assert "record written to" in run("--resume", str(cut), input="1\n" * 400).output
+    assert cut.read_bytes() == straight.read_bytes()
