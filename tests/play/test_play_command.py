@@ -126,3 +126,36 @@ def test_a_record_that_can_no_longer_be_written_is_a_failed_write(tmp_path):
     assert child.exitstatus == 1, child.before
     assert child.before.strip().splitlines()[-1] == \
         f"error: cannot write {rec}: No such file or directory"
+
+
+def test_sigterm_stops_the_game_as_ctrl_c_does(tmp_path):
+    """SIGTERM (a `kill`, a session ended) killed play without a word, exit by the signal;
+    README's 130 for Ctrl-C or SIGTERM holds: the game saved line, exit 130, and the record
+    resumes."""
+    import signal
+
+    rec = tmp_path / "term.jsonl"
+    child = spawn("texas42", "--seed", "11", "--record", str(rec))
+    child.expect(r"\n> ")
+    child.kill(signal.SIGTERM)
+    child.expect(f"game saved to {rec}; continue with: tablerules play --resume {rec}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130, (child.exitstatus, child.signalstatus)
+    assert cli("replay", "-q", str(rec)).exit_code == 0
+
+
+def test_ctrl_d_at_the_prompt_ends_the_line_before_saying_the_game_is_saved(tmp_path):
+    """Ctrl-D (the end of the input) at a terminal quits with the record kept; the terminal
+    echoes no line end for it, so the line was `> game saved to ...` on the prompt's line; the
+    prompt's line is ended first, as a shell does."""
+    rec = tmp_path / "eof.jsonl"
+    child = spawn("moon", "--seed", "4", "--record", str(rec))
+    child.expect(r"\n> ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    # what follows the prompt "> ": a line end, then the line
+    assert child.before == (f"\r\ngame saved to {rec}; continue with: tablerules play "
+                            f"--resume {rec}\r\n"), repr(child.before)

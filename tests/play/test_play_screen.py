@@ -206,8 +206,11 @@ def test_resume_says_the_line_of_an_action_that_does_not_play(tmp_path):
     res = run("--resume", str(rec), input="quit\n")
     assert res.exit_code == 1, res.output
     head, quoted, caret = res.output.strip().splitlines()
-    assert head == f"{rec}:3:1: error: the record's action 'zzz' is not legal there"
+    # as replay says it (the record is verified as replay verifies it before it is resumed)
+    assert head == f'{rec}:3:1: error: "zzz" is not an action of this game'
     assert quoted.startswith('    {"type":"partial"') and caret == "    ^"
+    from support import cli
+    assert cli("replay", str(rec)).stderr.strip() == res.output.strip()
 
 
 @pytest.mark.parametrize("where", ["nowhere/t.jsonl", "folder"])
@@ -221,3 +224,323 @@ def test_a_record_that_cannot_be_written_is_said_before_the_game(tmp_path, where
     assert res.exit_code == 1, res.output
     why = "No such file or directory" if where != "folder" else "Is a directory"
     assert res.output == f"error: cannot write {rec}: {why}\n"
+
+
+@pytest.mark.parametrize("ruleset, seed, answers", [("moon", "2", "pass\nquit\n"),
+                                                     ("taroky", "2", "1\n" * 6 + "quit\n")])
+def test_a_bots_bury_is_not_shown_to_the_person(tmp_path, ruleset, seed, answers):
+    """A bot that takes the stock buries face down: the person saw which piece (`East bury
+    3-1`), which no seat but the bot's may know; it is `bury (face down)`, as the agents'
+    observations say it, and the record keeps the piece. The person's own bury is shown."""
+    import json
+    import re
+
+    rec = tmp_path / "t.jsonl"
+    res = run(ruleset, "--seed", seed, "--record", str(rec), input=answers)
+    assert res.exit_code == 0, res.output
+    bots = re.findall(r"^ +(\w+) +(bury .*)$", res.output, re.M)
+    assert bots and all(said == "bury (face down)" for _, said in bots), bots
+    buried = [a for line in rec.read_text().splitlines()
+              for a in json.loads(line).get("actions", ()) if a.startswith("bury ")]
+    assert len(buried) >= len(bots)
+
+
+def test_the_commands_it_suggests_run_as_printed_with_a_space_in_the_path(tmp_path):
+    """A record in a folder with a space: `continue with: tablerules play --resume my
+    games/t.jsonl` did not run as printed (the shell splits the path); the path is quoted for
+    the shell in each command play suggests, and the command printed resumes the game."""
+    import shlex
+
+    rec = tmp_path / "my games" / "it's.jsonl"
+    rec.parent.mkdir()
+    quoted = shlex.quote(str(rec))
+    assert quoted != str(rec)
+    res = run("texas42", "-o", "marks_to_win=1", "--seed", "3", "--record", str(rec),
+              input="1\nquit\n")
+    said = f"game saved to {rec}; continue with: tablerules play --resume {quoted}"
+    assert said in res.output
+    again = run("texas42", "-o", "marks_to_win=1", "--seed", "3", "--record", str(rec))
+    assert f"continue it with tablerules play --resume {quoted}, or" in again.output
+    command = shlex.split(said.split("continue with: ")[1])
+    assert command[:3] == ["tablerules", "play", "--resume"]
+    done = run(*command[2:], input="1\n" * 60)
+    assert done.exit_code == 0, done.output
+    assert f"replay it with: tablerules replay {quoted}" in done.output
+
+
+@pytest.mark.parametrize("given, said", [
+    (("--seed", "4"), "--seed 4: {rec} is the game of seed 3"),
+    (("--seat", "West"), "--seat West: in {rec} you are South"),
+    (("--seat", "3"), "--seat 3: in {rec} you are South"),
+    (("--agents", "random"), "--agents random: the bots of {rec} are North rules, East rules, "
+                             "West rules"),
+    (("-o", "min_bid=31"), "--option min_bid=31: {rec} is a game with min_bid=30"),
+    (("texas42", "-o", "min_bid=31"), "--option min_bid=31: {rec} is a game with min_bid=30"),
+])
+def test_resume_refuses_a_choice_that_is_not_the_records(tmp_path, given, said):
+    """--resume with another --seed, --seat, --agents or --option than the record's: they were
+    ignored without a word (asked for West, the person sat South); a one-line error, exit 2,
+    and the record is kept. The record's own ones, given again, are accepted."""
+    rec = tmp_path / "t.jsonl"
+    first = ("texas42", "--seed", "3", "--seat", "South", "--record", str(rec))
+    assert run(*first, input="pass\nquit\n").exit_code == 0
+    saved = rec.read_bytes()
+    res = run(*given, "--resume", str(rec), input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {said.format(rec=rec)}; --resume plays the game as "
+                                  "its record has it (leave the option out)")
+    assert rec.read_bytes() == saved
+    again = run(*first[:-2], "--agents", "rules", "-o", "min_bid=30", "--seat", "2",
+                "--resume", str(rec), input="quit\n")
+    assert again.exit_code == 0, again.output
+    assert "you are South" in again.output
+
+
+def test_resume_never_writes_over_another_saved_game(tmp_path):
+    """--resume A --record B, B a record there already (another game, a finished one): B was
+    written over without a word; it is refused as a new game's --record is, and B is kept.
+    --record naming A itself (another spelling of its path) is A."""
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert run("texas42", "--seed", "3", "--record", str(a), input="quit\n").exit_code == 0
+    assert run("texas42", "--seed", "4", "--record", str(b), input="quit\n").exit_code == 0
+    kept = b.read_bytes()
+    res = run("--resume", str(a), "--record", str(b), input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {b} holds a game already: give --record a new "
+                                  f"file, or leave it out to continue in {a}")
+    assert b.read_bytes() == kept
+    same = run("--resume", str(a), "--record", str(tmp_path / "." / "a.jsonl"), input="quit\n")
+    assert same.exit_code == 0, same.output
+    moved = run("--resume", str(a), "--record", str(tmp_path / "c.jsonl"), input="quit\n")
+    assert moved.exit_code == 0 and (tmp_path / "c.jsonl").is_file()
+
+
+@pytest.mark.parametrize("ruleset, answers", [("texas42", "quit\n"), ("texas42", "pass\n1\nquit\n"),
+                                              ("moon", "pass\n1\nquit\n")])
+def test_resume_shows_the_hand_so_far(tmp_path, ruleset, answers):
+    """Resumed, the person saw the turn's screen and nothing of the hand before it: not the bid
+    to beat nor who made it (the bar names no bidder while the auction is on), nor the trump's
+    caller, nor the bots' plays; the hand in progress is told again as it was the first time,
+    so the resumed game reads as the game left off."""
+    import re
+
+    def told(text: str) -> list[str]:  # the hand's story: its deal line and each move's line
+        lines = [re.sub(r"^(> )+", "", ln) for ln in text.splitlines()]
+        return [ln for ln in lines if re.match(r"(Hand \d|  \S)", ln)]
+
+    rec = tmp_path / "t.jsonl"
+    first = run(ruleset, "--seed", "5", "--seat", "2", "--record", str(rec), input=answers)
+    assert first.exit_code == 0, first.output
+    story = told(first.output)
+    story = story[max(i for i, ln in enumerate(story) if ln.startswith("Hand ")):]
+    assert len(story) > 1
+    res = run("--resume", str(rec), input="quit\n")
+    assert res.exit_code == 0, res.output
+    before, screen = res.output.split("\n--- hand ", 1)
+    assert told(before.split("you are", 1)[1]) == story
+
+
+def test_resume_keeps_the_records_ruleset_path_relative(tmp_path, monkeypatch):
+    """A game of a ruleset file beside its record names it from the record's folder (`our
+    hall.yaml`), so the folder can move. Resumed by the record's full path, the header was
+    rewritten with the ruleset's full path: the record changed with nothing played, and the
+    moved folder's record no longer found its ruleset. The header is kept as it was."""
+    import json
+
+    from support import cli
+
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "our hall.yaml").write_text(
+        "name: ourhall\ntitle: Our hall\nextends: texas42-tournament\nset:\n  min_bid: 31\n",
+        encoding="utf-8")
+    monkeypatch.chdir(games)
+    assert run("our hall.yaml", "--seed", "3", "--record", "t.jsonl",
+               input="1\nquit\n").exit_code == 0
+    saved = (games / "t.jsonl").read_bytes()
+    assert json.loads(saved.splitlines()[0])["source"] == "our hall.yaml"
+    monkeypatch.chdir(tmp_path)
+    res = run("--resume", str(games / "t.jsonl"), input="quit\n")
+    assert res.exit_code == 0, res.output
+    assert (games / "t.jsonl").read_bytes() == saved
+    elsewhere = tmp_path / "moved" / "b.jsonl"  # --record in another folder: named from there
+    elsewhere.parent.mkdir()
+    res = run("--resume", str(games / "t.jsonl"), "--record", str(elsewhere), input="quit\n")
+    assert res.exit_code == 0, res.output
+    head = json.loads(elsewhere.read_text(encoding="utf-8").splitlines()[0])
+    assert head["source"] == "../games/our hall.yaml"
+    (tmp_path / "games").rename(tmp_path / "kept")
+    r = cli("replay", "-q", str(tmp_path / "kept" / "t.jsonl"))
+    assert r.exit_code == 0, r.output
+
+
+def test_the_contract_line_is_said_as_replay_says_it(tmp_path):
+    """A game with no auction (All Fives) told its contract as `contract: layout (none)` and
+    replay as `contract: layout (no auction)`; Taroky's `contract: game (game) by North`: the
+    person sees the line replay prints for the same hand."""
+    import re
+
+    from support import cli
+
+    for ruleset, answers in (("allfives", "quit\n"), ("taroky", "1\n" * 7 + "quit\n"),
+                             ("texas42", "pass\nquit\n")):
+        rec = tmp_path / f"{ruleset}.jsonl"
+        res = run(ruleset, "--seed", "2", "--record", str(rec), input=answers)
+        assert res.exit_code == 0, res.output
+        said = re.findall(r"^(?:> )*(  contract: .*)$", res.output, re.M)
+        printed = re.findall(r"^(  contract: .*)$", cli("replay", str(rec)).stdout, re.M)
+        assert said and said == printed[:len(said)], (ruleset, said, printed)
+
+
+def test_help_says_seats_are_numbered_from_0(tmp_path):
+    """`--seat 1` seats a person in the second seat (East), as records number seats; --help
+    said only `by name or number (default the first)`, and a person who took 1 for the first
+    seat found themselves East."""
+    res = CliRunner().invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
+    assert "by number from 0" in " ".join(res.output.split())
+    assert "you are East" in run("texas42", "--seat", "1", "--seed", "1", "--record",
+                                 str(tmp_path / "t.jsonl"), input="quit\n").output
+
+
+def test_the_bar_shows_the_standing_bid_at_an_auction_turn(tmp_path):
+    """East bid 36 before the person's turn in the auction: the bar showed no bid (README: it
+    shows the bid and bidder); it shows the highest bid so far and who made it."""
+    res = run("texas42", "--seed", "5", "--seat", "South", "--record", str(tmp_path / "t.jsonl"),
+              input="quit\n")
+    assert res.exit_code == 0, res.output
+    bar = res.output.split("--- hand 1, auction: your turn, South ---\n", 1)[1].splitlines()[0]
+    assert bar.endswith(" | bid 36 by East"), bar
+
+
+def test_a_record_path_that_holds_another_file_is_not_called_a_game(tmp_path):
+    """--record notes.txt, a file that is no record: refused (never written over), but the line
+    said `notes.txt holds a game already: continue it with tablerules play --resume notes.txt`,
+    which then failed; it says the file is there and is not a game play wrote."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    res = run("texas42", "--seed", "1", "--record", str(notes), input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {notes} is there already and is not a game play "
+                                  "wrote: give --record FILE for a new game")
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+
+
+def test_a_new_game_over_a_finished_one_says_to_replay_it(tmp_path):
+    """The same command again after a game was played to its end: refused, as any saved game,
+    but the line said `continue it with tablerules play --resume FILE`, which then says the
+    game is over; it says to replay it."""
+    rec = tmp_path / "t.jsonl"
+    game = ("texas42", "-o", "marks_to_win=1", "--seed", "3", "--record", str(rec))
+    assert "record written to" in run(*game, input="1\n" * 60).output
+    res = run(*game, input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {rec} holds a finished game: replay it with "
+                                  f"tablerules replay {rec}, or give --record FILE for a new one")
+
+
+def test_resume_of_a_finished_game_says_how_to_watch_it(tmp_path):
+    """--resume of a game played to its end: said at its end line, exit 1, untested before; the
+    line says the command that shows it (replay), quoted for the shell."""
+    import shlex
+
+    rec = tmp_path / "a game.jsonl"
+    assert "record written to" in run("texas42", "-o", "marks_to_win=1", "--seed", "3",
+                                      "--record", str(rec), input="1\n" * 60).output
+    res = run("--resume", str(rec))
+    assert res.exit_code == 1, res.output
+    first = res.output.splitlines()[0]
+    assert first == (f"{rec}:{len(rec.read_text().splitlines())}:1: error: the game in this "
+                     "record is over: nothing to resume (watch it with tablerules replay "
+                     f"{shlex.quote(str(rec))})")
+
+
+@pytest.mark.parametrize("cut", ["end", "partial and end"])
+def test_resume_of_a_cut_off_record_says_so_as_replay_does(tmp_path, cut):
+    """A record that lost its last lines (play writes it whole: it was damaged after): resume
+    started the game again from where the lines stopped without a word, the moves after lost;
+    it says what replay says, at the line, exit 1, and the record is kept."""
+    from support import cli
+
+    rec = tmp_path / "t.jsonl"
+    run("texas42", "--seed", "3", "--seat", "South", "--record", str(rec),
+        input="pass\n1\nquit\n")
+    lines = rec.read_text().splitlines()
+    rec.write_text("\n".join(lines[:-1] if cut == "end" else lines[:-2]) + "\n")
+    damaged = rec.read_bytes()
+    r = cli("replay", str(rec))
+    said = r.stderr.strip()
+    assert r.exit_code == 1 and said.startswith(f"{rec}:"), said
+    res = run("--resume", str(rec), input="quit\n")
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == said
+    assert rec.read_bytes() == damaged
+
+
+def test_the_persons_own_agents_entry_is_ignored_as_documented(tmp_path):
+    """README and --help: `--agents` one per seat, `your seat's entry ignored`; it was read,
+    so the record header's own list (`rules,random,person,random`) was refused as an unknown
+    agent `person`, new game or --resume. It is ignored; the bots' entries are read as ever."""
+    rec = tmp_path / "t.jsonl"
+    res = run("texas42", "--seat", "South", "--seed", "3", "--agents", "rules,random,person,random",
+              "--record", str(rec), input="quit\n")
+    assert res.exit_code == 0, res.output
+    assert "the others are North (rules), East (random), West (random)" in res.output
+    again = run("--resume", str(rec), "--agents", "rules,random,person,random", input="quit\n")
+    assert again.exit_code == 0, again.output
+    bad = run("texas42", "--seat", "South", "--agents", "rules,random,person,bogus",
+              "--record", str(tmp_path / "u.jsonl"))
+    assert bad.exit_code == 2
+    assert bad.output.splitlines()[1:] == ["    rules,random,person,bogus",
+                                           "                        ^"]
+
+
+def test_resume_to_a_record_that_is_a_folder_or_another_file_is_said_as_it_is(tmp_path):
+    """--resume A --record B: B a folder was called `B holds a game already` (README: a record
+    that cannot be written, a folder, is `error: cannot write B: reason`, exit 1), and B a file
+    that is no record was said to hold a game too."""
+    a = tmp_path / "a.jsonl"
+    assert run("texas42", "--seed", "3", "--record", str(a), input="quit\n").exit_code == 0
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    res = run("--resume", str(a), "--record", str(folder), input="quit\n")
+    assert res.exit_code == 1, res.output
+    assert res.output == f"error: cannot write {folder}: Is a directory\n"  # and nothing else
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n", encoding="utf-8")
+    res = run("--resume", str(a), "--record", str(notes), input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {notes} is there already and is not a game play "
+                                  f"wrote: give --record a new file, or leave it out to "
+                                  f"continue in {a}")
+    assert notes.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_resume_of_a_ruleset_says_it_is_one(tmp_path):
+    """`play --resume our-hall.yaml`, the ruleset where the saved game goes: `not JSON: Expecting
+    value`; it is said to be a ruleset, and that `play RULESET` starts a game of it (exit 1,
+    as a record that cannot be read)."""
+    import shlex
+
+    ours = tmp_path / "our hall.yaml"
+    ours.write_text("name: ourhall\ntitle: Our hall\nextends: texas42\n", encoding="utf-8")
+    res = run("--resume", str(ours))
+    assert res.exit_code == 1, res.output
+    assert res.output == (f"{ours}: error: {ours} is a ruleset, not a saved game: `tablerules "
+                          f"play {shlex.quote(str(ours))}` starts a game of it\n")
+
+
+@pytest.mark.parametrize("ruleset, options", [("moon", ["-o", "target=7"]),
+                                              ("allfives", ["-o", "target=61"])])
+def test_a_game_quit_and_resumed_is_the_record_of_the_game_played_straight(tmp_path, ruleset,
+                                                                           options):
+    """Deterministic records: the same ruleset, options, agents, seed and answers give the same
+    bytes whether the game was played straight through or quit twice and resumed (the bots'
+    buries said face down, the hand retold, the header's ruleset kept as it was)."""
+    straight, cut = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    game = (ruleset, *options, "--seed", "7", "--seat", "1")
+    done = run(*game, "--record", str(straight), input="1\n" * 400)
+    assert "record written to" in done.output, done.output
+    assert run(*game, "--record", str(cut), input="1\n1\n1\nquit\n").exit_code == 0
+    assert run("--resume", str(cut), input="1\n" * 5 + "quit\n").exit_code == 0
+    assert "record written to" in run("--resume", str(cut), input="1\n" * 400).output
+    assert cut.read_bytes() == straight.read_bytes()

@@ -120,3 +120,91 @@ def test_a_shards_record_replays_alone(tmp_path, monkeypatch):
     write(tmp_path / "short.jsonl", lines[:last] + [{"type": "end", "games": 1}])
     r = cli("replay", "short.jsonl", "-q")
     assert r.exit_code == 1 and "header promises 2" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("html", [False, True])
+def test_sigterm_stops_a_replay_as_ctrl_c_does(rec, tmp_path, html):
+    """SIGTERM while replay verified a record killed it by the signal without a word; README's
+    `interrupted` and exit status 130 for Ctrl-C or SIGTERM holds (the signal is sent from
+    inside the replay here, where a `kill` would land)."""
+    import os
+    import subprocess
+    import sys
+
+    from support import pythonpath
+    args = ["replay", str(rec)] + (["--html", str(tmp_path / "p.html")] if html else [])
+    script = ("import os, signal, sys\n"
+              "import tablerules.records.replay as r\n"
+              "real = r.replay\n"
+              "def termed(*a, **kw):\n"
+              "    os.kill(os.getpid(), signal.SIGTERM)\n"
+              "    return real(*a, **kw)\n"
+              "r.replay = termed\n"
+              f"sys.argv = ['tablerules', *{args!r}]\n"
+              "from tablerules.cli import run\n"
+              "run()\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=pythonpath()), timeout=60)
+    assert r.returncode == 130 and r.stderr == "interrupted\n", (r.returncode, r.stderr)
+
+
+def test_a_game_out_of_range_of_a_stopped_play_record_names_the_game_it_holds(tmp_path):
+    """A record a person quit in its first game: `--game 2` said `it holds none`, though
+    `--game 1` shows that game (verified as far as it goes); it says the game it holds."""
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "mine.play.jsonl"
+    r = CliRunner().invoke(app, ["play", "texas42", "--seed", "5", "--record", str(rec)],
+                           input="1\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert cli("replay", str(rec), "--game", "1").exit_code == 0
+    r = cli("replay", str(rec), "--game", "2")
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[0] == (f"{rec}:1:1: error: the record has no game 2: it holds "
+                                        "game 1, stopped in a hand")
+
+
+@pytest.mark.parametrize("named, said", [
+    ("allfives", 'the record is a game of "texas42"; --ruleset "allfives" is one of allfives'),
+    ("nothere.yaml", 'cannot load --ruleset "nothere.yaml": no such ruleset file: nothere.yaml'),
+])
+def test_a_ruleset_named_with_replay_is_said_as_the_one_named(rec, named, said):
+    """`replay --ruleset allfives` of a Texas 42 record said `cannot load the record's ruleset
+    "allfives": unknown option 'followme_doubles'`, as if the record named All Fives and All
+    Fives were broken; it says the record's game is another, or that --ruleset cannot load."""
+    r = cli("replay", str(rec), "--ruleset", named)
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[0] == f"{rec}:1:1: error: {said}"
+
+
+@pytest.mark.parametrize("html", [False, True])
+def test_a_ruleset_given_to_replay_is_said_to_be_one(tmp_path, html):
+    """`tablerules replay our-hall.yaml`: a ruleset where a record goes was `not JSON: Expecting
+    value` with its first comment quoted; it is said to be a ruleset, and which commands take
+    it, as a record given where a ruleset goes is said to be a record (exit 1 as before)."""
+    ours = tmp_path / "our hall.YAML"
+    ours.write_text("# our hall\nname: ourhall\ntitle: Our hall\nextends: texas42\n",
+                    encoding="utf-8")
+    args = ["replay", str(ours)] + (["--html", str(tmp_path / "p.html")] if html else [])
+    r = cli(*args)
+    assert r.exit_code == 1
+    q = f"'{ours}'"
+    assert r.stderr == (f"{ours}: error: {ours} is a ruleset, not a game record: `tablerules "
+                        f"play {q}` or `tablerules simulate {q} --record FILE` make one\n")
+    assert not (tmp_path / "p.html").exists()
+
+
+def test_a_stopped_play_record_replays_with_the_command_that_continues_it(tmp_path):
+    """replay of a game a person stopped said `tablerules play --resume continues it` without the
+    file, in a place where the file is known: the command is given whole, the path quoted."""
+    import shlex
+
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "my game.jsonl"
+    r = CliRunner().invoke(app, ["play", "texas42", "--seed", "5", "--record", str(rec)],
+                           input="1\nquit\n")
+    assert r.exit_code == 0, r.output
+    out = " ".join(cli("replay", str(rec)).stdout.split())  # long lines are wrapped
+    assert out.endswith("(the game stopped here, in the hand; `tablerules play --resume "
+                        f"{shlex.quote(str(rec))}` continues it)")

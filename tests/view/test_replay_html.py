@@ -219,3 +219,76 @@ def test_a_lays_frame_shows_the_ends_as_the_text_replay_counts_them(tmp_path):
             if " sets down " in ln or " lays on " in ln]
     assert shown == said and len(said) > 10
     assert any("(" in s for s in shown)  # a double, by both halves
+
+
+@pytest.mark.parametrize("where", ["no/dir/x.html", "folder"])
+def test_a_page_that_cannot_be_written_is_said_before_the_record_is_verified(tmp_path, where):
+    """--html in a folder that is not there, or a folder: said after every game of the record
+    was verified (minutes for a big one), and a bad record's error came instead; it is the one
+    line README gives a failed write, exit 1, before the record is read."""
+    (tmp_path / "folder").mkdir()
+    rec = tmp_path / "bad.jsonl"
+    rec.write_text("not a record\n", encoding="utf-8")
+    out = tmp_path / where
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 1, r.output
+    why = "it is a folder" if where == "folder" else f"there is no folder {out.parent}"
+    assert r.stderr == f"error: cannot write {out}: {why}\n"
+
+
+def test_the_line_says_a_stopped_record_was_stopped_as_replay_q_does(tmp_path):
+    """A game a person stopped: `replay -q` says `(0 games verified; the run was interrupted
+    after 0 of its 1 games)`, and --html said `ok (0 games verified); wrote ...: game 1`, as if
+    the record were whole and yet held no game; its line says it as -q does."""
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "mine.play.jsonl"
+    r = CliRunner().invoke(app, ["play", "moon", "--seed", "2", "--record", str(rec)],
+                           input="pass\n1\nquit\n")
+    assert r.exit_code == 0, r.output
+    q = cli("replay", "-q", str(rec))
+    assert q.exit_code == 0, q.output
+    said = q.stdout.strip().split(": ok ", 1)[1]
+    assert "interrupted" in said
+    out = tmp_path / "mine.html"
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith(f"{rec}: ok {said}; wrote {out}: game 1, "), r.stdout
+
+
+def test_the_bar_shows_the_standing_bid_while_the_auction_is_on(tmp_path):
+    """East bids 36 and the others pass: the page's bar said `no bid yet` until the auction was
+    over (README: the bar shows the bid and bidder); each step of the auction shows the highest
+    bid so far and who made it."""
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "mine.play.jsonl"
+    r = CliRunner().invoke(app, ["play", "texas42", "--seed", "5", "--seat", "South",
+                                 "--record", str(rec)], input="pass\nquit\n")
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "mine.html"
+    assert cli("replay", str(rec), "--html", str(out)).exit_code == 0
+    frames = page_data(out.read_text(encoding="utf-8"))["games"][0]["frames"]
+    assert frames[1]["t"] == "East bid 36"
+    assert [(f.get("bd"), f.get("by")) for f in frames[:5]] == \
+        [(None, None)] + [("36", 1)] * 4
+
+
+def test_the_seat_whose_turn_it_is_to_take_the_hand_is_not_called_the_one_to_move(tmp_path):
+    """A ruleset's `deal.turn` (Taroky's: the seat whose turn it is to take the hand) was said
+    `Hand 1: South deals; North's turn` while East was the one to speak (the page marks East
+    `to auction`), and play did not say it; replay, the page and play say `North's turn to take
+    the hand`, the words of docs/ruleset-format.md."""
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "t.play.jsonl"
+    r = CliRunner().invoke(app, ["play", "taroky", "--seed", "2", "--record", str(rec)],
+                           input="quit\n")
+    assert r.exit_code == 0, r.output
+    said = "Hand 1: South deals; North's turn to take the hand"
+    assert said in r.output.splitlines()
+    assert said in cli("replay", str(rec)).stdout.splitlines()
+    out = tmp_path / "t.html"
+    assert cli("replay", str(rec), "--html", str(out)).exit_code == 0
+    first = page_data(out.read_text(encoding="utf-8"))["games"][0]["frames"][0]
+    assert first["t"] == said and first["tu"] == 3  # East, the first to speak

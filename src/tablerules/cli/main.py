@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import select
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -1330,7 +1331,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
          option: Optional[List[str]] = typer.Option(None, "--option", "-o", metavar="NAME=VALUE",
                                                     help="Set a ruleset option (repeatable)."),
          seat: Optional[str] = typer.Option(None, "--seat", metavar="NAME|NUMBER",
-                                            help="Your seat, by name or number (default the first)."),
+                                            help="Your seat, by name or by number from 0 (default 0, "
+                                                 "the first)."),
          agents: Optional[str] = typer.Option(None, "--agents", metavar="AGENTS",
                                               help="The bots, as simulate takes them (your seat's "
                                                    "entry is ignored); default the ruleset's."),
@@ -1352,11 +1354,15 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     so Ctrl-C loses nothing: continue it with tablerules play --resume FILE.
     """
     import random as _random
-    from ..play import PERSON, Session, read_record
+    from ..play import PERSON, Session, read_record, written_by_play
     steps = None
     if resume is not None:
         if not resume.is_file():  # the command line names no record: a usage error
             _usage(f"no record {resume} to resume")
+        if str(resume).lower().endswith((".yaml", ".yml")):  # a ruleset where the game goes
+            _err(f"{resume}: error: {resume} is a ruleset, not a saved game: `tablerules play "
+                 f"{shlex.quote(str(resume))}` starts a game of it")
+            raise typer.Exit(1)
         try:
             head, steps = read_record(str(resume))
         except TablerulesError as e:  # where in the record, as replay says it (exit 1)
@@ -1365,10 +1371,13 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             named = _load(ruleset, option).definition.name
             if named != head["ruleset"]:
                 _usage(f"{resume} is a game of {head['ruleset']}, not of {named}")
-        from ..records.replay import header_game
+        from ..records.replay import header_game, replay as verify
         try:  # the header's game, checked as replay checks it (a record's error, exit 1)
             game = header_game(head, str(resume), 1, ruleset,
                                hint="name it: tablerules play RULESET --resume FILE")
+            # the whole record verified as replay verifies it: a record damaged after play
+            # wrote it (cut off, a line changed) is said as replay says it, not played from
+            verify(str(resume), ruleset=ruleset, keep=0, text=False)
         except TablerulesError as e:
             _record_failed(e)
         names = head["agents"]
@@ -1376,15 +1385,28 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             _usage(f"{resume} is not a game one person played: its header names the agent "
                    f"{PERSON} on {names.count(PERSON)} seats, not one")
         you = names.index(PERSON)
+        _as_recorded(resume, head, game, you, seed, seat, agents, option)
         seed = head["seed"]
         path = str(record_file or resume)
+        from ..records.io import same_file
+        if record_file is not None and record_file.is_file() and \
+                same_file(record_file, [resume]) is None:  # never over another saved file
+            what = "holds a game already" if written_by_play(str(record_file)) else \
+                "is there already and is not a game play wrote"
+            _usage(f"{record_file} {what}: give --record a new file, or leave it out to "
+                   f"continue in {resume}")
     else:
         if ruleset is None:
             _usage("name a RULESET to play, or --resume FILE")
+        if ruleset.lower().endswith((".jsonl", ".jsonl.gz")) and os.path.isfile(ruleset):
+            q = shlex.quote(ruleset)  # a saved game where the ruleset goes: how to continue it
+            _err(f"{ruleset}: error: {ruleset} is a game record, not a ruleset: `tablerules play "
+                 f"--resume {q}` continues its game, `tablerules replay {q}` shows it")
+            raise typer.Exit(1)
         game = _load(ruleset, option)
         gd = game.definition
         you = _seat_of(seat, gd)
-        given = _agent_list(agents) if agents is not None else None
+        given = _bots_agents(agents, gd.seat_count, you) if agents is not None else None
         if given is not None and len(given) == 1:
             given = given * gd.seat_count
         names = _agents_for(game, given)
@@ -1395,24 +1417,36 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             typer.echo(f"seed {seed}")
         path = str(record_file or f"{gd.name}-{seed}.play.jsonl")
         if os.path.isfile(path):  # a new game never writes over a saved one
+            if not written_by_play(path):
+                _usage(f"{path} is there already and is not a game play wrote: give "
+                       "--record FILE for a new game")
+            from ..records.replay import last_line
+            end = last_line(path) or {}
+            if end.get("type") == "end" and "stopped" not in end:  # played to its end
+                _usage(f"{path} holds a finished game: replay it with tablerules replay "
+                       f"{shlex.quote(path)}, or give --record FILE for a new one")
             _usage(f"{path} holds a game already: continue it with tablerules play --resume "
-                   f"{path}, or give --record FILE for a new one")
+                   f"{shlex.quote(path)}, or give --record FILE for a new one")
     gd = game.definition
     session = Session(game, you, [n if n != PERSON else names[(you + 1) % len(names)]
                                   for n in names], seed, path, typer.echo,
                       colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    if steps is not None and ruleset is None:  # the record's ruleset, named as it named it
+        session.head["source"] = _resumed_source(head, game.ref, path)
     if steps is not None:
         try:
             session.resume(steps)
         except TablerulesError as e:
             _record_failed(e)
-        typer.echo(f"resumed {path}: hand {session.st.hands_played + 1}")
     try:  # written before the game: a record that cannot be is said now, as simulate says it
         session.save()
     except OSError as e:
         raise WriteError(path, e) from None  # one line, exit 1, as any failed write
+    if steps is not None:
+        typer.echo(f"resumed {path}: hand {session.st.hands_played + 1}")
     typer.echo(f"{gd.title}: you are {gd.seat_names[you]}; the others are "
                f"{', '.join(f'{gd.seat_names[s]} ({names[s]})' for s in range(gd.seat_count) if s != you)}")
+    session.retell()  # a resumed game: the hand it stopped in, as it was played
     tty = sys.stdin.isatty()
 
     def ask(prompt: str):
@@ -1425,9 +1459,13 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
             while not select.select([sys.stdin], [], [], 0.1)[0]:
                 pass
         line = sys.stdin.readline()  # a terminal gives one line a read, as the person typed it
+        if not line and tty:  # Ctrl-D: the terminal echoed no line end; the prompt's line ends
+            sys.stdout.write("\n")
         return line if line else None
 
-    saved = f"game saved to {path}; continue with: tablerules play --resume {path}"
+    # the commands suggested run as printed: a path with a space is quoted for the shell
+    saved = f"game saved to {path}; continue with: tablerules play --resume {shlex.quote(path)}"
+    term = _terminate_as_interrupt()  # SIGTERM stops the game as Ctrl-C does (README: 130)
     try:
         how = session.run(ask)
     except KeyboardInterrupt:
@@ -1437,10 +1475,83 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
         if _echo_stream(e) is not None:
             raise
         raise WriteError(path, e) from None  # one line, exit 1, as any failed write
+    finally:
+        _restore_terminate(term)
     if how == "quit":
         typer.echo(saved)
         return
-    typer.echo(f"record written to {path}; replay it with: tablerules replay {path}")
+    typer.echo(f"record written to {path}; replay it with: tablerules replay "
+               f"{shlex.quote(path)}")
+
+
+def _bots_agents(text: str, seats: int, you: int) -> list[str]:
+    """play's --agents, as `_agent_list` reads them, except that in a list of one per seat the
+    person's own entry is not read (README: ignored), so a record header's own list, with
+    `person` at that seat, is taken; a bot's entry at fault is shown where it is in the text."""
+    parts = text.split(",")
+    if len(parts) != seats or seats < 2:
+        return _agent_list(text)
+    from ..agents import AGENTS, AgentTextError
+    from ..agents.base import parse_agent
+    out: list[str | None] = []
+    col = 1
+    try:
+        for s, part in enumerate(parts):
+            out.append(None if s == you else parse_agent(part, AGENTS, whole=text, at=col).text)
+            col += len(part) + 1
+    except AgentTextError as e:
+        _err(e.render())
+        raise typer.Exit(2)
+    bot = next(a for a in out if a is not None)  # the person's seat: never played by it
+    return [a if a is not None else bot for a in out]
+
+
+def _resumed_source(head: dict, ref: str, path: str) -> str:
+    """The `source` of a resumed game's header: a ruleset file the record named from its own
+    folder is still named from the folder of the record written (`path`), however the record
+    was given (`ref`, where it was found, is from the working folder, or whole when the record
+    was given whole); a built-in name or a whole path as the record has it."""
+    from ..records.io import is_path_ref, source_for
+    src = head["source"]
+    if not is_path_ref(src) or os.path.isabs(src):
+        return src
+    try:
+        return source_for(os.path.relpath(ref), path)
+    except ValueError:  # no relative path from here to it (another drive)
+        return src
+
+
+def _as_recorded(resume: Path, head: dict, game, you: int, seed: int | None, seat: str | None,
+                 agents: str | None, option: list[str] | None) -> None:
+    """--resume plays the game its record holds: a --seed, --seat, --agents or --option given
+    with it that is not the record's is a usage error (the record's own, given again, is
+    fine), not left aside without a word."""
+    gd = game.definition
+    why = None
+    if seed is not None and seed != head["seed"]:
+        why = f"--seed {seed}: {resume} is the game of seed {head['seed']}"
+    elif seat is not None and _seat_of(seat, gd) != you:
+        why = f"--seat {seat}: in {resume} you are {gd.seat_names[you]}"
+    elif agents is not None:
+        from ..records.runner import seat_agents
+        given = _bots_agents(agents, gd.seat_count, you)
+        _check_agent_count(given, game)
+        given = seat_agents(given, gd.seat_count)
+        bots = [(gd.seat_names[s], head["agents"][s]) for s in range(gd.seat_count) if s != you]
+        if any(given[s] != head["agents"][s] for s in range(gd.seat_count) if s != you):
+            why = (f"--agents {agents}: the bots of {resume} are "
+                   f"{', '.join(f'{n} {a}' for n, a in bots)}")
+    if why is None and option:
+        from ..definition import value_str as _value_str
+        from ..interpreter.options import parse_cli_options
+        chosen = _load(game.ref, option).definition.options  # a bad --option: as for a new game
+        for name in parse_cli_options(option):
+            if chosen.get(name) != head["options"].get(name):
+                why = (f"--option {name}={_value_str(chosen.get(name))}: {resume} is a game "
+                       f"with {name}={_value_str(head['options'].get(name))}")
+                break
+    if why is not None:
+        _usage(f"{why}; --resume plays the game as its record has it (leave the option out)")
 
 
 def _seat_of(text: str | None, gd) -> int:
@@ -1479,9 +1590,23 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
     With --html OUT the verified games are written to OUT as a page (dominoes or cards drawn,
     marks as rings, every step with next/previous and a slider) instead of printed.
     """
+    if str(file).lower().endswith((".yaml", ".yml")) and file.is_file():
+        q = shlex.quote(str(file))  # a ruleset where the record goes: which commands take it
+        _err(f"{file}: error: {file} is a ruleset, not a game record: `tablerules play {q}` or "
+             f"`tablerules simulate {q} --record FILE` make one")
+        raise typer.Exit(1)
+    term = _terminate_as_interrupt()  # SIGTERM stops it as Ctrl-C does: `interrupted`, 130
+    try:
+        if html is not None:
+            return _replay_html(file, html, game, ruleset)
+        _replay_text(file, game, ruleset, quiet)
+    finally:
+        _restore_terminate(term)
+
+
+def _replay_text(file: Path, game: Optional[int], ruleset: Optional[str], quiet: bool) -> None:
+    """replay without --html: the games printed as they are verified (or -q's one line)."""
     from ..records.replay import last_line, replay as run
-    if html is not None:
-        return _replay_html(file, html, game, ruleset)
     # the games stream out as they are verified; whether the run was stopped is said before
     # them, so it is read first from the record's end line (checked when the replay gets there)
     end = {} if quiet else last_line(str(file)) or {}  # -q says it after the games
@@ -1512,18 +1637,27 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
         for d in e.diagnostics:
             _err(_render_record_error(d))
         raise typer.Exit(1)
-    stopped = (f"; the run was {result.stopped} after {result.verified} of its {result.promised} "
-               "games" if result.stopped else "")
+    stopped = _stopped(result.stopped, result.verified, result.promised)
     if quiet:
         typer.echo(f"{file}: ok ({plural(result.verified, 'game')} verified{stopped})")
     elif not said:
         start(result)
 
 
+def _stopped(stopped: str | None, verified: int, promised: int) -> str:
+    """After "N games verified": that the run was stopped before all its games, if it was."""
+    return (f"; the run was {stopped} after {verified} of its {promised} games" if stopped
+            else "")
+
+
 def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[str]) -> None:
     """replay --html: verify the record, then write its page."""
     from ..view import build_frames, write_html
     _not_read_and_written(out, [file], "--html")
+    why = _unwritable(out)  # said now, not after every game of a big record was verified
+    if why is not None:
+        _err(f"error: cannot write {out}: {why}")
+        raise typer.Exit(1)
     try:
         data = build_frames(str(file), only_game=game, ruleset=ruleset)
     except TablerulesError as e:
@@ -1541,7 +1675,9 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
     more = (f" (of {meta['games_in_record']}; at most {meta['max_games']} without --game)"
             if game is None and meta["games_in_record"] > len(shown) else "")
     steps = sum(len(g["frames"]) for g in data["games"])
-    typer.echo(f"{file}: ok ({plural(meta['games_in_record'], 'game')} verified); wrote {out}: "
+    n = meta["games_in_record"]
+    stopped = _stopped(meta["stopped"], n, meta["promised"])
+    typer.echo(f"{file}: ok ({plural(n, 'game')} verified{stopped}); wrote {out}: "
                f"{which}{more}, {steps} steps")
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from .phases import AUCTION, CHANCE, PHASE_NAMES
 
 HIDDEN = None  # an action a seat did not see: a piece dealt to another seat, another's bury
+HIDDEN_NAME = "bury (face down)"  # such an action, named in an observation
 
 
 def visible_actions(st, seat: int, start: int = 0, end: int | None = None
@@ -214,7 +215,7 @@ class Observer:
 def _named(g, hist) -> list:
     """Decisions (no chance action, no lot) as [seat, action name]."""
     names = g.actions.names
-    return [[s, names[a] if a is not HIDDEN else "bury (face down)"] for s, a in hist if s >= 0]
+    return [[s, names[a] if a is not HIDDEN else HIDDEN_NAME] for s, a in hist if s >= 0]
 
 
 def _this_hand(st, seat: int) -> tuple[tuple, tuple]:

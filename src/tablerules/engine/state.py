@@ -337,6 +337,14 @@ class State:
         return self.ctx.bidder
 
     @property
+    def standing_bid(self) -> tuple[int, int]:
+        """(bid index, seat) of the bid that stands: while the auction is on, the highest bid
+        so far and who made it ((0, -1) before any); after it, the contract's bid and bidder."""
+        if self.phase == AUCTION and self.bidding is not None:
+            return (self.ctx.high, self.bidding.high_seat) if self.ctx.high > 0 else (0, -1)
+        return self.ctx.bid, self.ctx.bidder
+
+    @property
     def contract(self) -> int:
         return self.ctx.contract
 

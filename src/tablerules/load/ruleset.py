@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
 from pathlib import Path
 
 from ..errors import Diagnostic, LoadError, Span, did_you_mean
@@ -57,7 +58,7 @@ def _not_yaml(ref: str, p: Path, span: Span | None) -> LoadError | None:
     where = span or Span(_short(ref), 0, 0)
     if name.endswith((".jsonl", ".jsonl.gz")):
         return LoadError(f"{_short(ref)} is a game record, not a ruleset: `tablerules replay "
-                         f"{_short(ref)}` plays it again", where)
+                         f"{shlex.quote(_short(ref))}` plays it again", where)
     return LoadError(f"{_short(ref)} is not a .yaml file: a ruleset is a YAML file named "
                      f"NAME.yaml or NAME.yml, or a built-in name", where)
 

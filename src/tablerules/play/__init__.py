@@ -3,7 +3,7 @@ records, below the command line)."""
 
 from __future__ import annotations
 
-from .record import PERSON, read as read_record
+from .record import PERSON, read as read_record, written_by_play
 from .session import Session
 
-__all__ = ["PERSON", "Session", "read_record"]
+__all__ = ["PERSON", "Session", "read_record", "written_by_play"]

@@ -9,12 +9,13 @@ header (records.runner.PERSON).
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from ..records import runner, v3
 from ..records.io import written_whole
 from ..records.replay import header_line, read_lines
-from ..errors import RecordError, Span
+from ..errors import RecordError, Span, TablerulesError
 
 PERSON = runner.PERSON
 
@@ -55,6 +56,16 @@ def write(path: str, head: dict, lines: list[dict], over: bool) -> None:
         f.write("".join(runner.dumps(o) + "\n" for o in body))
 
 
+def written_by_play(path: str) -> bool:
+    """Whether `path` is a record `play` wrote (its header, read as `replay` reads it, is
+    compact with a person at the table), whether its game is over or not."""
+    try:
+        _, head, _ = header_line(path, read_lines(path))
+    except TablerulesError:
+        return False
+    return head["version"] == v3.VERSION and PERSON in head["agents"]
+
+
 def read(path: str) -> tuple[dict, list[tuple[str, object, int]]]:
     """(header, the game's steps in order) of a record `play` wrote: each step ("deal", its
     hand or partial line) or ("action", an action's name), with the record line it is on. The
@@ -74,6 +85,6 @@ def read(path: str) -> tuple[dict, list[tuple[str, object, int]]]:
             steps.append(("deal", obj, ln))
             steps.extend(("action", a, ln) for a in obj.get("actions", []))
         elif t == "end" and "stopped" not in obj:
-            raise RecordError("the game in this record is over: nothing to resume",
-                              Span(path, ln, 1))
+            raise RecordError("the game in this record is over: nothing to resume (watch it "
+                              f"with tablerules replay {shlex.quote(path)})", Span(path, ln, 1))
     return head, steps

@@ -55,8 +55,9 @@ def status(st, seat: int, obs: dict) -> str:
     if obs.get("phase") in ("play", "lead") or any(obs.get("tricks", ())):
         hand += f"; tricks {'-'.join(map(str, obs['tricks']))}"
     parts.append(hand)
-    if obs.get("bidder", -1) >= 0:
-        parts.append(f"bid {obs['bid']} by {gd.seat_names[obs['bidder']]}"
+    bid, bidder = st.standing_bid  # while the auction is on, the highest bid so far
+    if bidder >= 0:
+        parts.append(f"bid {gd.bids[bid].label} by {gd.seat_names[bidder]}"
                      + (f" ({obs['contract']})" if obs.get("contract") else ""))
     elif obs.get("contract") and len(gd.contracts) > 1:
         parts.append(obs["contract"])

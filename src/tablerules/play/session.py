@@ -7,12 +7,13 @@ import random
 from typing import Callable
 
 from ..agents import make_agent
+from ..engine.observe import HIDDEN, HIDDEN_NAME, visible_actions
 from ..engine.state import State
 from ..errors import GameError, RecordError, Span
 from ..records.runner import game_seed, signals_held
 from . import record
 from .choose import resolve
-from ..records.replay import by_side, side_name
+from ..records.replay import by_side, contract_text, side_name, turn_text
 from .screen import choices, screen
 
 QUIT = -1
@@ -40,10 +41,20 @@ class Session:
         self.st = State(gd, record=True)
         self.lines: list[dict] = [{"type": "game", "game": 1, "seed": base}]
         self.quiet = False
+        self.held: list[str] | None = None  # a resumed game's hand so far, told by `retell`
 
     def say(self, text: str) -> None:
-        if not self.quiet:
+        if self.held is not None:
+            self.held.append(text)
+        elif not self.quiet:
             self.out(text)
+
+    def retell(self) -> None:
+        """The hand a resumed game stopped in, told as it was when it was played (its deal and
+        each move as the person saw them), so the turn after it reads as the game left off."""
+        for text in self.held or ():
+            self.out(text)
+        self.held = None
 
     def save(self) -> None:
         record.write(self.path, self.head, self.lines, self.st.is_terminal())
@@ -56,10 +67,14 @@ class Session:
 
     def apply(self, seat: int, action: int) -> None:
         st = self.st
-        self.lines.append({"type": "decision", "action": st.action_to_string(action)})
         name = st.action_to_string(action)
+        self.lines.append({"type": "decision", "action": name})
         who = f"{self.gd.seat_names[seat]}{' (you)' if seat == self.seat else ''}"
+        at = len(st.history)
         st.apply_action(action)
+        # as the person saw it: another seat's bury is face down (engine.observe)
+        if visible_actions(st, self.seat, at, at + 1) == [(seat, HIDDEN)]:
+            name = HIDDEN_NAME
         self.say(f"  {who:<12} {name}")
         self.take_events()
 
@@ -81,11 +96,10 @@ class Session:
         name = gd.seat_names
         t = ev["type"]
         if t == "deal":
-            self.say(f"\nHand {ev['hand']}: {name[ev['dealer']]} deals")
-        elif t == "contract":
-            decl = ", ".join(f"{k} {v}" for k, v in ev["declarations"].items())
-            by = f" by {name[ev['bidder']]}" if ev["bidder"] >= 0 else ""
-            self.say(f"  contract: {ev['contract']} ({ev['bid']}){by}" + (f", {decl}" if decl else ""))
+            self.say(f"\nHand {ev['hand']}: {name[ev['dealer']]} deals"
+                     f"{turn_text(ev, name.__getitem__)}")
+        elif t == "contract":  # as replay says it
+            self.say(contract_text(ev, ev["playing"], name.__getitem__, gd.seat_count))
         elif t == "trick":
             self.say(f"  trick {ev['n']}: {'  '.join(f'{name[s]} {p}' for s, p in ev['plays'])}"
                      f"  -> {name[ev['winner']]} takes {ev['points']}")
@@ -123,9 +137,12 @@ class Session:
         gd = self.gd
         self.quiet = True
         ln = 0
+        last = max((i for i, step in enumerate(steps) if step[0] == "deal"), default=-1)
         try:
-            for kind, value, ln in steps:
+            for i, (kind, value, ln) in enumerate(steps):
                 at = Span(self.path, ln, 1)
+                if i == last:  # the hand it stopped in: kept for `retell`
+                    self.held = []
                 if kind == "deal":
                     if not st.is_chance_node():
                         raise RecordError("the record deals where the game has a decision to make",
@@ -147,8 +164,12 @@ class Session:
                                       "which its agent does not", at)
                 self.apply(seat, a)
         except GameError as e:
+            self.held = None
             raise RecordError(f"the record does not play: {e.message}", Span(self.path, ln, 1)) \
                 from None
+        except RecordError:
+            self.held = None
+            raise
         finally:
             self.quiet = False
 
@@ -157,6 +178,7 @@ class Session:
     def run(self, ask: Callable[[str], str | None]) -> str:
         """Play to the end, or until the person quits ("over" or "quit"); `ask(prompt)` reads
         one answer (None at the end of the input)."""
+        self.retell()  # a resumed game's hand so far, if it was not told yet
         st = self.st
         while not st.is_terminal():
             seat = st.actor

@@ -9,6 +9,7 @@ the games the record holds (or its `end` line says why it holds fewer).
 from __future__ import annotations
 
 import json
+import shlex
 import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -211,6 +212,7 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         out.first, out.promised = _check_shard(head, Span(path, ln, 1))
 
     found = False  # whether `only_game` was seen
+    stopped_in = None  # the game a person stopped in a hand (a `partial` line), verified so far
 
     def shown(g: ReplayedGame) -> None:
         """A game verified (or stopped in a hand, verified so far): out to the caller."""
@@ -238,6 +240,7 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         if t in ("game", "end") and verifier is not None:
             if verifier.partial and t == "end" and obj.get("stopped") == "interrupted":
                 shown(verifier.out)  # a person stopped it in a hand: verified as far as it goes
+                stopped_in = verifier.out.number
             else:
                 verifier.finish(span)
                 out.verified += 1
@@ -270,6 +273,9 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         n, first = out.verified, out.first
         holds = ("it holds none" if not n else f"it holds game {first}" if n == 1 else
                  f"it holds games {first} to {first + n - 1}")
+        if stopped_in is not None:
+            holds = (f"it holds game {stopped_in}, stopped in a hand" if not n else
+                     f"{holds}, and game {stopped_in} stopped in a hand")
         raise RecordError(f"the record has no game {only_game}: {holds}", Span(path, 1, 1))
     return out
 
@@ -376,7 +382,7 @@ def _game_for(head: dict, path: str, ln: int, ruleset: str | None,
     the record's folder, else from the working folder: io.found_sources; the first that is
     the ruleset the header's hash names)."""
     if ruleset is not None:
-        return _loaded(head, path, ln, ruleset, "")
+        return _named(head, path, ln, ruleset)
     src = head.get("source")
     found = found_sources(src, path) if isinstance(src, str) else []
     if not found and isinstance(src, str) and is_path_ref(src):
@@ -390,6 +396,20 @@ def _game_for(head: dict, path: str, ln: int, ruleset: str | None,
         except RecordError as e:  # the likeliest one's error is said
             failed = failed or e
     raise failed
+
+
+def _named(head: dict, path: str, ln: int, ruleset: str) -> Game:
+    """The game the user named (--ruleset), said as theirs when it cannot be loaded or is a
+    game of another ruleset than the record's, then checked as the record's own."""
+    try:
+        name = load_game(ruleset).definition.name  # with its own options: what game it is
+    except TablerulesError as e:
+        raise RecordError(f"cannot load --ruleset {quote(ruleset, 80)}: "
+                          f"{e.diagnostics[0].message}", Span(path, ln, 1)) from None
+    if name != head["ruleset"]:
+        raise RecordError(f"the record is a game of {quote(head['ruleset'], 80)}; --ruleset "
+                          f"{quote(ruleset, 80)} is one of {name}", Span(path, ln, 1))
+    return _loaded(head, path, ln, ruleset, "")
 
 
 def _loaded(head: dict, path: str, ln: int, ref: str, hint: str) -> Game:
@@ -425,6 +445,24 @@ def side_name(gd, side: int) -> str:
 def by_side(gd, values: list) -> str:
     """Per-side numbers by the sides' names: North-South 3, East-West 0."""
     return ", ".join(f"{side_name(gd, s)} {v}" for s, v in enumerate(values))
+
+
+def turn_text(deal: dict, seat_name) -> str:
+    """After "Hand N: X deals": the seat whose turn it is to take the hand, when the ruleset
+    has one (`deal.turn`), in the words of docs/ruleset-format.md (not "Y's turn": the seat to
+    speak first is another)."""
+    return f"; {seat_name(deal['turn'])}'s turn to take the hand" if "turn" in deal else ""
+
+
+def contract_text(ev: dict, playing, seat_name, seats: int) -> str:
+    """A contract event as replay (and play) says it: `  contract: points (36) by East, trump 2`,
+    `(no auction)` when nobody bid, and who sits out; `seat_name(s)`: a seat's name."""
+    decl = ", ".join(f"{k} {value_str(v)}" for k, v in ev["declarations"].items())
+    out = [seat_name(s) for s in range(seats) if s not in playing]
+    rest = (f", {decl}" if decl else "") + (f"; {', '.join(out)} sits out" if out else "")
+    if ev["bidder"] < 0:
+        return f"  contract: {ev['contract']} (no auction){rest}"
+    return f"  contract: {ev['contract']} ({ev['bid']}) by {seat_name(ev['bidder'])}{rest}"
 
 
 class _Verifier:
@@ -569,8 +607,8 @@ class _Verifier:
         self._take_events(obj, span)
         n = self.deals_of_hand[obj["hand"]] = self.deals_of_hand.get(obj["hand"], 0) + 1
         again = f", deal {n}" if n > 1 else ""  # the deal before it was thrown in
-        turn = f"; {self._seat(obj['turn'])}'s turn" if "turn" in obj else ""
-        self._say(f"Hand {obj['hand']}{again}: {self._seat(obj['dealer'])} deals{turn}")
+        self._say(f"Hand {obj['hand']}{again}: {self._seat(obj['dealer'])} deals"
+                  f"{turn_text(obj, self._seat)}")
         for s, h in enumerate(dealt):
             self._say(f"  {self._seat(s):<6} {' '.join(h)}")
         if obj.get("stock"):
@@ -638,7 +676,8 @@ class _Verifier:
         if self.pending and self.pending[0]["type"] == "hand":
             raise RecordError("the partial line holds a whole hand: it is a hand line", span)
         self.partial = True
-        self._say("  (the game stopped here, in the hand; tablerules play --resume continues it)")
+        self._say("  (the game stopped here, in the hand; `tablerules play --resume "
+                  f"{shlex.quote(self.path)}` continues it)")
 
     def _told(self, full: list[dict]) -> None:
         """The engine's lines so far of a compact hand line, said in the account (a match line
@@ -743,15 +782,8 @@ class _Verifier:
         t = ev["type"]
         v2 = self.version >= 2
         if t == "contract":
-            decl = ", ".join(f"{k} {value_str(v)}" for k, v in ev["declarations"].items())
-            playing = ev["playing" if v2 else "seats"]
-            out = [self._seat(s) for s in range(gd.seat_count) if s not in playing]
-            rest = (f", {decl}" if decl else "") + (f"; {', '.join(out)} sits out" if out else "")
-            if ev["bidder"] < 0:
-                self._say(f"  contract: {ev['contract']} (no auction){rest}")
-            else:
-                self._say(f"  contract: {ev['contract']} ({ev['bid']}) by "
-                          f"{self._seat(ev['bidder'])}{rest}")
+            self._say(contract_text(ev, ev["playing" if v2 else "seats"], self._seat,
+                                    gd.seat_count))
         elif t == "trick":
             plays = "  ".join(f"{self._seat(s)} {p}" for s, p in ev["plays"])
             led = "" if self.one_suit else f", {value_str(ev['led'])} led"

@@ -15,7 +15,7 @@ from ..engine.phases import DEAL, DONE, LAYOUT, PHASE_NAMES, PLAY
 from ..engine.state import State
 from ..game import Game
 from ..engine.events import ends_text
-from ..records.replay import by_side, read_lines, replay, side_name
+from ..records.replay import by_side, read_lines, replay, side_name, turn_text
 
 MAX_GAMES = 20  # games on one page when no --game is given (the first ones)
 
@@ -46,6 +46,9 @@ def build_frames(path: str, *, only_game: int | None = None, ruleset: str | None
             builder.line(obj)
     meta = _meta(game, head, rep.verified, len(games))
     meta["max_games"] = max_games
+    # a run stopped before all its games (a game a person stopped in a hand): as replay -q says
+    meta["stopped"] = rep.stopped
+    meta["promised"] = rep.promised
     # a call besides the auction's (a declaration, the stock): the page lists them even in a
     # game that has no auction
     meta["calls"] = any(h["calls"] for g in games for h in g.hands)
@@ -129,7 +132,7 @@ class _GameFrames:
         st.events.clear()
         self.trick = []
         self.hands.append({"n": obj["hand"], "dealer": obj["dealer"], "calls": []})
-        turn = f"; {gd.seat_names[obj['turn']]}'s turn" if "turn" in obj else ""
+        turn = turn_text(obj, gd.seat_names.__getitem__)
         self._frame(f"Hand {obj['hand']}: {gd.seat_names[obj['dealer']]} deals{turn}", None,
                     list(st.hands), st.layout)
 
@@ -262,10 +265,11 @@ class _GameFrames:
             f["pt"] = list(st.points)
             if st.play is not None:  # trick play under way (a layout has no tricks)
                 f["tk"] = list(st.tricks)
-            if st.bid > 0:
-                f["bd"] = gd.bids[st.bid].label
-            if st.bidder >= 0:
-                f["by"] = st.bidder
+            bid, bidder = st.standing_bid  # the auction's highest bid so far, while it is on
+            if bid > 0:
+                f["bd"] = gd.bids[bid].label
+            if bidder >= 0:
+                f["by"] = bidder
             if st.contract >= 0:
                 f["ct"] = gd.contracts[st.contract].title or gd.contracts[st.contract].name
             f["dc"] = {d.name: value_str(c.decl[d.index]) for d in gd.declarations
