@@ -160,4 +160,6 @@ def _show(v: Any) -> str:
         if isinstance(v.get("value"), str):
             return " ".join(v["value"].split())
         return "{" + ", ".join(f"{k}: {_show(x)}" for k, x in v.items()) + "}"
-    return value_str(v) if not isinstance(v, list) else str(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return value_str(v)

@@ -41,3 +41,24 @@ def test_changed_allowed_values_are_shown():
     assert r.exit_code == 0, r.output
     assert "  marks_to_win: 7 -> 7  (allowed values: 1..21 -> 3, 5, 7)\n" in r.stdout
     assert "  all_pass: stuck -> reshuffle  (value, allowed values: " in r.stdout
+
+
+def test_a_changed_list_is_shown_as_its_mappings_are(tmp_path):
+    # a house file replacing Taroky's talon, a list of three exchanges, with one exchange: both
+    # sides are written alike, as the rules are (no Python quotes and brackets on one side)
+    p = tmp_path / "talon.yaml"
+    p.write_text("name: talon\ntitle: the povinnost takes the whole talon\nextends: taroky\n"
+                 "contracts:\n  game:\n    exchange:\n      by: bidder\n      take: 6\n"
+                 "      bury: 6\n      legal: \"may_lay_away(tile, hand)\"\n      order: 1\n",
+                 encoding="utf-8")
+    r = cli("diff", "taroky", str(p))
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    at = lines.index("  contracts.game.exchange (changed)")
+    assert lines[at + 1] == (
+        "    - [{by: bidder, take: 0 if bidder == dealer and dealer_povinnost == 'takes_none' "
+        "else 4, bury: 4, legal: may_lay_away(tile, hand), order: 1}, {by: taker_after(bidder), "
+        "take: 1, bury: 1, legal: may_lay_away(tile, hand)}, {by: "
+        "taker_after(taker_after(bidder)), take: 1, bury: 1, legal: may_lay_away(tile, hand)}]")
+    assert lines[at + 2] == ("    + {by: bidder, take: 6, bury: 6, legal: may_lay_away(tile, hand), "
+                             "order: 1}")
