@@ -978,7 +978,7 @@ def compare(ctx: typer.Context,
     Exit status 2 for a usage error, 1 for a ruleset error.
     """
 
-    from ..records.compare import Config, compare as run, unshared_deals
+    from ..records.compare import Config, compare as run, renumbered, unshared_deals
     _check_format(fmt)
     _need_report(report)
     n_workers = _workers(workers)
@@ -1012,7 +1012,7 @@ def compare(ctx: typer.Context,
     b_names = _agents_for(game_b, b_names)
     a = Config("A", game_a, _per_seat(a_names, game_a))
     b = Config("B", game_b, _per_seat(b_names, game_b))
-    unshared = unshared_deals(a, b)
+    unshared = unshared_deals(a, b) or (renumbered(a, b) if batch else None)
     if unshared:
         _usage(unshared)
     checked = None

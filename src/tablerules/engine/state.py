@@ -183,11 +183,17 @@ class State:
         raise RulesetFault(f"the hand did not end within {self.max_steps} decisions "
                            "(bounds.max_steps)").at("bounds", "max_steps")
 
-    def deal_random(self, rng: random.Random) -> tuple[tuple[int, ...], ...]:
-        """The whole chance step at once, from `rng`: returns the deal (hands, then the stock)."""
+    def deal_random(self, rng: random.Random,
+                    pieces: tuple[int, ...] | None = None) -> tuple[tuple[int, ...], ...]:
+        """The whole chance step at once, from `rng`: returns the deal (hands, then the stock).
+        `pieces`: the shuffle is of another numbering of the same pieces, and piece i of it is
+        this game's `pieces[i]` (the same cards dealt as another game deals them)."""
         if self.by_lot:
             deal.draw_dealer(self, rng.randrange(self.game.seat_count))
         dealt = deal.shuffled(self.game, rng)
+        if pieces is not None:
+            dealt = tuple(tuple(sorted(pieces[t] for t in h)) for h in dealt[:-1]) \
+                + (tuple(pieces[t] for t in dealt[-1]),)
         self.apply_deal(dealt)
         return dealt
 
