@@ -125,6 +125,30 @@ def test_compare_runs_an_option_that_orders_a_suit_otherwise():
         "so it cannot pair their deals; compare them without --engine batch\n")
 
 
+def test_a_game_whose_sides_lose_what_others_gain_reports_what_was_gained():
+    # Taroky's sides settle in chips: what one side scores in a hand the others lose, so each
+    # one's sides together score 0 and "scored 0.000 per hand per side" said nothing. Said as
+    # simulate says it: what the sides above 0 gained, and the others lost
+    r = cli("compare", "taroky", "--vs", "-o", "counting=czech", "--games", "4", "--seed", "2",
+            "--no-progress", "--format", "json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    text = cli("compare", "taroky", "--vs", "-o", "counting=czech", "--games", "4", "--seed",
+               "2", "--no-progress").stdout
+    assert "per hand per side" not in text and "scores 0.000" not in text
+    for k in ("A", "B"):
+        st = d[f"{k.lower()}_stats"]
+        assert st["scored_per_hand"] == 0 and st["gained_per_hand"] > 0
+        assert st["lost_per_hand"] == st["gained_per_hand"]  # chips: what is won is paid
+        assert (f"{k}: {st['hands']} hands played, scored {st['gained_per_hand']:.3f} per hand "
+                "gained by the sides that scored above 0, "
+                f"{st['lost_per_hand']:.3f} lost by the others") in text.splitlines()
+    assert d["verdict"].startswith(
+        f"the sides above 0 gain {d['a_stats']['gained_per_hand']:.3f} per hand in A, "
+        f"{d['b_stats']['gained_per_hand']:.3f} in B; A makes ")
+    assert text.rstrip().endswith(d["verdict"])
+
+
 def test_agents_by_seat_are_swapped_round_in_a_separate_comparison(games_played):
     game = load_game("texas42")
     a = cmp.Config("A", game, ["cautious", "random", "cautious", "random"])

@@ -1252,8 +1252,13 @@ def _render_compare(r: dict) -> str:
         m = st["make_rate"]
         chips = (f", won {st['chips_per_hand']:.3f} chips net per hand {per} (the match goes by "
                  "the chips)") if "chips_per_hand" in st and r["mode"] == "match" else ""
-        lines.append(f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per "
-                     f"hand {per}{chips}")
+        if "gained_per_hand" in st and r["mode"] != "match":  # the sides' scores add to ~0
+            lines.append(f"{k}: {st['hands']} hands played, scored {st['gained_per_hand']:.3f} "
+                         "per hand gained by the sides that scored above 0, "
+                         f"{st['lost_per_hand']:.3f} lost by the others")
+        else:
+            lines.append(f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} "
+                         f"per hand {per}{chips}")
         if st.get("never_bid", {}).get("contracts"):
             lines.append(f"   {_never_bid_note(st['never_bid'], f'on the seats of {k}')}")
         if not m["hands"]:

@@ -285,6 +285,8 @@ def _merge(into, tally) -> None:
     into.thrown_in += tally.thrown_in
     into.scored += tally.scored
     into.side_hands += tally.side_hands
+    into.gained += tally.gained
+    into.lost = into.lost or tally.lost
     add_rows(into.bids, tally.bids)
     add_rows(into.contracts, tally.contracts)
     if tally.chips is not None:
@@ -439,8 +441,11 @@ def _fold_held(tally, g, block, seats: set, sides: list) -> None:
     tally.thrown_in += int(thrown.sum())
     tally.hands += len(played)
     base = len(RESULT)
-    tally.scored += int(played[:, [base + ns + s for s in sides]].sum())
+    held = played[:, [base + ns + s for s in sides]]
+    tally.scored += int(held.sum())
     tally.side_hands += len(sides) * len(played)
+    tally.gained += int(held[held > 0].sum())
+    tally.lost = tally.lost or bool((held < 0).any())
     if g.match.stake is not None and len(played):  # chips its seats won less what they paid
         n = g.seat_count
         col_ = base + 2 * ns

@@ -50,6 +50,9 @@ class Tally:
     bids: dict = field(default_factory=lambda: defaultdict(made_n))  # label -> [made, n]
     contracts: dict = field(default_factory=lambda: defaultdict(made_n))
     chips: int | None = None  # with scoring.chips: chips its seats won less what they paid
+    gained: int = 0  # what its sides that scored above 0 scored, every hand
+    lost: bool = False  # one of its sides scored below 0 in a hand (a side loses what another
+    # gains, as with chips: the sides' scores together say little, what was gained does)
 
     def add_hand(self, ev: dict, seats: set[int], sides: list[int]) -> None:
         if ev.get("thrown_in"):
@@ -57,6 +60,8 @@ class Tally:
             return
         self.hands += 1
         self.scored += sum(ev["scored"][s] for s in sides)
+        self.gained += sum(ev["scored"][s] for s in sides if ev["scored"][s] > 0)
+        self.lost = self.lost or any(ev["scored"][s] < 0 for s in sides)
         self.side_hands += len(sides)
         if "paid" in ev:
             self.chips = (self.chips or 0) + sum(
@@ -71,6 +76,10 @@ class Tally:
         d = self._as_dict()
         if self.chips is not None:  # per hand, over the sides it held
             d["chips_per_hand"] = round(self.chips / self.side_hands, 4) if self.side_hands else 0.0
+        if self.lost:  # as simulate's avg_gained_per_hand: per hand, every side it held
+            d["gained_per_hand"] = round(self.gained / self.hands, 4) if self.hands else 0.0
+            d["lost_per_hand"] = round((self.gained - self.scored) / self.hands, 4) \
+                if self.hands else 0.0
         return d
 
     def _as_dict(self) -> dict:
@@ -168,7 +177,12 @@ class Comparison:
                     f"{100 * lo:.1f} to {100 * hi:.1f}, over {self.games:,} paired games")
         sa, sb = self.ta.as_dict(), self.tb.as_dict()
         ma, mb = sa["make_rate"], sb["make_rate"]
-        parts = [f"A scores {sa['scored_per_hand']:.3f} per hand, B {sb['scored_per_hand']:.3f}"]
+        if "gained_per_hand" in sa and "gained_per_hand" in sb:  # the sides' scores add to 0
+            parts = [f"the sides above 0 gain {sa['gained_per_hand']:.3f} per hand in A, "
+                     f"{sb['gained_per_hand']:.3f} in B"]
+        else:
+            parts = [f"A scores {sa['scored_per_hand']:.3f} per hand, B "
+                     f"{sb['scored_per_hand']:.3f}"]
         if ma["hands"] and mb["hands"]:
             parts.append(f"A makes {ma['rate']:.1%} of its bids (95% CI {ma['ci'][0]:.1%} to "
                          f"{ma['ci'][1]:.1%}), B {mb['rate']:.1%} ({mb['ci'][0]:.1%} to "
