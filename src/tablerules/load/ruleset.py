@@ -171,8 +171,41 @@ def load_tree(ref: str) -> Tree:
     except LoadError as e:  # a base's `like` the user's file broke: said at the user's line
         raise LoadError(e.message, e.span, suggestion=e.suggestion,
                         diagnostics=attribute(tree, e.diagnostics)) from None
+    stray = _stray_nulls(tree)
+    if stray:
+        raise LoadError(stray[0].message, stray[0].span, suggestion=stray[0].suggestion,
+                        diagnostics=stray)
     strip_nulls(tree)
     return tree
+
+
+def _stray_nulls(tree: Tree) -> list[Diagnostic]:
+    """A null in the user's own file that deleted nothing (a part the rules it extends, or the
+    contract it is `like`, do not have: a misspelt name), which would silently keep the part
+    meant to go: one error each."""
+    out: list[Diagnostic] = []
+
+    def walk(node, path):
+        if not isinstance(node, dict):
+            return
+        for k, v in node.items():
+            p = path + (k,)
+            if v is not None:
+                walk(v, p)
+                continue
+            loc = tree.locs.get(p)
+            if loc is None or loc.span.file != tree.origin:
+                continue
+            keys = [str(x) for x, y in node.items() if y is not None]
+            if path == ("set",) and isinstance(tree.data.get("options"), dict):
+                keys = [str(x) for x in tree.data["options"]]  # set names options
+            where = ".".join(str(x) for x in path) or "the ruleset"
+            out.append(Diagnostic(tree.span(p, key=True),
+                                  f"'{k}: null' deletes nothing: {where} has no '{k}'",
+                                  LoadError.kind, did_you_mean(str(k), keys), path=p))
+
+    walk(tree.data, ())
+    return out
 
 
 def _load_extends(path: Path, chain: list[Path]) -> Tree:
