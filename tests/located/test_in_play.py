@@ -102,3 +102,19 @@ def test_show_describes_a_file_whose_sample_deal_stops(folder, fmt):
         "e15b.yaml:5:3: note: show's sample deal stopped: South has no legal action in the "
         "auction (hand 1) (`tablerules validate e15b.yaml` plays more)")
     assert "South has no legal action" in v.stderr
+
+
+def test_a_fault_in_a_base_rule_calling_a_function_the_user_changed_is_said_at_the_function(
+        tmp_path):
+    # a Taroky club that lays nothing away but pips: the talon's exchange, written in the base,
+    # calls may_lay_away(), which calls the barred() this file replaces; nobody can lay away,
+    # and the fault was said at 'extends: taroky', not at the function that caused it
+    p = tmp_path / "pips.yaml"
+    p.write_text("name: pips\ntitle: t\nextends: taroky\nfunctions:\n"
+                 "  \"barred(t: tile)\": \"t.face == 'K' or t.trump or t.count > 1\"\n",
+                 encoding="utf-8")
+    for r in (cli("validate", str(p), "--hands", "20"), cli("simulate", str(p), "-n", "1")):
+        assert r.exit_code == 1, r.output
+        assert where(r.stderr) == [(str(p), 5, 3, "error"),
+                                   ("rulesets/taroky.yaml", 304, 7, "note")], r.stderr
+        assert "has no legal action in the exchange" in r.stderr.splitlines()[0]

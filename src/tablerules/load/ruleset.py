@@ -337,6 +337,9 @@ def blame(tree: Tree, path: tuple | None, span: Span, message: str) -> tuple[Spa
     for p, loc, names in dels:  # the name the base misses was in a part the user deleted
         if quoted & names:
             return _at(loc), f"deleting '{p[-1]}' here breaks the base ruleset: "
+    at = _called_function(tree, path, origin)  # the rule calls a function the user wrote
+    if at is not None:
+        return at, ""
     for k in range(len(path) - 1, 0, -1):  # the user changed a neighbouring rule
         at = _first_in(tree, path[:k], origin, beside=path)
         if at is not None:
@@ -346,6 +349,40 @@ def blame(tree: Tree, path: tuple | None, span: Span, message: str) -> tuple[Spa
         return _at(loc), f"deleting '{p[-1]}' here breaks the base ruleset: "
     ext = tree.locs.get(("extends",))
     return (_at(ext) if ext is not None and ext.span.file == origin else Span(origin, 1, 1)), ""
+
+
+_CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(")
+
+
+def _called_function(tree: Tree, path: tuple, origin: str) -> Span | None:
+    """The first function (in file order) that the user's file writes and the rule at `path`
+    calls, directly or through other functions: a base rule that fails because of it."""
+    functions = tree.data.get("functions") if isinstance(tree.data, dict) else None
+    if not path or not isinstance(functions, dict):
+        return None
+    bodies = {str(sig).split("(", 1)[0].strip(): (sig, body) for sig, body in functions.items()}
+
+    def texts(node, depth=0):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, (dict, list)) and depth < 64:
+            for v in node.values() if isinstance(node, dict) else node:
+                yield from texts(v, depth + 1)
+
+    seen: set[str] = set()
+    todo = [t for t in texts(tree.get(path))]
+    found = []
+    while todo:
+        for name in _CALL.findall(todo.pop()):
+            if name in seen or name not in bodies:
+                continue
+            seen.add(name)
+            sig, body = bodies[name]
+            loc = tree.locs.get(("functions", sig))
+            if loc is not None and loc.span.file == origin:
+                found.append(tree.span(("functions", sig), key=True))
+            todo.extend(texts(body))
+    return min(found, key=lambda s: (s.line, s.col)) if found else None
 
 
 def attribute(tree: Tree, diags: list[Diagnostic]) -> list[Diagnostic]:
