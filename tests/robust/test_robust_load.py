@@ -89,3 +89,32 @@ def test_a_null_that_deletes_an_inherited_part_is_not_one(tmp_path):
                  encoding="utf-8")
     r = cli("validate", str(p), "--hands", "0")
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("signature", ["barred(t:tile)", "\"barred( t : tile )\"",
+                                       "\"barred(x: tile)\""])
+def test_a_function_replaced_under_its_signature_written_otherwise(tmp_path, signature):
+    # ruleset-format.md allows `is_trump(t:tile): ...` unquoted; a house file replacing
+    # Taroky's "barred(t: tile)" so was refused, "function 'barred' hides a name already
+    # defined": the base's function and the file's were both kept
+    body = "x.face == 'K'" if "x:" in signature else "t.face == 'K'"
+    p = tmp_path / "x.yaml"
+    p.write_text(f"name: x\ntitle: x\nextends: taroky\nfunctions:\n  {signature}: \"{body}\"\n",
+                 encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "0")
+    assert r.exit_code == 0, r.output
+    d = cli("diff", "taroky", str(p))
+    assert "  functions.barred(t: tile) (changed)" in d.stdout.splitlines() or (
+        "  functions.barred(t: tile) (removed)" in d.stdout.splitlines()
+        and "  functions.barred(x: tile) (added)" in d.stdout.splitlines()), d.stdout
+    assert f"+ {body}" in d.stdout
+
+
+def test_a_function_deleted_under_its_signature_written_otherwise(tmp_path):
+    p = tmp_path / "x.yaml"
+    p.write_text("name: x\ntitle: x\nextends: taroky\nfunctions:\n  barred(t:tile): null\n",
+                 encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "0")
+    assert r.exit_code == 1
+    assert r.stderr.startswith(f"{p}:5:3: error: deleting 'barred(t: tile)' here breaks the base "
+                               "ruleset: unknown function 'barred'"), r.stderr

@@ -231,6 +231,7 @@ def _load_extends(path: Path, chain: list[Path]) -> Tree:
         base.lineage = ()  # shared rules, not a game the file extends
         del base.data["library"]
         base.locs.pop(("library",), None)
+    _same_functions(base, tree)
     own = Tree({k: v for k, v in tree.data.items() if k != "extends"}, tree.locs, tree.sources)
     own.deleted = tree.deleted
     merged = merge(base, own)
@@ -238,6 +239,37 @@ def _load_extends(path: Path, chain: list[Path]) -> Tree:
     merged.locs[("extends",)] = tree.locs[("extends",)]
     merged.lineage = lineage + tuple(n for n in base.lineage if n not in lineage)
     return merged
+
+
+def _fn_name(sig) -> str:
+    return str(sig).split("(", 1)[0].strip()
+
+
+def _same_functions(base: Tree, over: Tree) -> None:
+    """A function the overlay writes under a signature spelt otherwise than the base's
+    (`f(t:tile)` for `"f(t: tile)"`) is the base's function: spelt as the base spells it when
+    only the spacing differs (so that the two merge, and a null deletes it), else (other
+    parameters) a replacement, the base's dropped. In place, before the two are merged."""
+    fb, fo = base.data.get("functions"), over.data.get("functions")
+    if not isinstance(fb, dict) or not isinstance(fo, dict):
+        return
+    by_name = {_fn_name(k): k for k in fb}
+    renamed = {}
+    for k in list(fo):
+        b = by_name.get(_fn_name(k))
+        if b is None or b == k or b in fo:
+            continue
+        if "".join(str(k).split()) == "".join(str(b).split()) or fo[k] is None:
+            renamed[k] = b
+        else:  # other parameters: the overlay's function replaces the base's
+            del fb[b]
+            for p in [p for p in base.locs if p[:2] == ("functions", b)]:
+                del base.locs[p]
+    if renamed:
+        over.data["functions"] = {renamed.get(k, k): v for k, v in fo.items()}
+        for p in [p for p in over.locs if p[:1] == ("functions",) and len(p) > 1
+                  and p[1] in renamed]:
+            over.locs[("functions", renamed[p[1]]) + p[2:]] = over.locs.pop(p)
 
 
 def resolve_likes(tree: Tree) -> None:
