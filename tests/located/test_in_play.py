@@ -118,3 +118,16 @@ def test_a_fault_in_a_base_rule_calling_a_function_the_user_changed_is_said_at_t
         assert where(r.stderr) == [(str(p), 5, 3, "error"),
                                    ("rulesets/taroky.yaml", 304, 7, "note")], r.stderr
         assert "has no legal action in the exchange" in r.stderr.splitlines()[0]
+
+
+def test_a_fault_in_a_base_rule_reading_an_option_the_user_set_is_said_at_the_setting(tmp_path):
+    # a club playing 60 hands a match with the deals bounded at 50: the base's match_over reads
+    # `hands`, which this file sets; the fault was said at 'extends: taroky'
+    p = tmp_path / "long.yaml"
+    p.write_text("name: long\ntitle: t\nextends: taroky\nset:\n  hands: 60\nbounds:\n"
+                 "  max_hands: 50\n", encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "60")
+    assert r.exit_code == 1, r.output
+    assert where(r.stderr) == [(str(p), 5, 10, "error"),
+                               ("rulesets/taroky.yaml", 346, 15, "note")], r.stderr
+    assert "the match did not end within 50 deals" in r.stderr.splitlines()[0]

@@ -369,8 +369,8 @@ def blame(tree: Tree, path: tuple | None, span: Span, message: str) -> tuple[Spa
     for p, loc, names in dels:  # the name the base misses was in a part the user deleted
         if quoted & names:
             return _at(loc), f"deleting '{p[-1]}' here breaks the base ruleset: "
-    at = _called_function(tree, path, origin)  # the rule calls a function the user wrote
-    if at is not None:
+    at = _called_function(tree, path, origin)  # the rule calls a function the user wrote,
+    if at is not None:  # or reads an option the user's file sets
         return at, ""
     for k in range(len(path) - 1, 0, -1):  # the user changed a neighbouring rule
         at = _first_in(tree, path[:k], origin, beside=path)
@@ -384,13 +384,21 @@ def blame(tree: Tree, path: tuple | None, span: Span, message: str) -> tuple[Spa
 
 
 _CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(")
+_NAME = re.compile(r"(?<![.\w])([a-z_][a-z0-9_]*)\b")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
 def _called_function(tree: Tree, path: tuple, origin: str) -> Span | None:
-    """The first function (in file order) that the user's file writes and the rule at `path`
-    calls, directly or through other functions: a base rule that fails because of it."""
+    """The first function the user's file writes, or option it sets (`set:`), in file order,
+    that the rule at `path` calls or reads, directly or through other functions: a base rule
+    that fails because of it."""
     functions = tree.data.get("functions") if isinstance(tree.data, dict) else None
-    if not path or not isinstance(functions, dict):
+    if not isinstance(functions, dict):
+        functions = {}
+    sets = tree.data.get("set") if isinstance(tree.data, dict) else None
+    mine = {str(k) for k in sets if (loc := tree.locs.get(("set", k))) is not None
+            and loc.span.file == origin} if isinstance(sets, dict) else set()
+    if not path or not (functions or mine):
         return None
     bodies = {str(sig).split("(", 1)[0].strip(): (sig, body) for sig, body in functions.items()}
 
@@ -405,7 +413,12 @@ def _called_function(tree: Tree, path: tuple, origin: str) -> Span | None:
     todo = [t for t in texts(tree.get(path))]
     found = []
     while todo:
-        for name in _CALL.findall(todo.pop()):
+        text = todo.pop()
+        for name in set(_NAME.findall(_QUOTED.sub("", text))) & mine:
+            if name not in seen:
+                seen.add(name)
+                found.append(tree.span(("set", name)))
+        for name in _CALL.findall(text):
             if name in seen or name not in bodies:
                 continue
             seen.add(name)
