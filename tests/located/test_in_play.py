@@ -131,3 +131,16 @@ def test_a_fault_in_a_base_rule_reading_an_option_the_user_set_is_said_at_the_se
     assert where(r.stderr) == [(str(p), 5, 10, "error"),
                                ("rulesets/taroky.yaml", 346, 15, "note")], r.stderr
     assert "the match did not end within 50 deals" in r.stderr.splitlines()[0]
+
+
+def test_the_note_names_the_base_rule_it_broke_when_the_fault_is_in_a_function(tmp_path):
+    # Taroky's seats made two partnerships: its count, in points(s) for each seat s, then reads
+    # a side that is not there; the note said "the base rule it broke: a rule"
+    p = tmp_path / "pairs.yaml"
+    p.write_text("name: pairs\ntitle: t\nextends: taroky\nseats:\n  sides: [[0, 2], [1, 3]]\n",
+                 encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "10")
+    assert r.exit_code == 1, r.output
+    notes = [ln for ln in r.stderr.splitlines() if ": note: " in ln]
+    assert notes == ["rulesets/taroky.yaml:174:23: note: the base rule it broke: "
+                     "functions.counted(s: int)"], r.stderr

@@ -476,13 +476,21 @@ def attribute(tree: Tree, diags: list[Diagnostic]) -> list[Diagnostic]:
     for r in result:
         if isinstance(r, list):
             d, more = r
-            rule = ".".join(str(p) for p in (d.path or ())) or "a rule"
+            rule = ".".join(str(p) for p in (d.path or _path_at(tree, d.span))) or "a rule"
             extra = f" (and {more} more in the base ruleset)" if more else ""
             final.append(Diagnostic(d.span, f"the base rule it broke: {rule}{extra}", d.kind,
                                     severity="note", path=d.path))
         else:
             final.append(r)
     return final
+
+
+def _path_at(tree: Tree, span: Span) -> tuple:
+    """The part of the rules written at `span` (the one starting nearest before it in its
+    file): the rule a fault with no part of its own was found in, such as a function's body."""
+    at = [(loc.span.line, loc.span.col, p) for p, loc in tree.locs.items()
+          if loc.span.file == span.file and (loc.span.line, loc.span.col) <= (span.line, span.col)]
+    return max(at, key=lambda x: (x[0], x[1], len(x[2])))[2] if at else ()
 
 
 def _writer_of(tree: Tree, d: Diagnostic) -> bool:
