@@ -144,3 +144,16 @@ def test_the_note_names_the_base_rule_it_broke_when_the_fault_is_in_a_function(t
     notes = [ln for ln in r.stderr.splitlines() if ": note: " in ln]
     assert notes == ["rulesets/taroky.yaml:174:23: note: the base rule it broke: "
                      "functions.counted(s: int)"], r.stderr
+
+
+def test_a_take_past_the_talon_is_said_at_the_part_that_placed_it(tmp_path):
+    # a prever taking the second three from place 4 of a talon of six: said at the `from` that
+    # placed the take, not at the exchange's first key
+    p = tmp_path / "half.yaml"
+    p.write_text("name: half\ntitle: t\nextends: taroky\ncontracts:\n  prever:\n    exchange:\n"
+                 "      by: bidder\n      take: 3\n      from: \"4 if half == 'second' else 0\"\n"
+                 "      bury: 3\n      order: 1\n", encoding="utf-8")
+    r = cli("simulate", str(p), "-n", "3", "--agents", "cautious")
+    assert r.exit_code == 1, r.output
+    assert where(r.stderr) == [(str(p), 9, 13, "error")], r.stderr
+    assert "an exchange takes 3 pieces from place 4 of a stock of 6" in r.stderr
