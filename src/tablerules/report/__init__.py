@@ -229,9 +229,14 @@ def compare_report(r: dict, diffs: dict) -> str:
                  charts.intervals("make-rates", rows, title="Make rate of A's and B's bids, "
                                   "by contract, with its 95% interval", xlabel="bids made")]
     per = "by its side" if r["mode"] == "match" else "per side"
+    # where a side loses what another gains (chips), the sides' scores add to 0: what the sides
+    # above 0 gained says more, as simulate's report gives it
+    gained = r["mode"] != "match" and all("gained_per_hand" in st for st in (sa, sb))
     body.append(table("stats", ["name|", "hands|hands", "scored|scored per hand " + per,
-                                "rate|make rate", "ci|95% CI"],
+                                *(["gained|gained per hand (the sides above 0)"] if gained
+                                  else []), "rate|make rate", "ci|95% CI"],
                       [(k, [k, st["hands"], f"{st['scored_per_hand']:.3f}",
+                            *([f"{st['gained_per_hand']:.3f}"] if gained else []),
                             pct(st["make_rate"]["rate"]), ci_text(st["make_rate"]["ci"])])
                        for k, st in (("A", sa), ("B", sb))]))
     if diffs:
