@@ -24,7 +24,7 @@ AGENTS_HELP = ("One agent for every seat, or one per seat separated by commas, e
                "(simulate.strategy), else random. Agents: "
                + "; ".join(f"{k} ({v})" for k, v in AGENT_HELP.items())
                + ". See `tablerules agents` for their parameters.")
-from ..errors import GameError, TablerulesError, plural, render
+from ..errors import GameError, TablerulesError, did_you_mean, plural, render
 from ..interpreter.options import is_count
 
 
@@ -1410,8 +1410,11 @@ def _seat_of(text: str | None, gd) -> int:
     for s, name in enumerate(gd.seat_names):
         if name.lower() == t.lower():
             return s
+    near = did_you_mean(t.lower(), [n.lower() for n in gd.seat_names])
+    near = next((n for n in gd.seat_names if n.lower() == near), None) if near else None
     _usage(f"no seat {text!r} in {gd.name}: the seats are "
-           f"{', '.join(f'{s} {n}' for s, n in enumerate(gd.seat_names))}")
+           f"{', '.join(f'{s} {n}' for s, n in enumerate(gd.seat_names))}"
+           + (f" (did you mean {near!r}?)" if near else ""))
 
 
 @app.command(cls=_Command)
