@@ -62,3 +62,21 @@ def test_a_changed_list_is_shown_as_its_mappings_are(tmp_path):
         "taker_after(taker_after(bidder)), take: 1, bury: 1, legal: may_lay_away(tile, hand)}]")
     assert lines[at + 2] == ("    + {by: bidder, take: 6, bury: 6, legal: may_lay_away(tile, hand), "
                              "order: 1}")
+
+
+def test_an_added_contract_shows_the_parts_it_drops_from_the_one_it_is_like(tmp_path):
+    # a solo copied from Taroky's prever without the talon (exchange: null): the diff listed
+    # what the solo changes and counted the rest "as in prever", the talon among them
+    p = tmp_path / "solo.yaml"
+    p.write_text("name: solo\ntitle: solo\nextends: taroky\ncontracts:\n  solo:\n"
+                 "    like: prever\n    title: Solo, without the talon\n    bid:\n"
+                 "      levels: \"[1]\"\n      rank: 2\n      label: \"'solo'\"\n"
+                 "    exchange: null\n", encoding="utf-8")
+    r = cli("diff", "taroky", str(p))
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    body = lines[lines.index("    + Solo, without the talon") + 1:]
+    assert ("        exchange: (none)   (prever: {by: bidder, take: 3, from: 3 if half == "
+            "'second' else 0, bury: 3, legal: may_lay_away(tile, hand), order: 1})") in body, \
+        r.stdout
+    assert not any(ln.startswith("        exchange.") for ln in body)
