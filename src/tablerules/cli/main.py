@@ -488,7 +488,7 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     """
     from ..interpreter.options import parse_cli_options
     from ..load.ruleset import like_notes
-    from ..validation import check_file, unbid_contracts
+    from ..validation import check_file, never_legal_warnings, unbid_contracts
     _check_format(fmt)
     names = _agent_list(agents) if agents is not None else None
     try:
@@ -503,8 +503,11 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
         if r.game is not None and r.game.tree is not None and r.strategy_for is None:
             # a change `like:` carries: say so
             r.diagnostics.extend(like_notes(r.game.tree))
-            if r.ok:  # a contract the file adds that the strategy it inherits never bids
-                r.diagnostics.extend(unbid_contracts(r.game))
+            if r.ok:  # a contract the file adds that no seat could bid in the seeded play,
+                dead = never_legal_warnings(r)  # or that the strategy it inherits never bids
+                shut = {d.path[1] for d in dead}
+                r.diagnostics.extend(dead + [d for d in unbid_contracts(r.game)
+                                             if d.path[1] not in shut])
     if any(_in_command_line(d) for r in results for d in r.diagnostics):
         _command_line_errors(results, option)
     if fmt == "json":
