@@ -103,3 +103,20 @@ def test_pagat_to_the_back_pays_four_from_each_or_to_each():
         if wins == {True, False}:
             return
     pytest.fail(f"Pagat to the back came home or failed only: {wins}")
+
+
+def test_replay_names_the_sides_as_a_list(tmp_path):
+    # a povinnost alone or a prever against three: "against North and West and South" read
+    # as a list should, "against North, West and South"
+    import re
+
+    from support import cli
+    rec = tmp_path / "t.jsonl"
+    assert cli("simulate", "taroky", "-n", "2", "--seed", "1", "--record", str(rec)).exit_code == 0
+    sides = [ln for ln in cli("replay", str(rec)).stdout.splitlines()
+             if ln.startswith("  sides: ")]
+    seat = r"(North|East|South|West)"
+    names = rf"{seat}((, {seat})* and {seat})?"
+    assert sides and all(re.fullmatch(rf"  sides: {names} against {names}", ln) for ln in sides), \
+        sides
+    assert any(", " in ln for ln in sides)  # a side of three
