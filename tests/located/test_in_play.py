@@ -5,6 +5,7 @@ base rule it broke, its line quoted, however far the user's folder is from the s
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -157,3 +158,22 @@ def test_a_take_past_the_talon_is_said_at_the_part_that_placed_it(tmp_path):
     assert r.exit_code == 1, r.output
     assert where(r.stderr) == [(str(p), 9, 13, "error")], r.stderr
     assert "an exchange takes 3 pieces from place 4 of a stock of 6" in r.stderr
+
+
+def test_a_seat_out_of_pieces_while_others_hold_some_is_said_so(tmp_path):
+    # a club's povinnost who takes four and lays three away plays on with a card more than the
+    # others: "East has no legal action in the play" said nothing of why
+    p = tmp_path / "bury3.yaml"
+    p.write_text("name: bury3\ntitle: t\nextends: taroky\ncontracts:\n  game:\n    exchange:\n"
+                 "      - {by: bidder, take: 4, bury: 3, legal: \"may_lay_away(tile, hand)\", "
+                 "order: 1}\n      - {by: \"taker_after(bidder)\", take: 1, bury: 1}\n"
+                 "      - {by: \"taker_after(taker_after(bidder))\", take: 1, bury: 1}\n",
+                 encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "10")
+    assert r.exit_code == 1, r.output
+    first = r.stderr.splitlines()[0]
+    assert re.search(r"error: seeded play: (North|East|South|West) has no legal action in the "
+                     r"play \(hand \d+\): it has no piece left while (North|East|South|West) "
+                     r"still holds 1 \(the hands were not of one size when play began\)", first), \
+        first
+    assert where(r.stderr)[0][:3] == (str(p), 6, 5)  # the file's exchange

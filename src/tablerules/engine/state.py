@@ -109,8 +109,18 @@ class State:
         else:
             legal = _LEGAL[ph](self)
         if not legal:
-            raise RulesetFault(f"{self.game.seat_names[self.actor]} has no legal action in the "
-                               f"{PHASE_NAMES[ph]} (hand {self.ctx.hands_played + 1})"
+            why = ""
+            names = self.game.seat_names
+            if ph == PLAY and not self.hands[self.actor]:  # a seat out of pieces before others
+                active = getattr(self.play, "active", range(len(self.hands)))  # not who sits out
+                left = [(names[s], bin(self.hands[s]).count("1")) for s in active
+                        if self.hands[s]]
+                if left:
+                    why = (": it has no piece left while " + ", ".join(
+                        f"{n} still holds {k}" for n, k in left) + " (the hands were not of "
+                        "one size when play began)")
+            raise RulesetFault(f"{names[self.actor]} has no legal action in the "
+                               f"{PHASE_NAMES[ph]} (hand {self.ctx.hands_played + 1}){why}"
                                ).at(*self.rule_part(ph))
         self._legal = legal
         return legal
