@@ -83,10 +83,11 @@ def test_a_null_that_deletes_nothing_is_an_error(tmp_path, null, message):
 
 
 def test_a_null_that_deletes_an_inherited_part_is_not_one(tmp_path):
+    # nor one that leaves an option the base does not set at its default, as it asks
     p = tmp_path / "x.yaml"
     p.write_text("name: x\ntitle: x\nextends: taroky\nscoring:\n  chips:\n    pays:\n"
-                 "      bita: null\ncontracts:\n  prever:\n    declare:\n      contra_3: null\n",
-                 encoding="utf-8")
+                 "      bita: null\ncontracts:\n  prever:\n    declare:\n      contra_3: null\n"
+                 "set:\n  counting: null\n", encoding="utf-8")
     r = cli("validate", str(p), "--hands", "0")
     assert r.exit_code == 0, r.output
 

@@ -199,6 +199,8 @@ def _stray_nulls(tree: Tree) -> list[Diagnostic]:
             keys = [str(x) for x, y in node.items() if y is not None]
             if path == ("set",) and isinstance(tree.data.get("options"), dict):
                 keys = [str(x) for x in tree.data["options"]]  # set names options
+                if k in keys:  # an option the base does not set: at its default, as asked
+                    continue
             where = ".".join(str(x) for x in path) or "the ruleset"
             out.append(Diagnostic(tree.span(p, key=True),
                                   f"'{k}: null' deletes nothing: {where} has no '{k}'",
