@@ -144,23 +144,30 @@ def sample_fault(game: Game):
     return None
 
 
+SAMPLE_DEALS = 50  # show's sample deals: whether all may pass may hang on the deal
+
+
 def _passes_out(game: Game) -> bool:
-    """Every seat passes in the first hand of the deal of `validate`'s and `simulate --seed 0`'s
-    first match (a fault in it is the one they find first)."""
+    """Every seat may pass in the first hand of one of the first SAMPLE_DEALS matches of
+    `validate` and `simulate --seed 0` (a forced rule may hang on the pieces dealt: a piece in
+    the stock); a fault in them is one they find too, the first match's first."""
     import random
 
     from .engine.state import AUCTION
     from .records.runner import game_seed
-    st = game.new_match()
-    st.deal_random(random.Random(game_seed(0, 0) + ":deal"))  # as records.runner.play_game
-    if st.phase != AUCTION:
-        return True
     pass_action = game.definition.actions.pass_action
-    for _ in range(game.definition.seat_count):
-        if st.phase != AUCTION or pass_action not in st.legal_actions():
-            return st.phase != AUCTION
-        st.apply_action(pass_action)
-    return True
+    for k in range(SAMPLE_DEALS):
+        st = game.new_match()
+        st.deal_random(random.Random(game_seed(0, k) + ":deal"))  # as records.runner.play_game
+        if st.phase != AUCTION:
+            return True
+        for _ in range(game.definition.seat_count):
+            if st.phase != AUCTION or pass_action not in st.legal_actions():
+                break
+            st.apply_action(pass_action)
+        if st.phase != AUCTION or pass_action in st.legal_actions():
+            return True
+    return False
 
 
 def _inherited(game: Game, name: str) -> dict[str, str]:
@@ -270,8 +277,9 @@ def render_show(info: dict[str, Any]) -> str:
     elif ph.get("pass_out", True) or not a.get("forced"):
         lines.append("     all pass: the hand is thrown in and dealt again")
     else:
-        lines.append("     all pass: cannot happen with these options: the last seat to speak "
-                     "must bid (the forced rule above)")
+        lines.append(f"     all pass: cannot happen with these options (none of {SAMPLE_DEALS} "
+                     "sample deals passes out): the last seat to speak must bid (the forced rule "
+                     "above)")
     lines.append("  3. contracts:")
     for c in ph["contracts"]:
         lines.append(f"     {c['name']}: {c['title']}; bids {c['bids']}"

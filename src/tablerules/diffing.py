@@ -143,9 +143,26 @@ def _parts_of(v: Any, part: str, source: dict) -> list[str]:
         was = f"   ({like}: {_show(base[k])})" if base is not None and k in base \
             and base[k] != x else ""
         out.append(f"        {k}: {_show(x)}{was}")
+    if base is not None:  # what it drops of X's (`exchange: null`), once at the dropped part
+        for k, x in _dropped(siblings[like], v):
+            out.append(f"        {k}: (none)   ({like}: {_show(x)})")
     if isinstance(like, str):
         rest = f"; {same} other part{'s' if same != 1 else ''} as in {like}" if same else ""
         out.insert(0, f"        like: {like}{rest}")
+    return out
+
+
+def _dropped(base: dict, v: dict, path: str = "") -> list[tuple[str, Any]]:
+    """The parts of `base` that `v` lacks, each at its root: "exchange" -> base's exchange."""
+    out = []
+    for k, x in base.items():
+        if not path and k in ("title", "like"):
+            continue
+        p = f"{path}.{k}" if path else str(k)
+        if k not in v:
+            out.append((p, x))
+        elif isinstance(x, dict) and isinstance(v[k], dict):
+            out += _dropped(x, v[k], p)
     return out
 
 
@@ -160,4 +177,6 @@ def _show(v: Any) -> str:
         if isinstance(v.get("value"), str):
             return " ".join(v["value"].split())
         return "{" + ", ".join(f"{k}: {_show(x)}" for k, x in v.items()) + "}"
-    return value_str(v) if not isinstance(v, list) else str(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return value_str(v)

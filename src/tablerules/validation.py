@@ -38,6 +38,7 @@ class FileResult:
     game: Game | None = None
     library: bool = False  # a library part, checked as a part
     strategy_for: list[str] | None = None  # a strategy file: the games it was checked for
+    legal_bids: set = field(default_factory=set)  # every bid offered a seat in the play, by name
 
     @property
     def ok(self) -> bool:
@@ -224,6 +225,8 @@ def play_check(res: FileResult, hands: int, seed: int, options: dict[str, Any],
                     raise _OutOfBudget(f"did not end within {steps} decisions (--steps)")
                 if n % _CLOCK_EVERY == 0 and time.perf_counter() - started > seconds:
                     raise _OutOfBudget(f"did not end within {seconds:g} s (--seconds)")
+                if ev.get("phase") == "auction":
+                    res.legal_bids.update(ev.get("legal", ()))
             elif t == "hand" and not ev.get("thrown_in"):
                 res.hands_played += 1
 
@@ -253,6 +256,47 @@ def _fault(res: FileResult, span: Span, message: str, seed: int, match: int, nam
         path))
 
 
+def _own_contracts(tree, origin: str, names) -> list[str]:
+    """The contracts among `names` that the user's file adds (not one its base has)."""
+    out = []
+    for name in names:
+        loc = tree.locs.get(("contracts", name))
+        if loc is None or (loc.key_span or loc.span).file != origin or any(
+                q[:2] == ("contracts", name) and q not in tree.inherited
+                and at.span.file != origin for q, at in tree.locs.items()):
+            continue  # a contract of the base (one the file changes)
+        out.append(name)
+    return out
+
+
+def never_legal(res: FileResult) -> list[str]:
+    """The contracts the user's file adds whose bids no seat was ever offered in the seeded
+    play (a bid.requires, beats or forced rule that shuts them out): no hand is played in them."""
+    game = res.game
+    tree = game.tree if game is not None else None
+    if tree is None or not tree.origin or not res.hands_played or not res.legal_bids:
+        return []
+    from .agents.rules import biddable
+    gd = game.definition
+    if gd.auction.fixed_contract >= 0:
+        return []
+    offered = {b.contract_name for b in gd.bids if b.contract >= 0
+               and gd.action_to_string(b.action) in res.legal_bids}
+    return _own_contracts(tree, tree.origin, [c for c in biddable(gd) if c not in offered])
+
+
+def never_legal_warnings(res: FileResult) -> list[Diagnostic]:
+    """A warning at each contract `never_legal` finds."""
+    tree = res.game.tree if res.game is not None else None
+    return [Diagnostic(
+        tree.span(("contracts", name), key=True),
+        f"contract '{name}' was never a legal bid in the {res.hands_played} seeded hands played "
+        f"(by {' and '.join(dict.fromkeys(a for s in res.agents for a in s.split(',')))}): no "
+        "hand is played in it (its bid.requires, auction.beats, auction.forced and "
+        "auction.all_pass left no seat a bid of it)",
+        "game", severity="warning", path=("contracts", name)) for name in never_legal(res)]
+
+
 def unbid_contracts(game: Game) -> list[Diagnostic]:
     """A warning at each contract the user's file adds (not one its base has) that the strategy
     it inherits (the base's `simulate.strategy`) never chooses to bid (agents.rules.never_bid): `simulate` with
@@ -270,12 +314,7 @@ def unbid_contracts(game: Game) -> list[Diagnostic]:
     except TablerulesError:  # a strategy that does not fit is said where the agents are made
         return []
     out = []
-    for name in never:
-        loc = tree.locs.get(("contracts", name))
-        if loc is None or (loc.key_span or loc.span).file != origin or any(
-                q[:2] == ("contracts", name) and q not in tree.inherited
-                and at.span.file != origin for q, at in tree.locs.items()):
-            continue  # a contract of the base (one the file changes): the base's strategy's
+    for name in _own_contracts(tree, origin, never):  # not the base's: its strategy's
         out.append(Diagnostic(
             tree.span(("contracts", name), key=True),
             f"the strategy {names[0]} (simulate.strategy, from {strategy.span.file}) never "

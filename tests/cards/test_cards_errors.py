@@ -82,3 +82,19 @@ def test_a_card_by_suit_and_face_and_its_holder(tmp_path):
                           '["tile.suit == led", "tile.suit == \'spades\'"]'), encoding="utf-8")
     r = cli("validate", str(p))
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("call, message", [
+    ("card('tarok', 'Skys')", "there is no card Skys of tarok in this pack (did you mean 'Skyz'?)"),
+    ("card('tarok', 'xxi')", "there is no card xxi of tarok in this pack (did you mean 'XXI'?)"),
+    ("card('heart', 'K')", "there is no card K of heart in this pack: no suit 'heart' (did you "
+                           "mean 'hearts'?)"),
+])
+def test_a_misspelt_card_gets_a_did_you_mean(tmp_path, call, message):
+    # a house rule paying a holding of one card, the card's face or suit misspelt
+    p = tmp_path / "house.yaml"
+    p.write_text("name: house\ntitle: house\nextends: taroky\nscoring:\n  chips:\n    pays:\n"
+                 f"      mond: \"2 if {call} in dealt_to(payee) else 0\"\n", encoding="utf-8")
+    r = cli("validate", str(p))
+    assert r.exit_code == 1
+    assert "house.yaml:7:19: error: " + message in r.output, r.output

@@ -120,3 +120,27 @@ def test_random_hands_count_the_pack_and_deal_every_card_once():
 def test_search_plays_the_tarot_fixture():
     result = play_game(game(hands=1), ["search:level=easy", "random", "random", "random"], seed=3, index=0)
     assert result is not None
+
+
+def test_the_play_the_tarot_library_tells_a_game_to_write_is_a_game(tmp_path):
+    # rulesets/lib/tarot.yaml's header says what a card game extending it writes for its play;
+    # written into the tarot4 fixture's contract (its leader and trick points kept), it checks
+    import re
+    from pathlib import Path
+
+    from support import RULESETS, cli
+    head = Path(RULESETS, "lib", "tarot.yaml").read_text(encoding="utf-8")
+    example = re.search(r"^#\s+(play: \{.*\})$", head, re.M).group(1)
+    fixture = Path(TAROT4).read_text(encoding="utf-8")
+    old = ('      lead: "tile.suit"\n      follows: ["tile.suit == led", "tile.trump"]\n'
+           '      rank: "tarot_rank(tile, led)"\n')
+    assert old in fixture
+    play = example.split(": ", 1)[1].strip("{}")
+    game_text = fixture.replace(old, "".join(f"      {part.strip()}\n" for part in
+                                             re.split(r",\s*(?=\w+:)", play)))
+    game_text = game_text.replace("extends: ../../../rulesets/lib/tarot.yaml",
+                                  f"extends: {Path(RULESETS, 'lib', 'tarot.yaml')}")
+    p = tmp_path / "mine.yaml"
+    p.write_text(game_text, encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "4")
+    assert r.exit_code == 0, r.output

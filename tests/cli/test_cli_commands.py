@@ -60,6 +60,18 @@ def test_show_json():
     assert "phases" in info
 
 
+def test_show_says_all_may_pass_when_a_deal_lets_them():
+    # Taroky with two_in_talon=redeal: on a first hand with the II in the talon nobody may take
+    # the hand, everybody passes and it is dealt again (simulate throws such deals in); show said
+    # it "cannot happen", from one sample deal that had the II in a hand
+    r = run("show", "taroky", "-o", "two_in_talon=redeal")
+    assert r.exit_code == 0, r.output
+    assert "     all pass: the hand is thrown in and dealt again\n" in r.stdout
+    r = run("show", "taroky")  # the II in the talon: the player after the dealer takes the hand
+    assert ("     all pass: cannot happen with these options (none of 50 sample deals passes "
+            "out): the last seat to speak must bid (the forced rule above)\n") in r.stdout
+
+
 def test_show_with_an_option_changes_value_not_default():
     r = run("show", "texas42", "--option", "min_bid=32", "-o", "nello=false", "--format", "json")
     assert r.exit_code == 0, r.stderr

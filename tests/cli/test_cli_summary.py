@@ -74,7 +74,7 @@ def test_sides_and_seats_are_called_what_the_ruleset_calls_them():
         f"East-West   {s['wins_by_side']['1']:>5}  {s['win_rate_by_side']['1']:>6.1%}"]
     chips = cli("simulate", "taroky", "--games", "1", "-o", "hands=1").stdout.splitlines()
     at = chips.index("seat    chips at the end: mean      min     max   below 0")
-    assert [ln.split()[0] for ln in chips[at + 1:at + 5]] == ["North", "West", "South", "East"]
+    assert [ln.split()[0] for ln in chips[at + 1:at + 5]] == ["North", "East", "South", "West"]
 
 
 def test_compare_names_each_games_sides(tmp_path):

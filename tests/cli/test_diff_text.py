@@ -56,3 +56,41 @@ def test_an_option_one_of_the_two_does_not_take_names_that_one():
     assert r.exit_code == 2 and r.stderr.startswith("moon: error: --option min_bid=32: ")
     v = cli("validate", "texas42", "moon", "-o", "min_bid=32", "--hands", "0")
     assert v.stderr == r.stderr  # as validate says it
+
+def test_a_changed_list_is_shown_as_its_mappings_are(tmp_path):
+    # a house file replacing Taroky's talon, a list of three exchanges, with one exchange: both
+    # sides are written alike, as the rules are (no Python quotes and brackets on one side)
+    p = tmp_path / "talon.yaml"
+    p.write_text("name: talon\ntitle: the povinnost takes the whole talon\nextends: taroky\n"
+                 "contracts:\n  game:\n    exchange:\n      by: bidder\n      take: 6\n"
+                 "      bury: 6\n      legal: \"may_lay_away(tile, hand)\"\n      order: 1\n",
+                 encoding="utf-8")
+    r = cli("diff", "taroky", str(p))
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    at = lines.index("  contracts.game.exchange (changed)")
+    assert lines[at + 1] == (
+        "    - [{by: bidder, take: 0 if bidder == dealer and dealer_povinnost == 'takes_none' "
+        "else 4, bury: 4, legal: may_lay_away(tile, hand), order: 1}, {by: taker_after(bidder), "
+        "take: 1, bury: 1, legal: may_lay_away(tile, hand)}, {by: "
+        "taker_after(taker_after(bidder)), take: 1, bury: 1, legal: may_lay_away(tile, hand)}]")
+    assert lines[at + 2] == ("    + {by: bidder, take: 6, bury: 6, legal: may_lay_away(tile, hand), "
+                             "order: 1}")
+
+
+def test_an_added_contract_shows_the_parts_it_drops_from_the_one_it_is_like(tmp_path):
+    # a solo copied from Taroky's prever without the talon (exchange: null): the diff listed
+    # what the solo changes and counted the rest "as in prever", the talon among them
+    p = tmp_path / "solo.yaml"
+    p.write_text("name: solo\ntitle: solo\nextends: taroky\ncontracts:\n  solo:\n"
+                 "    like: prever\n    title: Solo, without the talon\n    bid:\n"
+                 "      levels: \"[1]\"\n      rank: 2\n      label: \"'solo'\"\n"
+                 "    exchange: null\n", encoding="utf-8")
+    r = cli("diff", "taroky", str(p))
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    body = lines[lines.index("    + Solo, without the talon") + 1:]
+    assert ("        exchange: (none)   (prever: {by: bidder, take: 3, from: 3 if half == "
+            "'second' else 0, bury: 3, legal: may_lay_away(tile, hand), order: 1})") in body, \
+        r.stdout
+    assert not any(ln.startswith("        exchange.") for ln in body)

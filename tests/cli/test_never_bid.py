@@ -160,3 +160,38 @@ def test_the_compare_report_says_what_the_text_says_of_a_contract_never_bid(tmp_
     r = cli("compare", "texas42", "--agents", "random", "--vs", "-o", "min_bid=31", "--games",
             "1", "--no-progress", "--report", str(path))
     assert "never-bid" not in path.read_text(encoding="utf-8")
+
+SOLO = """\
+name: solo
+title: Taroky with the povinnost's solo
+extends: taroky
+contracts:
+  solo:
+    like: prever
+    title: Solo, the povinnost alone without the talon
+    bid:
+      levels: "[1]"
+      rank: 2
+      label: "'solo'"
+      requires: "seat == turn"
+    exchange: null
+"""
+
+
+def test_validate_warns_at_a_contract_no_seat_could_ever_bid(tmp_path):
+    # a Taroky club's solo for the povinnost: but the povinnost speaks last, where it is forced
+    # to bid game or may not beat a prever, so no seat may ever bid it. validate said only that
+    # the strategy never bids it, and suggested giving the agents another strategy
+    p = tmp_path / "solo.yaml"
+    p.write_text(SOLO, encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "40")
+    assert r.exit_code == 0 and ": ok (solo, 40 seeded hands" in r.stdout, r.output
+    assert r.stderr.startswith(
+        f"{p}:5:3: warning: contract 'solo' was never a legal bid in the 40 seeded hands played "
+        "(by rules and cautious): no hand is played in it (its bid.requires, auction.beats, "
+        "auction.forced and auction.all_pass left no seat a bid of it)"), r.stderr
+    assert r.stderr.count("warning:") == 1 and "never bids" not in r.stderr
+    # a contract some seat may bid is not said so: the prever's copy open to every other seat
+    p.write_text(SOLO.replace("seat == turn", "seat != turn"), encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "40")
+    assert r.exit_code == 0 and "never a legal bid" not in r.stderr, r.stderr

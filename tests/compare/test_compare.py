@@ -21,7 +21,8 @@ def _config(label, ruleset, agents, options=None):
 
 @pytest.fixture
 def games_played(monkeypatch):
-    """Every game compare plays: (deal index, first dealer, agents by seat, deal lines, winners)."""
+    """Every game compare plays: (deal index, first dealer, agents by seat, deals (dealer,
+    hands, stock), winners)."""
     played = []
     real = cmp.play_game
 
@@ -31,7 +32,7 @@ def games_played(monkeypatch):
 
         def both(ev):
             if ev["type"] == "deal":
-                deals.append((ev["dealer"], ev["dealt"]))
+                deals.append((ev["dealer"], ev["dealt"], ev.get("stock")))
             if emit is not None:
                 emit(ev)
         kw["emit"] = both
@@ -92,6 +93,60 @@ def test_different_options_play_the_same_deals_separately(games_played):
         assert ga["ruleset"] == "texas42" and gb["ruleset"] == "texas42(min_bid=31)"
         assert ga["deals"][0] == gb["deals"][0] and ga["first_dealer"] == d % 4
     assert res.differences() == ["option min_bid: 30 vs 31"]
+
+
+def test_an_option_that_orders_a_suit_otherwise_deals_the_same_cards(games_played):
+    # Taroky's red_pips orders the red suits' pips otherwise, so the pack's cards are numbered
+    # otherwise: the same 54 cards, which B is dealt as A is, card for card
+    a = _config("A", "taroky", "random")
+    b = _config("B", "taroky", "random", {"red_pips": "plain"})
+    res = cmp.compare(a, b, games=2, seed=4)
+    assert res.mode == "separate" and res.played == {"A": 2, "B": 2}
+    for d in range(2):
+        ga, gb = [g for g in games_played if g["index"] == d]
+        assert gb["ruleset"] == "taroky(red_pips=plain)"
+        (dealer_a, hands_a, stock_a), (dealer_b, hands_b, stock_b) = ga["deals"][0], gb["deals"][0]
+        assert dealer_a == dealer_b == d % 4
+        assert [sorted(h) for h in hands_a] == [sorted(h) for h in hands_b]
+        assert stock_a == stock_b and len(stock_a) == 6  # in the order it lies
+
+
+def test_compare_runs_an_option_that_orders_a_suit_otherwise():
+    r = cli("compare", "taroky", "--vs", "-o", "red_pips=plain", "--games", "2", "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "option red_pips: reversed vs plain" in r.stdout
+    # the batch engine deals piece numbers: refused before any kernel is compiled, and said why
+    r = cli("compare", "taroky", "--vs", "-o", "red_pips=plain", "--games", "2", "--engine",
+            "batch")
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    assert r.stderr == (
+        "error: A (taroky) and B (taroky(red_pips=plain)) deal the same 54 pieces, numbered in "
+        "another order (a suit's ranks ordered otherwise): the batch engine deals piece numbers, "
+        "so it cannot pair their deals; compare them without --engine batch\n")
+
+
+def test_a_game_whose_sides_lose_what_others_gain_reports_what_was_gained():
+    # Taroky's sides settle in chips: what one side scores in a hand the others lose, so each
+    # one's sides together score 0 and "scored 0.000 per hand per side" said nothing. Said as
+    # simulate says it: what the sides above 0 gained, and the others lost
+    r = cli("compare", "taroky", "--vs", "-o", "counting=czech", "--games", "4", "--seed", "2",
+            "--no-progress", "--format", "json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    text = cli("compare", "taroky", "--vs", "-o", "counting=czech", "--games", "4", "--seed",
+               "2", "--no-progress").stdout
+    assert "per hand per side" not in text and "scores 0.000" not in text
+    for k in ("A", "B"):
+        st = d[f"{k.lower()}_stats"]
+        assert st["scored_per_hand"] == 0 and st["gained_per_hand"] > 0
+        assert st["lost_per_hand"] == st["gained_per_hand"]  # chips: what is won is paid
+        assert (f"{k}: {st['hands']} hands played, scored {st['gained_per_hand']:.3f} per hand "
+                "gained by the sides that scored above 0, "
+                f"{st['lost_per_hand']:.3f} lost by the others") in text.splitlines()
+    assert d["verdict"].startswith(
+        f"A's sides above 0 gain {d['a_stats']['gained_per_hand']:.3f} per hand, B's "
+        f"{d['b_stats']['gained_per_hand']:.3f}; A makes ")
+    assert text.rstrip().endswith(d["verdict"])
 
 
 def test_agents_by_seat_are_swapped_round_in_a_separate_comparison(games_played):

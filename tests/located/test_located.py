@@ -67,6 +67,10 @@ ERRORS = {
     "keyword_name_constant.yaml": (6, 3, ["constant 'count'", "a keyword"], None),
     "bad_indent.yaml": (7, 16, ["mapping values are not allowed here",
                                 "line 7 is indented more than the line above it"], None),
+    # a function's signature unquoted: said as a key to quote, not "a value"
+    "signature_unquoted.yaml": (5, 19, ["mapping values are not allowed here",
+                                        "a function's signature as a key contains ': '",
+                                        "\"is_king(t: tile)\": ..."], None),
     "expr_bracket.yaml": (6, 28, ["unexpected 'side'; expected an operator or 'else'"], None),
     "extends_directory.yaml": (2, 10, ["names a directory"], None),
     "library_typo.yaml": (7, 28, ["'dubble'", "did you mean 'double'"], None),

@@ -43,6 +43,14 @@ def test_unknown_seat_is_a_one_line_error(seat):
         f"error: no seat '{seat}' in texas42: the seats are 0 North, 1 East, 2 South, 3 West"]
 
 
+def test_a_misspelt_seat_gets_a_did_you_mean():
+    res = run("taroky", "--seat", "Weast")
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines() == [
+        "error: no seat 'Weast' in taroky: the seats are 0 North, 1 East, 2 South, 3 West "
+        "(did you mean 'West'?)"]
+
+
 def test_resume_of_another_ruleset_is_a_one_line_error(tmp_path):
     rec = tmp_path / "t.jsonl"
     run("texas42", "--seed", "3", "--record", str(rec), input="quit\n")

@@ -42,6 +42,18 @@ def test_the_report_is_one_offline_file_and_the_same_bytes_each_run(tmp_path, ar
     assert cli(*args).stdout == r.stdout  # what is printed does not change with --report
 
 
+def test_a_compare_report_of_a_game_in_chips_gives_what_the_sides_gained(tmp_path):
+    # Taroky's sides settle in chips: A's and B's sides together score 0 a hand, and the
+    # report's table gave only that; it gives what the sides above 0 gained, as the text does
+    html, r = _report(tmp_path, ("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "2",
+                                 "--no-progress"))
+    d = json.loads(cli("compare", "taroky", "--vs", "-o", "counting=czech", "-n", "2",
+                       "--no-progress", "--format", "json").stdout)
+    assert ">gained per hand (the sides above 0)</th>" in html
+    for k in ("a", "b"):
+        assert f'<td class="gained">{d[k + "_stats"]["gained_per_hand"]:.3f}</td>' in html
+
+
 def test_the_summary_counts_what_the_report_draws():
     game = load_game("texas42", {})
     s = new_summary(game)

@@ -58,3 +58,64 @@ def test_a_short_like_chain_still_works(tmp_path):
     f.write_text(like_chain(12), encoding="utf-8")
     r = cli("validate", str(f), "--hands", "0")
     assert r.exit_code == 0, r.stderr
+
+
+@pytest.mark.parametrize("null, message", [
+    # a club that does not pay Bita, the payment's name misspelt
+    ("scoring:\n  chips:\n    pays:\n      bitta: null\n",
+     "x.yaml:7:7: error: 'bitta: null' deletes nothing: scoring.chips.pays has no 'bitta' (did "
+     "you mean 'bita'?)"),
+    # a declaration the prever copies from the game with `like:`, misspelt
+    ("contracts:\n  prever:\n    declare:\n      contra_4: null\n",
+     "x.yaml:7:7: error: 'contra_4: null' deletes nothing: contracts.prever.declare has no "
+     "'contra_4' (did you mean 'contra_3'?)"),
+    ("set:\n  countng: null\n", "x.yaml:5:3: error: 'countng: null' deletes nothing: set has no "
+                                "'countng'"),
+])
+def test_a_null_that_deletes_nothing_is_an_error(tmp_path, null, message):
+    # a house file deleting a part of the base it extends: a misspelt name deleted nothing, and
+    # the part the table meant to drop was kept without a word
+    p = tmp_path / "x.yaml"
+    p.write_text("name: x\ntitle: x\nextends: taroky\n" + null, encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "0")
+    assert r.exit_code == 1, r.output
+    assert r.stderr.startswith(str(p.parent) + "/" + message), r.stderr
+
+
+def test_a_null_that_deletes_an_inherited_part_is_not_one(tmp_path):
+    # nor one that leaves an option the base does not set at its default, as it asks
+    p = tmp_path / "x.yaml"
+    p.write_text("name: x\ntitle: x\nextends: taroky\nscoring:\n  chips:\n    pays:\n"
+                 "      bita: null\ncontracts:\n  prever:\n    declare:\n      contra_3: null\n"
+                 "set:\n  counting: null\n", encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "0")
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("signature", ["barred(t:tile)", "\"barred( t : tile )\"",
+                                       "\"barred(x: tile)\""])
+def test_a_function_replaced_under_its_signature_written_otherwise(tmp_path, signature):
+    # ruleset-format.md allows `is_trump(t:tile): ...` unquoted; a house file replacing
+    # Taroky's "barred(t: tile)" so was refused, "function 'barred' hides a name already
+    # defined": the base's function and the file's were both kept
+    body = "x.face == 'K'" if "x:" in signature else "t.face == 'K'"
+    p = tmp_path / "x.yaml"
+    p.write_text(f"name: x\ntitle: x\nextends: taroky\nfunctions:\n  {signature}: \"{body}\"\n",
+                 encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "0")
+    assert r.exit_code == 0, r.output
+    d = cli("diff", "taroky", str(p))
+    assert "  functions.barred(t: tile) (changed)" in d.stdout.splitlines() or (
+        "  functions.barred(t: tile) (removed)" in d.stdout.splitlines()
+        and "  functions.barred(x: tile) (added)" in d.stdout.splitlines()), d.stdout
+    assert f"+ {body}" in d.stdout
+
+
+def test_a_function_deleted_under_its_signature_written_otherwise(tmp_path):
+    p = tmp_path / "x.yaml"
+    p.write_text("name: x\ntitle: x\nextends: taroky\nfunctions:\n  barred(t:tile): null\n",
+                 encoding="utf-8")
+    r = cli("validate", str(p), "--hands", "0")
+    assert r.exit_code == 1
+    assert r.stderr.startswith(f"{p}:5:3: error: deleting 'barred(t: tile)' here breaks the base "
+                               "ruleset: unknown function 'barred'"), r.stderr

@@ -8,7 +8,7 @@ import random
 
 from tablerules.game import load_game
 
-NORTH, WEST, SOUTH, EAST = range(4)  # counter-clockwise: next(seat) is seat - 1
+NORTH, EAST, SOUTH, WEST = range(4)  # counter-clockwise: next(seat) is seat - 1, to the right
 TAROKY = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII",
           "XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI", "Skyz"]
 

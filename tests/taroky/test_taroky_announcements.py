@@ -18,13 +18,13 @@ def test_holdings_are_paid_by_each_of_the_other_three():
     g = game()
     # North holds ten taroky, the Trul and all four Kings (and so Honery) through to the lead
     north = ["I", "XXI", "Skyz"] + TAROKY[1:8] + ["K♥", "K♦"]
-    st = g.new_hand(deal(g, {NORTH: north, WEST: ["K♠", "K♣"], SOUTH: ["XIX"]}), NORTH,
+    st = g.new_hand(deal(g, {NORTH: north, EAST: ["K♠", "K♣"], SOUTH: ["XIX"]}), NORTH,
                     record=True)
     to_play(st)
     lines = _play_out(st)
     paid = {(p["for"], p["from"], p["to"], p["chips"]) for p in lines[-1]["paid"]}
     for name, chips in (("big_ones", 4), ("trul", 4), ("honery", 2)):
-        assert {(name, s, NORTH, chips) for s in (WEST, SOUTH, EAST)} <= paid, name
+        assert {(name, s, NORTH, chips) for s in (EAST, SOUTH, WEST)} <= paid, name
     assert not any(p[0] == "kings" and p[2] == NORTH for p in paid)  # two of the Kings only
     assert holdings(["K♥", "K♦", "K♠", "K♣"] + TAROKY[1:3]) == {
         "kings": 4, "honery": 2, "bita": 2}
@@ -35,17 +35,17 @@ def test_holdings_are_paid_by_each_of_the_other_three():
 
 def test_only_an_opponent_says_contra_and_it_doubles_the_game():
     g = game()
-    st = g.new_hand(deal(g, {SOUTH: ["II"], WEST: ["XIX"]}), NORTH, record=True)
+    st = g.new_hand(deal(g, {SOUTH: ["II"], EAST: ["XIX"]}), NORTH, record=True)
     to_play(st, keep=())
     # to_play says no to everything; start again and say contra where it may be said
-    st = g.new_hand(deal(g, {SOUTH: ["II"], WEST: ["XIX"]}), NORTH, record=True)
+    st = g.new_hand(deal(g, {SOUTH: ["II"], EAST: ["XIX"]}), NORTH, record=True)
     for _ in range(40):
         names = legal(st)
         if any(n.startswith("contra") for n in names):
             break
         st.apply_action(st.legal_actions()[0] if "pass" not in names else
                         st.game.string_to_action("pass"))
-    assert st.current_player() == WEST and legal(st) == ["contra no"]  # the partner: no only
+    assert st.current_player() == EAST and legal(st) == ["contra no"]  # the partner: no only
     do(st, "contra no")
     assert st.current_player() == NORTH and legal(st) == ["contra_2 no", "contra_2 contra"]
     do(st, "contra_2 contra")
@@ -54,7 +54,7 @@ def test_only_an_opponent_says_contra_and_it_doubles_the_game():
     lines = _play_out(st)
     c = count(lines)
     plain = [p for p in lines[-1]["paid"] if p["for"] == "game"]
-    assert c["team"] == {SOUTH, WEST} and len(plain) == 2
+    assert c["team"] == {SOUTH, EAST} and len(plain) == 2
     assert sorted((p["from"], p["to"], p["chips"]) for p in plain) == game_payments(lines)
     assert all(p["chips"] % 4 == 0 for p in plain)  # doubled and doubled again
 
@@ -103,3 +103,20 @@ def test_pagat_to_the_back_pays_four_from_each_or_to_each():
         if wins == {True, False}:
             return
     pytest.fail(f"Pagat to the back came home or failed only: {wins}")
+
+
+def test_replay_names_the_sides_as_a_list(tmp_path):
+    # a povinnost alone or a prever against three: "against North and West and South" read
+    # as a list should, "against North, West and South"
+    import re
+
+    from support import cli
+    rec = tmp_path / "t.jsonl"
+    assert cli("simulate", "taroky", "-n", "2", "--seed", "1", "--record", str(rec)).exit_code == 0
+    sides = [ln for ln in cli("replay", str(rec)).stdout.splitlines()
+             if ln.startswith("  sides: ")]
+    seat = r"(North|East|South|West)"
+    names = rf"{seat}((, {seat})* and {seat})?"
+    assert sides and all(re.fullmatch(rf"  sides: {names} against {names}", ln) for ln in sides), \
+        sides
+    assert any(", " in ln for ln in sides)  # a side of three

@@ -28,21 +28,21 @@ def _record_hand(g, dealt, dealer=NORTH):
 def test_the_first_povinnost_is_whoever_was_dealt_the_two_and_the_others_answer_first():
     g = game()
     st = new_hand(g, deal(g, {SOUTH: ["II"]}))
-    assert st.observation(WEST)["turn"] == SOUTH
-    # the others answer in turn, counter-clockwise from the povinnost: West, North, East
+    assert st.observation(EAST)["turn"] == SOUTH
+    # the others answer in turn, counter-clockwise from the povinnost: East, North, West
     order = []
     for _ in range(3):
         order.append(st.current_player())
         assert legal(st) == ["pass", "bid prever"]
         do(st, "pass")
-    assert order == [WEST, NORTH, EAST]
+    assert order == [EAST, NORTH, WEST]
     assert st.current_player() == SOUTH and legal(st) == ["bid game"]  # it is the povinnost's
 
 
 def test_with_the_two_in_the_talon_the_player_after_the_dealer_takes_the_hand():
     g = game()
     st = new_hand(g, deal(g, {}, stock=["II"]), dealer=NORTH)
-    assert st.observation(NORTH)["turn"] == EAST  # next(North), counter-clockwise
+    assert st.observation(NORTH)["turn"] == WEST  # next(North), counter-clockwise
 
 
 def test_the_povinnost_moves_one_seat_counterclockwise_each_deal():
@@ -55,16 +55,31 @@ def test_the_povinnost_moves_one_seat_counterclockwise_each_deal():
         first_legal(st, lambda s: s.is_chance_node())
         st.deal_random(rng)
         turns.append(st.observation(0)["turn"])
-    assert turns == [SOUTH, WEST, NORTH, EAST]
+    assert turns == [SOUTH, EAST, NORTH, WEST]
+
+
+def test_play_goes_counterclockwise_round_the_compass():
+    # the text: the deal and the turn go counter-clockwise and "the player after the dealer
+    # leads": round a table named by the compass (North facing South, West on its right) that is
+    # North, West, South, East, so the dealer's right-hand neighbour leads
+    g = game()
+    st = new_hand(g, deal(g, {SOUTH: ["II"]}), dealer=NORTH)
+    speakers = []
+    for _ in range(3):
+        speakers.append(st.player_name())
+        do(st, "pass")
+    assert speakers + [st.player_name()] == ["East", "North", "West", "South"]
+    to_play(st)
+    assert st.player_name() == "West"  # North dealt
 
 
 def test_the_first_prever_has_it():
     g = game()
     st = new_hand(g, deal(g, {SOUTH: ["II"]}))
-    do(st, "bid prever")  # West
+    do(st, "bid prever")  # East
     assert legal(st) == ["pass"]  # North can only say good now, and so can the rest
     do(st, "pass", "pass", "pass")
-    assert st.bidder == WEST and st.observation(WEST)["contract"] == "prever"
+    assert st.bidder == EAST and st.observation(EAST)["contract"] == "prever"
 
 
 # -- the partner -------------------------------------------------------------------------------
@@ -72,51 +87,51 @@ def test_the_first_prever_has_it():
 def test_the_partner_is_whoever_holds_the_nineteen_and_nobody_is_told():
     g = game()
     gd = g.definition
-    # two deals that differ only in whether West or East holds the XIX
+    # two deals that differ only in whether East or West holds the XIX
     west, east = ["XIX"] + ["7♠"], ["XX", "8♠"]
     views = []
     for a, b in ((west, east), (east, west)):
-        st = _record_hand(g, deal(g, {SOUTH: ["II"], WEST: a, EAST: b},
+        st = _record_hand(g, deal(g, {SOUTH: ["II"], EAST: a, WEST: b},
                                   stock=["7♣", "8♣", "9♣", "10♣", "J♣", "R♣"]))
         to_play(st, keep={"XIX", "XX"})
         assert st.bidder == SOUTH
         obs = st.observation(NORTH)
         views.append(obs)
-        # North's worlds put the XIX with West or with East (or in the talon South took), never
+        # North's worlds put the XIX with East or with West (or in the talon South took), never
         # settled before it is played
         xix = gd.pieces.names.index("XIX")
         holders = {w.ctx.holder(xix) for w in worlds(gd, obs, random.Random(1), 40)}
-        assert holders >= {WEST, EAST}
+        assert holders >= {EAST, WEST}
         first_legal(st, lambda s: s.is_terminal())
-        assert count(_hand_lines(st))["team"] == {SOUTH, a is west and WEST or EAST}
+        assert count(_hand_lines(st))["team"] == {SOUTH, a is west and EAST or WEST}
     assert views[0] == views[1]  # North cannot tell the two apart: nothing names the partner
 
 
 def test_once_the_nineteen_is_played_every_world_knows_the_partner():
     g = game()
     gd = g.definition
-    st = _record_hand(g, deal(g, {SOUTH: ["II"], WEST: ["XIX"]}))
+    st = _record_hand(g, deal(g, {SOUTH: ["II"], EAST: ["XIX"]}))
     to_play(st)
     xix = gd.string_to_action("XIX")
-    first_legal(st, lambda s: xix in s.legal_actions() and s.current_player() == WEST)
+    first_legal(st, lambda s: xix in s.legal_actions() and s.current_player() == EAST)
     do(st, "XIX")
     obs = st.observation(NORTH)
     for w in worlds(gd, obs, random.Random(2), 10):
         assert w.observation(NORTH)["history"] == obs["history"]
-        assert dict(w.history[-1:]) == {WEST: xix}
+        assert dict(w.history[-1:]) == {EAST: xix}
 
 
 def test_a_povinnost_holding_the_nineteen_calls_the_next_one_down_not_held_or_plays_alone():
     g = game()
-    st = new_hand(g, deal(g, {SOUTH: ["II", "XIX", "XVIII"], EAST: ["XVII"]}))
+    st = new_hand(g, deal(g, {SOUTH: ["II", "XIX", "XVIII"], WEST: ["XVII"]}))
     do(st, "pass", "pass", "pass", "bid game")
     assert legal(st) == ["call XIX", "call XVII"]  # the XIX, held: alone, and only it knows
-    st = _record_hand(g, deal(g, {SOUTH: ["II", "XIX", "XVIII"], EAST: ["XVII"]}))
+    st = _record_hand(g, deal(g, {SOUTH: ["II", "XIX", "XVIII"], WEST: ["XVII"]}))
     to_play(st, call="XVII")
     first_legal(st, lambda s: s.is_terminal())
     lines = _hand_lines(st)
-    assert count(lines)["team"] == {SOUTH, EAST}
-    st = _record_hand(g, deal(g, {SOUTH: ["II", "XIX", "XVIII"], EAST: ["XVII"]}))
+    assert count(lines)["team"] == {SOUTH, WEST}
+    st = _record_hand(g, deal(g, {SOUTH: ["II", "XIX", "XVIII"], WEST: ["XVII"]}))
     to_play(st, call="XIX")
     first_legal(st, lambda s: s.is_terminal())
     assert count(_hand_lines(st))["team"] == {SOUTH}
@@ -133,17 +148,17 @@ def test_the_povinnost_takes_four_the_next_two_not_the_dealer_one_each_the_deale
     talon = ["7♠", "8♠", "9♠", "10♠", "7♣", "8♣"]
     st = _record_hand(g, deal(g, {SOUTH: ["II"]}, stock=talon), dealer=NORTH)
     to_play(st)
-    # South, then West; North deals, so East
-    assert _takes(st) == [(SOUTH, talon[:4]), (WEST, ["7♣"]), (EAST, ["8♣"])]
+    # South, then East; North deals, so West
+    assert _takes(st) == [(SOUTH, talon[:4]), (EAST, ["7♣"]), (WEST, ["8♣"])]
     buried = [e["seat"] for e in st.events if e["type"] == "exchange" and "buried" in e]
-    assert buried == [SOUTH] * 4 + [WEST, EAST]
+    assert buried == [SOUTH] * 4 + [EAST, WEST]
     assert all(len(h) == 12 for h in st.observation(SOUTH)["hand_sizes"] and
                [st.observation(s)["hand"] for s in range(4)])
 
 
 @pytest.mark.parametrize("option, takes", [
-    ("takes_four", [(SOUTH, 4), (WEST, 1), (NORTH, 1)]),
-    ("takes_none", [(WEST, 1), (NORTH, 1)]),
+    ("takes_four", [(SOUTH, 4), (EAST, 1), (NORTH, 1)]),
+    ("takes_none", [(EAST, 1), (NORTH, 1)]),
 ])
 def test_a_povinnost_who_deals(option, takes):
     g = game(dealer_povinnost=option)
@@ -175,11 +190,11 @@ def test_a_prever_takes_the_first_three_or_the_second_three_and_the_rest_counts_
     talon = ["7♠", "8♠", "9♠", "10♠", "7♣", "8♣"]
     for half, took in (("first", talon[:3]), ("second", talon[3:])):
         st = _record_hand(g, deal(g, {SOUTH: ["II"]}, stock=talon))
-        to_play(st, prever=WEST, half=half)
-        assert _takes(st) == [(WEST, took)]
+        to_play(st, prever=EAST, half=half)
+        assert _takes(st) == [(EAST, took)]
         first_legal(st, lambda s: s.is_terminal())
         c = count(_hand_lines(st))
-        assert c["team"] == {WEST} and sorted(c["left"]) == sorted(set(talon) - set(took))
+        assert c["team"] == {EAST} and sorted(c["left"]) == sorted(set(talon) - set(took))
 
 
 # -- play ----------------------------------------------------------------------------------------
@@ -190,23 +205,23 @@ def test_follow_suit_else_a_tarok_else_anything_and_the_player_after_the_dealer_
     south = ["II", "III", "IV", "V", "VI", "VII", "7♠", "8♠", "9♠", "10♠", "J♠", "R♠"]
     west = ["4♦", "3♦", "2♦", "A♦", "J♦", "R♦", "Q♦", "K♦", "7♣", "8♣", "9♣", "10♣"]
     talon = ["VIII", "IX", "X", "XI", "Q♠", "XII"]
-    st = new_hand(g, deal(g, {EAST: hearts, SOUTH: south, WEST: west}, stock=talon))
+    st = new_hand(g, deal(g, {WEST: hearts, SOUTH: south, EAST: west}, stock=talon))
     to_play(st, keep={"4♥", "II", "III", "IV", "V", "VI", "VII"})
-    assert st.current_player() == EAST  # next(North), the dealer
+    assert st.current_player() == WEST  # next(North), the dealer
     do(st, "4♥")
     assert st.current_player() == SOUTH
     assert set(legal(st)) == {n for n in st.observation(SOUTH)["hand"] if n in
                               ["II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI"]}
     do(st, "II")
-    assert st.current_player() == WEST
-    assert sorted(legal(st)) == sorted(st.observation(WEST)["hand"])  # neither: anything
+    assert st.current_player() == EAST
+    assert sorted(legal(st)) == sorted(st.observation(EAST)["hand"])  # neither: anything
 
 
-@pytest.mark.parametrize("red, winner", [("reversed", NORTH), ("plain", EAST)])
+@pytest.mark.parametrize("red, winner", [("reversed", NORTH), ("plain", WEST)])
 def test_the_red_pips_run_reversed(red, winner):
     g = game(red_pips=red)
-    st = _record_hand(g, deal(g, {EAST: ["4♥"], SOUTH: ["3♥", "II", "7♠", "8♠", "9♠", "10♠"],
-                                  WEST: ["2♥"],
+    st = _record_hand(g, deal(g, {WEST: ["4♥"], SOUTH: ["3♥", "II", "7♠", "8♠", "9♠", "10♠"],
+                                  EAST: ["2♥"],
                                   NORTH: ["A♥"]}, stock=["J♥", "R♥", "Q♥", "K♥", "7♣", "8♣"]))
     to_play(st, keep={"4♥", "3♥", "2♥", "A♥"})
     do(st, "4♥", "3♥", "2♥", "A♥")
@@ -285,7 +300,7 @@ def test_the_search_agent_plays_from_worlds_that_keep_the_partner_hidden():
     from tablerules.agents import make_agent
     g = game()
     gd = g.definition
-    st = _record_hand(g, deal(g, {SOUTH: ["II"], WEST: ["XIX"]}))
+    st = _record_hand(g, deal(g, {SOUTH: ["II"], EAST: ["XIX"]}))
     to_play(st)
     seat = st.current_player()
     agent = make_agent("search:worlds=4:playouts=1", random.Random(0), gd)
@@ -302,5 +317,5 @@ def test_with_the_two_in_the_talon_the_first_hand_may_be_thrown_in():
         do(st, "pass")
     assert st.is_chance_node() and st.hands_played == 0  # thrown in: deal again
     assert [e for e in st.events if e["type"] == "hand"][-1].get("thrown_in")
-    st.apply_deal(ids(g, deal(g, {WEST: ["II"]})))
-    assert st.observation(0)["turn"] == WEST  # the II again decides
+    st.apply_deal(ids(g, deal(g, {EAST: ["II"]})))
+    assert st.observation(0)["turn"] == EAST  # the II again decides

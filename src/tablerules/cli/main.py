@@ -25,7 +25,7 @@ AGENTS_HELP = ("One agent for every seat, or one per seat separated by commas, e
                "(simulate.strategy), else random. Agents: "
                + "; ".join(f"{k} ({v})" for k, v in AGENT_HELP.items())
                + ". See `tablerules agents` for their parameters.")
-from ..errors import GameError, TablerulesError, plural, render
+from ..errors import GameError, TablerulesError, did_you_mean, plural, render
 from ..interpreter.options import is_count
 
 
@@ -508,7 +508,7 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
     """
     from ..interpreter.options import parse_cli_options
     from ..load.ruleset import like_notes
-    from ..validation import check_file, unbid_contracts
+    from ..validation import check_file, never_legal_warnings, unbid_contracts
     _check_format(fmt)
     names = _agent_list(agents) if agents is not None else None
     try:
@@ -523,8 +523,11 @@ def validate(files: List[str] = typer.Argument(..., help="Ruleset files (or buil
         if r.game is not None and r.game.tree is not None and r.strategy_for is None:
             # a change `like:` carries: say so
             r.diagnostics.extend(like_notes(r.game.tree))
-            if r.ok:  # a contract the file adds that the strategy it inherits never bids
-                r.diagnostics.extend(unbid_contracts(r.game))
+            if r.ok:  # a contract the file adds that no seat could bid in the seeded play,
+                dead = never_legal_warnings(r)  # or that the strategy it inherits never bids
+                shut = {d.path[1] for d in dead}
+                r.diagnostics.extend(dead + [d for d in unbid_contracts(r.game)
+                                             if d.path[1] not in shut])
     if any(_in_command_line(d) for r in results for d in r.diagnostics):
         _command_line_errors(results, option)
     if fmt == "json":
@@ -999,7 +1002,7 @@ def compare(ctx: typer.Context,
     Exit status 2 for a usage error, 1 for a ruleset error.
     """
 
-    from ..records.compare import Config, compare as run, unshared_deals
+    from ..records.compare import Config, compare as run, renumbered, unshared_deals
     _check_format(fmt)
     _need_report(report)
     n_workers = _workers(workers)
@@ -1033,7 +1036,7 @@ def compare(ctx: typer.Context,
     b_names = _agents_for(game_b, b_names, "B's")
     a = Config("A", game_a, _per_seat(a_names, game_a))
     b = Config("B", game_b, _per_seat(b_names, game_b))
-    unshared = unshared_deals(a, b)
+    unshared = unshared_deals(a, b) or (renumbered(a, b) if batch else None)
     if unshared:
         _usage(unshared)
     checked = None
@@ -1564,8 +1567,11 @@ def _seat_of(text: str | None, gd) -> int:
     for s, name in enumerate(gd.seat_names):
         if name.lower() == t.lower():
             return s
+    near = did_you_mean(t.lower(), [n.lower() for n in gd.seat_names])
+    near = next((n for n in gd.seat_names if n.lower() == near), None) if near else None
     _usage(f"no seat {text!r} in {gd.name}: the seats are "
-           f"{', '.join(f'{s} {n}' for s, n in enumerate(gd.seat_names))}")
+           f"{', '.join(f'{s} {n}' for s, n in enumerate(gd.seat_names))}"
+           + (f" (did you mean {near!r}?)" if near else ""))
 
 
 @app.command(cls=_Command)

@@ -169,8 +169,14 @@ def _part(st, c, ex) -> tuple[int, int]:
     n = ex.take(ctx)
     start = ex.start(ctx) if ex.start is not None else 0
     if n < 0 or start < 0 or start + n > len(st.stock):
+        # at the key that placed it: `from` when it moved the take, else `take` (an exchange of
+        # a list by its index: one written alone is said at the exchange)
+        key = "from" if ex.start is not None and start != 0 else "take"
+        k = st.setup.exchange_k
+        at = (k, key) if k or c.more_exchanges else (key,)
         raise RulesetFault(f"contract '{c.name}': an exchange takes {n} pieces from place {start} "
-                           f"of a stock of {len(st.stock)}").at("contracts", c.name, "exchange")
+                           f"of a stock of {len(st.stock)}").at("contracts", c.name, "exchange",
+                                                                *at)
     return n, start
 
 

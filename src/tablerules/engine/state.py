@@ -109,8 +109,18 @@ class State:
         else:
             legal = _LEGAL[ph](self)
         if not legal:
-            raise RulesetFault(f"{self.game.seat_names[self.actor]} has no legal action in the "
-                               f"{PHASE_NAMES[ph]} (hand {self.ctx.hands_played + 1})"
+            why = ""
+            names = self.game.seat_names
+            if ph == PLAY and not self.hands[self.actor]:  # a seat out of pieces before others
+                active = getattr(self.play, "active", range(len(self.hands)))  # not who sits out
+                left = [(names[s], bin(self.hands[s]).count("1")) for s in active
+                        if self.hands[s]]
+                if left:
+                    why = (": it has no piece left while " + ", ".join(
+                        f"{n} still holds {k}" for n, k in left) + " (the hands were not of "
+                        "one size when play began)")
+            raise RulesetFault(f"{names[self.actor]} has no legal action in the "
+                               f"{PHASE_NAMES[ph]} (hand {self.ctx.hands_played + 1}){why}"
                                ).at(*self.rule_part(ph))
         self._legal = legal
         return legal
@@ -183,11 +193,17 @@ class State:
         raise RulesetFault(f"the hand did not end within {self.max_steps} decisions "
                            "(bounds.max_steps)").at("bounds", "max_steps")
 
-    def deal_random(self, rng: random.Random) -> tuple[tuple[int, ...], ...]:
-        """The whole chance step at once, from `rng`: returns the deal (hands, then the stock)."""
+    def deal_random(self, rng: random.Random,
+                    pieces: tuple[int, ...] | None = None) -> tuple[tuple[int, ...], ...]:
+        """The whole chance step at once, from `rng`: returns the deal (hands, then the stock).
+        `pieces`: the shuffle is of another numbering of the same pieces, and piece i of it is
+        this game's `pieces[i]` (the same cards dealt as another game deals them)."""
         if self.by_lot:
             deal.draw_dealer(self, rng.randrange(self.game.seat_count))
         dealt = deal.shuffled(self.game, rng)
+        if pieces is not None:
+            dealt = tuple(tuple(sorted(pieces[t] for t in h)) for h in dealt[:-1]) \
+                + (tuple(pieces[t] for t in dealt[-1]),)
         self.apply_deal(dealt)
         return dealt
 

@@ -11,7 +11,7 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from ..definition import places
-from ..errors import ExprError, GameError
+from ..errors import ExprError, GameError, did_you_mean
 from ..expr import define_function
 from ..expr.env import Env, Func, Var
 from ..expr.types import BOOL, INT, SCALAR, Attr, ListType, ObjType, Type
@@ -32,8 +32,19 @@ def card_funcs(pieces, card: ObjType) -> dict[str, Func]:
     def card_of(suit: Any, face: Any) -> int:
         t = by_face.get((str(suit), str(face)))
         if t is None:
-            raise GameError(f"there is no card {face} of {suit} in this pack")
+            raise GameError(f"there is no card {face} of {suit} in this pack"
+                            + _card_hint(str(suit), str(face)))
         return t
+
+    def _card_hint(suit: str, face: str) -> str:
+        """The face or suit meant, when a misspelt one is close to one of the pack's."""
+        faces = [f for s, f in by_face if s == suit]
+        if faces:
+            near = did_you_mean(face, faces) or next(
+                (f for f in faces if f.lower() == face.lower()), None)
+            return f" (did you mean '{near}'?)" if near else ""
+        near = did_you_mean(suit, [s for s, _ in by_face])
+        return f": no suit '{suit}'" + (f" (did you mean '{near}'?)" if near else "")
 
     return {
         "card": Func([SCALAR, SCALAR], card, card_of, doc="the card of a suit (or the trump "

@@ -172,8 +172,43 @@ def load_tree(ref: str) -> Tree:
     except LoadError as e:  # a base's `like` the user's file broke: said at the user's line
         raise LoadError(e.message, e.span, suggestion=e.suggestion,
                         diagnostics=attribute(tree, e.diagnostics)) from None
+    stray = _stray_nulls(tree)
+    if stray:
+        raise LoadError(stray[0].message, stray[0].span, suggestion=stray[0].suggestion,
+                        diagnostics=stray)
     strip_nulls(tree)
     return tree
+
+
+def _stray_nulls(tree: Tree) -> list[Diagnostic]:
+    """A null in the user's own file that deleted nothing (a part the rules it extends, or the
+    contract it is `like`, do not have: a misspelt name), which would silently keep the part
+    meant to go: one error each."""
+    out: list[Diagnostic] = []
+
+    def walk(node, path):
+        if not isinstance(node, dict):
+            return
+        for k, v in node.items():
+            p = path + (k,)
+            if v is not None:
+                walk(v, p)
+                continue
+            loc = tree.locs.get(p)
+            if loc is None or loc.span.file != tree.origin:
+                continue
+            keys = [str(x) for x, y in node.items() if y is not None]
+            if path == ("set",) and isinstance(tree.data.get("options"), dict):
+                keys = [str(x) for x in tree.data["options"]]  # set names options
+                if k in keys:  # an option the base does not set: at its default, as asked
+                    continue
+            where = ".".join(str(x) for x in path) or "the ruleset"
+            out.append(Diagnostic(tree.span(p, key=True),
+                                  f"'{k}: null' deletes nothing: {where} has no '{k}'",
+                                  LoadError.kind, did_you_mean(str(k), keys), path=p))
+
+    walk(tree.data, ())
+    return out
 
 
 def _load_extends(path: Path, chain: list[Path]) -> Tree:
@@ -199,6 +234,7 @@ def _load_extends(path: Path, chain: list[Path]) -> Tree:
         base.lineage = ()  # shared rules, not a game the file extends
         del base.data["library"]
         base.locs.pop(("library",), None)
+    _same_functions(base, tree)
     own = Tree({k: v for k, v in tree.data.items() if k != "extends"}, tree.locs, tree.sources)
     own.deleted = tree.deleted
     merged = merge(base, own)
@@ -206,6 +242,37 @@ def _load_extends(path: Path, chain: list[Path]) -> Tree:
     merged.locs[("extends",)] = tree.locs[("extends",)]
     merged.lineage = lineage + tuple(n for n in base.lineage if n not in lineage)
     return merged
+
+
+def _fn_name(sig) -> str:
+    return str(sig).split("(", 1)[0].strip()
+
+
+def _same_functions(base: Tree, over: Tree) -> None:
+    """A function the overlay writes under a signature spelt otherwise than the base's
+    (`f(t:tile)` for `"f(t: tile)"`) is the base's function: spelt as the base spells it when
+    only the spacing differs (so that the two merge, and a null deletes it), else (other
+    parameters) a replacement, the base's dropped. In place, before the two are merged."""
+    fb, fo = base.data.get("functions"), over.data.get("functions")
+    if not isinstance(fb, dict) or not isinstance(fo, dict):
+        return
+    by_name = {_fn_name(k): k for k in fb}
+    renamed = {}
+    for k in list(fo):
+        b = by_name.get(_fn_name(k))
+        if b is None or b == k or b in fo:
+            continue
+        if "".join(str(k).split()) == "".join(str(b).split()) or fo[k] is None:
+            renamed[k] = b
+        else:  # other parameters: the overlay's function replaces the base's
+            del fb[b]
+            for p in [p for p in base.locs if p[:2] == ("functions", b)]:
+                del base.locs[p]
+    if renamed:
+        over.data["functions"] = {renamed.get(k, k): v for k, v in fo.items()}
+        for p in [p for p in over.locs if p[:1] == ("functions",) and len(p) > 1
+                  and p[1] in renamed]:
+            over.locs[("functions", renamed[p[1]]) + p[2:]] = over.locs.pop(p)
 
 
 def resolve_likes(tree: Tree) -> None:
@@ -305,6 +372,9 @@ def blame(tree: Tree, path: tuple | None, span: Span, message: str) -> tuple[Spa
     for p, loc, names in dels:  # the name the base misses was in a part the user deleted
         if quoted & names:
             return _at(loc), f"deleting '{p[-1]}' here breaks the base ruleset: "
+    at = _called_function(tree, path, origin)  # the rule calls a function the user wrote,
+    if at is not None:  # or reads an option the user's file sets
+        return at, ""
     for k in range(len(path) - 1, 0, -1):  # the user changed a neighbouring rule
         at = _first_in(tree, path[:k], origin, beside=path)
         if at is not None:
@@ -314,6 +384,53 @@ def blame(tree: Tree, path: tuple | None, span: Span, message: str) -> tuple[Spa
         return _at(loc), f"deleting '{p[-1]}' here breaks the base ruleset: "
     ext = tree.locs.get(("extends",))
     return (_at(ext) if ext is not None and ext.span.file == origin else Span(origin, 1, 1)), ""
+
+
+_CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(")
+_NAME = re.compile(r"(?<![.\w])([a-z_][a-z0-9_]*)\b")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def _called_function(tree: Tree, path: tuple, origin: str) -> Span | None:
+    """The first function the user's file writes, or option it sets (`set:`), in file order,
+    that the rule at `path` calls or reads, directly or through other functions: a base rule
+    that fails because of it."""
+    functions = tree.data.get("functions") if isinstance(tree.data, dict) else None
+    if not isinstance(functions, dict):
+        functions = {}
+    sets = tree.data.get("set") if isinstance(tree.data, dict) else None
+    mine = {str(k) for k in sets if (loc := tree.locs.get(("set", k))) is not None
+            and loc.span.file == origin} if isinstance(sets, dict) else set()
+    if not path or not (functions or mine):
+        return None
+    bodies = {str(sig).split("(", 1)[0].strip(): (sig, body) for sig, body in functions.items()}
+
+    def texts(node, depth=0):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, (dict, list)) and depth < 64:
+            for v in node.values() if isinstance(node, dict) else node:
+                yield from texts(v, depth + 1)
+
+    seen: set[str] = set()
+    todo = [t for t in texts(tree.get(path))]
+    found = []
+    while todo:
+        text = todo.pop()
+        for name in set(_NAME.findall(_QUOTED.sub("", text))) & mine:
+            if name not in seen:
+                seen.add(name)
+                found.append(tree.span(("set", name)))
+        for name in _CALL.findall(text):
+            if name in seen or name not in bodies:
+                continue
+            seen.add(name)
+            sig, body = bodies[name]
+            loc = tree.locs.get(("functions", sig))
+            if loc is not None and loc.span.file == origin:
+                found.append(tree.span(("functions", sig), key=True))
+            todo.extend(texts(body))
+    return min(found, key=lambda s: (s.line, s.col)) if found else None
 
 
 def attribute(tree: Tree, diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -362,13 +479,21 @@ def attribute(tree: Tree, diags: list[Diagnostic]) -> list[Diagnostic]:
     for r in result:
         if isinstance(r, list):
             d, more = r
-            rule = ".".join(str(p) for p in (d.path or ())) or "a rule"
+            rule = ".".join(str(p) for p in (d.path or _path_at(tree, d.span))) or "a rule"
             extra = f" (and {more} more in the base ruleset)" if more else ""
             final.append(Diagnostic(d.span, f"the base rule it broke: {rule}{extra}", d.kind,
                                     severity="note", path=d.path))
         else:
             final.append(r)
     return final
+
+
+def _path_at(tree: Tree, span: Span) -> tuple:
+    """The part of the rules written at `span` (the one starting nearest before it in its
+    file): the rule a fault with no part of its own was found in, such as a function's body."""
+    at = [(loc.span.line, loc.span.col, p) for p, loc in tree.locs.items()
+          if loc.span.file == span.file and (loc.span.line, loc.span.col) <= (span.line, span.col)]
+    return max(at, key=lambda x: (x[0], x[1], len(x[2])))[2] if at else ()
 
 
 def _writer_of(tree: Tree, d: Diagnostic) -> bool:

@@ -204,6 +204,11 @@ def _hint(msg: str, lines: list[str], line_no: int) -> str:
             return (f"line {line_no} is indented more than the line above it, at column "
                     f"{_indent_of(here) + 1}, not {_indent_of(above) + 1}: the keys of one "
                     f"mapping start in the same column")
+        key = here.strip().split(": ", 1)[0]
+        if "(" in key and ")" not in key:  # `f(t: tile): ...`, the first ': ' in the brackets
+            sig = here.strip()[:here.strip().index(")") + 1] if ")" in here else key
+            return (f"a function's signature as a key contains ': ' and must be quoted: "
+                    f"\"{sig}\": ...")
         return "a value that contains ': ' must be quoted, e.g. key: \"a: b\""
     if "expected <block end>" in msg or "did not find expected key" in msg:
         if above is not None and _indent_of(here) != _indent_of(above):

@@ -233,9 +233,9 @@ def unshared_deals(a: Config, b: Config) -> str | None:
     """Why A and B cannot be dealt the same hands (other pieces, seats, hand sizes or stock: a
     seed deals another deal to each), else None."""
     ga, gb = a.game.definition, b.game.definition
-    if (ga.pieces.names, ga.seat_count, ga.hand_size, ga.stock) == \
-            (gb.pieces.names, gb.seat_count, gb.hand_size, gb.stock):
-        return None
+    if (sorted(ga.pieces.names), ga.seat_count, ga.hand_size, ga.stock) == \
+            (sorted(gb.pieces.names), gb.seat_count, gb.hand_size, gb.stock):
+        return None  # the same pieces, maybe numbered otherwise (B is dealt A's: dealt_as)
     if (ga.seat_count, ga.hand_size, ga.stock, len(ga.pieces)) == \
             (gb.seat_count, gb.hand_size, gb.stock, len(gb.pieces)):
         what = f"both deal {_deal_text(ga)}, but not the same pieces"
@@ -244,6 +244,29 @@ def unshared_deals(a: Config, b: Config) -> str | None:
     return (f"A ({ga.canonical}) and B ({gb.canonical}) cannot be dealt the same hands: {what}; "
             "compare plays both on the same deals, so A and B must deal the same pieces to the "
             "same seats")
+
+
+def dealt_as(a_game, b_game) -> tuple[int, ...] | None:
+    """B's number of each of A's pieces when B numbers the same pieces otherwise (a suit's
+    ranks in another order), so that B is dealt A's deals piece for piece; None when B numbers
+    them as A does."""
+    na, nb = a_game.definition.pieces.names, b_game.definition.pieces.names
+    if na == nb:
+        return None
+    at = {n: i for i, n in enumerate(nb)}
+    return tuple(at[n] for n in na)
+
+
+def renumbered(a: Config, b: Config) -> str | None:
+    """Why the batch engine cannot pair A's and B's deals (it deals piece numbers, and B numbers
+    A's pieces otherwise), else None."""
+    if dealt_as(a.game, b.game) is None:
+        return None
+    ga, gb = a.game.definition, b.game.definition
+    return (f"A ({ga.canonical}) and B ({gb.canonical}) deal the same {len(ga.pieces)} pieces, "
+            "numbered in another order (a suit's ranks ordered otherwise): the batch engine "
+            "deals piece numbers, so it cannot pair their deals; compare them without --engine "
+            "batch")
 
 
 def same_game(a: Config, b: Config) -> bool:
@@ -351,7 +374,8 @@ def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
         try:
             st = play_game(game, seating, seed, d, record=False, decisions=False,
                            first_dealer=d % game.definition.seat_count,
-                           on_hand=lambda s: hands.append(s.hand_result()))
+                           on_hand=lambda s: hands.append(s.hand_result()),
+                           deal_as=dealt_as(game_of("A"), game) if who == "B" else None)
         except GameError as e:  # whose game it was, for side_fault
             e.who, e.a_side, e.deal = who, a_side, d
             raise

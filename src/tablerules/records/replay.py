@@ -807,8 +807,8 @@ class _Verifier:
             if "with_bidder" in ev:
                 side = ev["with_bidder"]
                 others = [x for x in range(gd.seat_count) if x not in side]
-                self._say(f"  sides: {' and '.join(self._seat(x) for x in side)} against "
-                          f"{' and '.join(self._seat(x) for x in others)}")
+                self._say(f"  sides: {_listed([self._seat(x) for x in side])} against "
+                          f"{_listed([self._seat(x) for x in others])}")
             if ev.get("report"):
                 self._say("  " + ", ".join(f"{k.replace('_', ' ')} {v}"
                                            for k, v in ev["report"].items()))
@@ -911,3 +911,8 @@ def explain_illegal(st: State, action: int) -> str:
                     "which follow")
         return f"{seat} cannot play {name} here; the legal plays are {offered}"
     return f"{name} is not legal for {seat} now; the legal actions are {offered}"
+
+
+def _listed(names: list[str]) -> str:
+    """"North", "North and West", "North, West and South"."""
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)

@@ -243,7 +243,8 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
               record: bool = True, emit: Callable[[dict], None] | None = None,
               decisions: bool | str = True, until: Callable[[dict], bool] | None = None,
               first_dealer: int | None = None,
-              on_hand: Callable[[State], None] | None = None) -> State:
+              on_hand: Callable[[State], None] | None = None,
+              deal_as: tuple[int, ...] | None = None) -> State:
     """Play game `index` of a run seeded `seed`: the one match driver of simulate, validate and
     compare.
 
@@ -252,7 +253,9 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     to `emit` (decisions, deals, tricks, hands; `decisions="action"`: a decision line holds only
     its action, all a compact record keeps of it); `until(event)` returning
     true stops the match early; `on_hand(state)` is called as each hand ends (its result is
-    `state.hand_result()`, with or without `record`). The state bounds every hand (bounds.max_steps) and the match
+    `state.hand_result()`, with or without `record`); `deal_as`: the deals are another game's
+    of the same pieces numbered otherwise, each of its pieces this game's `deal_as[i]`
+    (compare's B, dealt A's cards). The state bounds every hand (bounds.max_steps) and the match
     (bounds.max_hands), so this loop always ends.
     """
     gd = game.definition
@@ -265,7 +268,7 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     last = None
     while st.phase != DONE:
         if st.phase == DEAL:
-            st.deal_random(deal_rng)
+            st.deal_random(deal_rng, deal_as)
         else:
             seat = st.actor
             legal = st.legal_actions()
