@@ -116,13 +116,14 @@ def test_make_agent_takes_the_text_and_uses_only_its_rng():
 def test_agent_errors_are_usage_errors(command, agents, snapshot):
     r = cli(*command, "--agents", agents)
     assert r.exit_code == 2 and r.stdout == ""
-    assert r.stderr.startswith(("error: --agents", "error: B's --agents"))
+    assert r.stderr.startswith("error: B's --agents" if command[0] == "compare" else
+                               "error: --agents")
     if command[0] == "simulate":  # the same message from every command
         assert r.stderr == snapshot
     else:
         said = cli("simulate", "texas42", "--games", "1", "--agents", agents).stderr
-        if command[0] == "compare":  # a count that fits no seats says whose (after --vs: B's)
-            said = said.replace("error: --agents names", "error: B's --agents names", 1)
+        if command[0] == "compare":  # compare says whose --agents (after --vs: B's)
+            said = said.replace("error: --agents", "error: B's --agents", 1)
         assert r.stderr == said
 
 

@@ -345,14 +345,14 @@ def _in_command_line(d) -> bool:
     return d.span.file == "--option"
 
 
-def _agent_list(text: str) -> list[str]:
+def _agent_list(text: str, whose: str = "") -> list[str]:
     """`--agents` text -> one canonical agent text per seat given; a bad one is a usage error
-    that quotes the text with a caret under the part at fault."""
+    that quotes the text with a caret under the part at fault (`whose`: as _check_agent_count)."""
     from ..agents import AgentTextError, parse_list
     try:
         return [c.text for c in parse_list(text)]
     except AgentTextError as e:
-        _err(e.render())
+        _err(e.render(f"{whose} --agents" if whose else "--agents"))
         raise typer.Exit(2)
 
 
@@ -1026,8 +1026,8 @@ def compare(ctx: typer.Context,
         b_ruleset = b_args.pop(0)
     a_agents, a_opts = _side_options(a_args, "A")
     b_agents, b_opts = _side_options(b_args, "B")
-    a_names = _agent_list(a_agents) if a_agents is not None else None
-    b_names = _agent_list(b_agents) if b_agents is not None else None
+    a_names = _agent_list(a_agents, "A's") if a_agents is not None else None
+    b_names = _agent_list(b_agents, "B's") if b_agents is not None else None
     game_a = _load(ruleset, a_opts)
     game_b = _load(b_ruleset, a_opts + b_opts if b_ruleset == ruleset else b_opts)
     if b_names is None and (a_names is not None or b_ruleset == ruleset):
