@@ -151,14 +151,12 @@ def _passes_out(game: Game) -> bool:
     """Every seat may pass in the first hand of one of the first SAMPLE_DEALS matches of
     `validate` and `simulate --seed 0` (a forced rule may hang on the pieces dealt: a piece in
     the stock); a fault in them is one they find too, the first match's first."""
-    import random
-
     from .engine.state import AUCTION
-    from .records.runner import game_seed
+    from .records.runner import deal_rng
     pass_action = game.definition.actions.pass_action
     for k in range(SAMPLE_DEALS):
         st = game.new_match()
-        st.deal_random(random.Random(game_seed(0, k) + ":deal"))  # as records.runner.play_game
+        st.deal_random(deal_rng(0, k))  # as records.runner.play_game deals match k
         if st.phase != AUCTION:
             return True
         for _ in range(game.definition.seat_count):

@@ -708,13 +708,6 @@ class _BidOf:
         self.action = action
 
 
-_COMPARE = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
-            "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y,
-            "in": lambda x, y: x in y, "not in": lambda x, y: x not in y}
-_ARITH = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
-          "//": lambda x, y: x // y, "%": lambda x, y: x % y}
-
-
 def _known(v) -> bool:
     return not isinstance(v, (_Unknown, _BidOf))
 
@@ -726,6 +719,7 @@ def _value(node, checked, bound: dict, a, depth: int = 0):
     a part found false is false for every decision."""
     from ..expr import nodes as n
     from ..expr.checker import Binder
+    from ..expr.compiler import OPERATORS
 
     def ev(x):
         return _value(x, checked, bound, a, depth)
@@ -785,7 +779,7 @@ def _value(node, checked, bound: dict, a, depth: int = 0):
         return then if _known(then) and _known(orelse) and then == orelse else _UNKNOWN
     if isinstance(node, (n.Compare, n.Binary)):
         left, right = ev(node.left), ev(node.right)
-        op = (_COMPARE if isinstance(node, n.Compare) else _ARITH).get(node.op)
+        op = OPERATORS.get(node.op)  # the expression language's own (expr.compiler)
         if op is None or not (_known(left) and _known(right)):
             return _UNKNOWN
         try:

@@ -174,6 +174,9 @@ _FOLD: dict[str, Callable] = {
     "in": lambda x, c: x in c, "not in": lambda x, c: x not in c}
 _DIVISION = {"//": (operator.floordiv, "division by zero", "_fdiv"),
              "%": (operator.mod, "modulo by zero", "_fmod")}
+# each binary operator's Python function, division's included (what a reader of checked trees
+# that works values out itself applies: agents/strategy.bids_chosen)
+OPERATORS: dict[str, Callable] = {**_FOLD, **{k: f for k, (f, _, _) in _DIVISION.items()}}
 _AGG = {"sum": "_sum", "min": "_min", "max": "_max", "any": "_any", "all": "_all",
         "count": "_len"}
 _MODULES = itertools.count()

@@ -403,7 +403,7 @@ def _called_function(tree: Tree, path: tuple, origin: str) -> Span | None:
             and loc.span.file == origin} if isinstance(sets, dict) else set()
     if not path or not (functions or mine):
         return None
-    bodies = {str(sig).split("(", 1)[0].strip(): (sig, body) for sig, body in functions.items()}
+    bodies = {_fn_name(sig): (sig, body) for sig, body in functions.items()}
 
     def texts(node, depth=0):
         if isinstance(node, str):

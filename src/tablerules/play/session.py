@@ -10,7 +10,7 @@ from ..agents import make_agent
 from ..engine.observe import HIDDEN, HIDDEN_NAME, visible_actions
 from ..engine.state import State
 from ..errors import GameError, RecordError, Span
-from ..records.runner import game_seed, signals_held
+from ..records.runner import deal_rng, game_seed, signals_held
 from . import record
 from .choose import resolve
 from ..records.replay import by_side, contract_text, side_name, turn_text
@@ -32,7 +32,7 @@ class Session:
         self.out = out
         self.colour = colour
         base = game_seed(seed, 0)  # game 1 of a run seeded `seed`, as simulate deals it
-        self.deal_rng = random.Random(base + ":deal")
+        self.deal_rng = deal_rng(seed, 0)
         self.agents = {s: make_agent(agents[s % len(agents)], random.Random(f"{base}:seat{s}"), gd)
                        for s in range(gd.seat_count) if s != seat}
         self.head = record.header(game, seed, [agents[s % len(agents)] if s != seat else

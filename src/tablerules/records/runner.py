@@ -31,6 +31,12 @@ def game_seed(seed: int, game: int) -> str:
     return f"{seed}:{game}"
 
 
+def deal_rng(seed: int, game: int) -> random.Random:
+    """The random source of the deals of game `game` of a run seeded `seed` (play_game's; play
+    and show deal from it too, so that they deal what simulate deals)."""
+    return random.Random(game_seed(seed, game) + ":deal")
+
+
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
 
@@ -260,7 +266,7 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     """
     gd = game.definition
     base = game_seed(seed, index)
-    deal_rng = random.Random(base + ":deal")
+    deals = deal_rng(seed, index)
     agents = [make_agent(agent_names[s % len(agent_names)], random.Random(f"{base}:seat{s}"), gd)
               for s in range(gd.seat_count)]
     st = State(gd, record=record, first_dealer=first_dealer)
@@ -268,7 +274,7 @@ def play_game(game: Game, agent_names: list[str], seed: int, index: int, *,
     last = None
     while st.phase != DONE:
         if st.phase == DEAL:
-            st.deal_random(deal_rng, deal_as)
+            st.deal_random(deals, deal_as)
         else:
             seat = st.actor
             legal = st.legal_actions()
