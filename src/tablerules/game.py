@@ -18,7 +18,7 @@ from .errors import UNKNOWN, CheckError, Diagnostic, GameError, Span, Tablerules
 from .interpreter import check_tree, compile_tree
 from .interpreter.options import is_count
 from .kept import Kept
-from .load.ruleset import attribute, load_tree
+from .load.ruleset import attribute, data_dir, file_of, load_tree
 from .load.yamltree import Tree
 
 
@@ -132,14 +132,14 @@ def check(ref: str, options: dict[str, Any] | None = None, *, profile: bool = Fa
         add_sources(res.diagnostics, res.sources)
         return res
     res.sources.update(tree.sources)
-    diags = check_tree(tree)
-    if diags:  # the compiler relies on a valid structure: schema errors stand alone
-        res.diagnostics.extend(diags)
-        res.failure = CheckError(diags[0].message, diags[0].span, diagnostics=diags)
-        return res
     key = None if profile else _compiled_key(tree, options, typed)
     definition = _COMPILED.get(key) if key is not None else None
-    if definition is None:
+    if definition is None:  # (a kept game's tree passed its check)
+        diags = check_tree(tree)
+        if diags:  # the compiler relies on a valid structure: schema errors stand alone
+            res.diagnostics.extend(diags)
+            res.failure = CheckError(diags[0].message, diags[0].span, diagnostics=diags)
+            return res
         try:
             definition = compile_tree(tree, options, profile=profile, typed=typed)
         except TablerulesError as e:
@@ -153,23 +153,41 @@ def check(ref: str, options: dict[str, Any] | None = None, *, profile: bool = Fa
 
 
 # Games compiled before in this process, by everything compiling reads: the text and name of
-# every file of the ruleset, the options, `typed` and the working directory (file names are
-# shown relative to it). A GameDef is frozen, so a process that loads the same game again (a
-# test run, compare's two sides, a worker's every task) shares one. Not with `profile` (its
-# timings are the run's own), nor for a default strategy named by path (the file may change).
-_COMPILED = Kept(24)
+# every file of the ruleset, the options and `typed`; and the working directory where a file of
+# the ruleset is the user's (its name is shown relative to it, and a strategy path beside it
+# resolves from there). A ruleset all of whose files are shipped compiles the same from any
+# directory, so a process that changes directory (a test run) shares it. A GameDef is frozen,
+# so a process that loads the same game again (a test run, compare's two sides, a worker's
+# every task) shares one. Not with `profile` (its timings are the run's own), nor for a default
+# strategy named by the path of a file of the user's (the file may change or go); a strategy
+# file shipped with the package is as fixed as the rulesets are. A GameDef past the first shares
+# its compiled expressions with the others (about 0.2 MB for a shipped game with one option
+# changed), so 128 are a few tens of MB at most.
+_COMPILED = Kept(128)
 
 
 def _compiled_key(tree: Tree, options: dict[str, Any] | None, typed: bool) -> tuple | None:
     try:
         opts = repr(sorted((options or {}).items()))
-        return (os.getcwd(), tree.origin, tuple(tree.sources.items()), opts, typed)
+        where = None if all(_shipped(name) for name in tree.sources) else os.getcwd()
+        return (where, tree.origin, tuple(tree.sources.items()), opts, typed)
     except (OSError, TypeError):  # no working directory; option names of mixed types
         return None
 
 
+def _shipped(name: str) -> bool:
+    """Whether a file of a tree, by the name messages show, is one shipped with the package."""
+    return name.startswith("rulesets/") and file_of(name).is_relative_to(data_dir("rulesets").resolve())
+
+
 def _names_a_file(strategy: str | None) -> bool:
-    return strategy is not None and ("/" in strategy or os.sep in strategy)
+    """Whether the default strategy is a file of the user's (not a shipped name or file)."""
+    if strategy is None or ("/" not in strategy and os.sep not in strategy):
+        return False
+    try:
+        return not Path(strategy).resolve().is_relative_to(data_dir("rulesets").resolve())
+    except (OSError, ValueError):
+        return True
 
 
 def load_game(ref: str, options: dict[str, Any] | None = None, *, profile: bool = False,

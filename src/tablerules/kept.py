@@ -4,9 +4,10 @@ A compiled game (`game.check`), a composed file (`load/yamltree.py`), a compiled
 (`agents/rules.py`), a strategy vocabulary (`agents/strategy.py`) and the search agent's
 compiled play-outs (`agents/search.py`) are each kept here by
 everything they are made from, so a process that asks again (a test run, compare's two sides,
-a worker's every task) gets the same object. The oldest entry is dropped first once `keep` are
-held; `put` takes a lock, so threads share one without losing entries. Nothing here knows what
-is kept.
+a worker's every task) gets the same object. The entry asked for least recently is dropped
+first once `keep` are held (a `get` that finds its key makes it the newest, so what a process
+keeps asking for stays however many others pass through); `get` and `put` take a lock, so
+threads share one without losing entries. Nothing here knows what is kept.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any, Hashable
 
 
 class Kept:
-    """The last `keep` values by key (a dict in insertion order: the first is the oldest)."""
+    """The `keep` values asked for most recently, by key (a dict in order of use: the first is
+    the one asked for least recently)."""
 
     def __init__(self, keep: int):
         self.keep = keep
@@ -24,11 +26,19 @@ class Kept:
         self._lock = threading.Lock()
 
     def get(self, key: Hashable, default: Any = None) -> Any:
-        return self._values.get(key, default)
+        with self._lock:
+            try:
+                value = self._values.pop(key)
+            except KeyError:
+                return default
+            self._values[key] = value  # now the newest
+            return value
 
     def put(self, key: Hashable, value: Any) -> Any:
-        """Keep `value` under `key` (the oldest dropped past `keep`); returns `value`."""
+        """Keep `value` under `key` (the least recently asked for dropped past `keep`); returns
+        `value`."""
         with self._lock:
+            self._values.pop(key, None)
             self._values[key] = value
             while len(self._values) > self.keep:
                 del self._values[next(iter(self._values))]

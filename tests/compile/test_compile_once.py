@@ -46,6 +46,31 @@ def test_the_same_text_under_another_directory_is_its_own_game(tmp_path, monkeyp
     assert load_game("house.yaml").definition is not one
 
 
+@pytest.mark.parametrize("name", ["texas42", "moon", "allfives", "taroky"])
+def test_every_shipped_ruleset_is_compiled_once_from_any_directory(name, tmp_path, monkeypatch):
+    """A shipped ruleset's files are named as the package's wherever the process stands, and a
+    strategy it names by path is a shipped file: the same game from every directory. (Taroky's,
+    whose strategy is a path, was compiled at every load; each was compiled again in every
+    directory a process moved to.)"""
+    first = load_game(name).definition
+    assert load_game(name).definition is first
+    monkeypatch.chdir(tmp_path)
+    assert load_game(name).definition is first
+
+
+def test_a_house_files_strategy_path_is_read_afresh(tmp_path, monkeypatch):
+    """A default strategy named by the path of the user's own file is not kept with the game:
+    the file may change or go between two loads."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.yaml").write_text("name: mine\nfor: texas42\nplay: []\n", encoding="utf-8")
+    f = tmp_path / "house.yaml"
+    f.write_text("name: house\nextends: texas42\nsimulate:\n  strategy: ./mine.yaml\n",
+                 encoding="utf-8")
+    first = load_game(str(f)).definition
+    assert first.strategy == str((tmp_path / "mine.yaml").resolve())
+    assert load_game(str(f)).definition is not first
+
+
 def test_a_tree_read_again_is_a_fresh_copy():
     a = load_tree("moon")
     a.data["name"] = "changed"
