@@ -188,7 +188,11 @@ def test_an_unknown_start_method_is_an_error(monkeypatch, command):
 
 
 @pytest.mark.parametrize("args", [["texas42", "--agents", "random", "--vs", "--agents", "rules"],
-                                  ["allfives", "--vs", "texas42"]], ids=["match", "separate"])
+                                  ["allfives", "--vs", "texas42"],
+                                  # A sits two ways a deal, B one: each one's distinct games
+                                  ["texas42", "--agents", "random,cautious,random,cautious",
+                                   "--vs", "-o", "min_bid=31", "--agents", "random"]],
+                         ids=["match", "separate", "separate-by-seat"])
 def test_compare_on_workers_is_the_comparison_of_one_process(args):
     one = cli("compare", *args, "-n", "8", "-s", "3", "-f", "json", "--no-progress")
     two = cli("compare", *args, "-n", "8", "-s", "3", "-f", "json", "--no-progress",

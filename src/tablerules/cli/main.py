@@ -1256,8 +1256,7 @@ def _render_compare(r: dict) -> str:
     lines = [f"A         {a['ruleset']}   agents {_agents_line(a['agents'], a.get('seat_names'))}",
              f"B         {b['ruleset']}   agents {_agents_line(b['agents'], b.get('seat_names'))}",
              f"differ    {'; '.join(r['differences']) or 'nothing: A and B are the same'}",
-             f"seed      {r['seed']}   deals {r['deals']}   games {r['games']}"
-             + ("" if r["mode"] == "match" else " each"),
+             f"seed      {r['seed']}   deals {r['deals']}   {_games_played(r)}",
              "dealing   every deal from the same seed for A and B; the first dealer rotates over "
              "the seats", ""]
     if r["mode"] == "match":
@@ -1320,6 +1319,13 @@ def _render_compare(r: dict) -> str:
     lines.append("")
     lines.append(r["verdict"])
     return "\n".join(lines)
+
+
+def _games_played(r: dict) -> str:
+    """The games a comparison's figures rest on: at one table, A's and B's together; apart,
+    each one's (report.games_played)."""
+    from ..report import games_played
+    return games_played(r)
 
 
 def _ci(v: dict) -> str:

@@ -283,8 +283,9 @@ def match_seatings(a: Config, b: Config) -> list[tuple[list[str], int]]:
 
 
 def own_seatings(c: Config) -> list[list[str]]:
-    """One configuration's seatings: as given and, when its agents differ by seat and the sides
-    are the same size, moved round by one side at a time."""
+    """One configuration's distinct seatings: as given and, when its agents differ by seat and
+    the sides are the same size, moved round by one side at a time (a move that seats them as
+    an earlier one did is left out: the same seating of a deal is the same game)."""
     gd = c.game.definition
     sides = gd.sides
     if len(set(c.agents)) == 1 or len({len(s) for s in sides}) != 1:
@@ -295,7 +296,8 @@ def own_seatings(c: Config) -> list[list[str]]:
         for j, side in enumerate(sides):
             for i, s in enumerate(side):
                 seat[sides[(j + r) % len(sides)][i]] = c.agents[s]
-        out.append(seat)
+        if seat not in out:
+            out.append(seat)
     return out
 
 
@@ -312,11 +314,11 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
     if mode == "match":
         plan = [("AB", seating, r) for seating, r in match_seatings(a, b)]
         per_deal = len(plan)
-    else:  # both play every deal equally often: the one with fewer seatings repeats them
+    else:  # each plays every deal once per seating of its own: a game played again with the
+        # same seating and deal would be the same game, counted as if it were another
         sa, sb = own_seatings(a), own_seatings(b)
         per_deal = max(len(sa), len(sb))
-        plan = [("A", sa[i % len(sa)], None) for i in range(per_deal)] + \
-               [("B", sb[i % len(sb)], None) for i in range(per_deal)]
+        plan = [("A", s, None) for s in sa] + [("B", s, None) for s in sb]
     deals = max(1, math.ceil(games / per_deal))
     total = len(plan) * deals
     done = 0
@@ -432,9 +434,13 @@ def _count(res: Comparison, who: str, a_side: int | None, hands: list[dict], win
 
 
 def _count_difference(res: Comparison, deal: list) -> None:
-    """One deal's score difference, A less B, into `res.deal_diffs`."""
+    """One deal's score difference, A less B, into `res.deal_diffs`. Apart, A and B may play a
+    deal a different number of times (their distinct seatings): each one's games of the deal
+    count as many as the other's most, so the difference is over as many games of each."""
     diff = 0.0
-    gained = 0
+    gained = 0.0
+    n = Counter(who for who, *_rest in deal)
+    most = max(n.values())
     for who, _seating, a_side, hands, _winners in deal:
         for ev in hands:
             if ev.get("thrown_in"):
@@ -443,12 +449,17 @@ def _count_difference(res: Comparison, deal: list) -> None:
             if who == "AB":
                 diff += sc[a_side] - (sum(sc) - sc[a_side]) / max(1, len(sc) - 1)
             else:
-                sign = 1 if who == "A" else -1
+                sign = (1 if who == "A" else -1) * most / n[who]
                 diff += sign * sum(sc)
                 gained += sign * sum(v for v in sc if v > 0)
-    res.deal_diffs[int(diff) if diff == int(diff) else round(diff, 4)] += 1
+    res.deal_diffs[_value(diff)] += 1
     if res.mode == "separate":
-        res.gained_diffs[gained] += 1
+        res.gained_diffs[_value(gained)] += 1
+
+
+def _value(x: float) -> int | float:
+    """A difference as the report counts it: a whole number as an int, else to 4 places."""
+    return int(x) if x == int(x) else round(x, 4)
 
 
 def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: int,

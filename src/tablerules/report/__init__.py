@@ -117,6 +117,20 @@ def tie_note(wins: int, games: int, whose: str = "the") -> str:
             "a win for each side in the tie)")
 
 
+def games_played(r: dict) -> str:
+    """The games a comparison's figures rest on (`r` its JSON): at one table A's and B's
+    together; apart each one's, a game for each distinct seating of its agents a deal (the
+    text and the report say it alike)."""
+    if r["mode"] == "match":
+        return f"games {r['games']:,}"
+    ga, gb = r["games_by_config"]["A"], r["games_by_config"]["B"]
+    if ga == gb:
+        return f"games {ga:,} each"
+    deals = r["deals"] or 1
+    return (f"games {ga:,} for A, {gb:,} for B (each plays a deal once for each seating of its "
+            f"agents: A's {ga // deals}, B's {gb // deals})")
+
+
 def dealer_line(first_dealer, seats: list[str] | None = None) -> str:
     """Who dealt a run's first hands, as its summary says it: a seat, or by lot."""
     if first_dealer == "lot":
@@ -222,8 +236,7 @@ def compare_report(r: dict, diffs: dict) -> str:
         ("A", ["A", a["ruleset"], agents_line(a["agents"], a.get("seat_names"))]),
         ("B", ["B", b["ruleset"], agents_line(b["agents"], b.get("seat_names"))])]),
         f"<p>differ: {escape('; '.join(r['differences']) or 'nothing: A and B are the same')}"
-        f"; seed {r['seed']}, {r['deals']:,} deals, {r['games']:,} games"
-        f"{'' if r['mode'] == 'match' else ' each'}</p>",
+        f"; seed {r['seed']}, {r['deals']:,} deals, {escape(games_played(r))}</p>",
         f'<p class="verdict" id="verdict">{escape(r["verdict"])}</p>']
     sa, sb = r["a_stats"], r["b_stats"]
     if r["mode"] == "match":
