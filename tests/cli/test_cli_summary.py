@@ -21,8 +21,8 @@ def test_make_rates_carry_intervals():
     s = json.loads(r.stdout)
     rows = [s["make_rate"], *s["make_rate_by_bid"].values(), *s["make_rate_by_contract"].values()]
     for v in rows:
-        lo, hi = wilson(v["made"], v["hands"])
-        assert v["ci"] == [round(lo, 4), round(hi, 4)]
+        ci = wilson(v["made"], v["hands"])  # None for a contract never bid
+        assert v["ci"] == (ci and [round(ci[0], 4), round(ci[1], 4)])
     assert sum(v["hands"] for v in s["make_rate_by_contract"].values()) == s["make_rate"]["hands"]
 
 
@@ -229,3 +229,23 @@ def test_wins_that_add_up_to_more_than_the_games_say_why(tmp_path):
     assert f"A&#x27;s wins add up to {total['A']} in 4 matches" in path.read_text(encoding="utf-8")
     plain = cli("simulate", "texas42", "-n", "3").stdout  # no tie: nothing said
     assert "add up to" not in plain
+
+
+def test_the_json_lists_every_contract_that_may_be_bid_as_compare_does():
+    """simulate's make_rate_by_contract has a row for each contract that may be bid, 0 hands
+    for one no hand was bid in, as compare's a_stats and b_stats have them."""
+    s = json.loads(cli("simulate", "texas42", "--games", "2", "--seed", "3", "-f", "json",
+                       "--no-progress").stdout)
+    c = json.loads(cli("compare", "texas42", "--vs", "-o", "min_bid=31", "--games", "1",
+                       "--seed", "3", "-f", "json", "--no-progress").stdout)
+    by = s["make_rate_by_contract"]
+    assert list(by) == list(c["a_stats"]["make_rate_by_contract"]) == list(s["contracts"]) \
+        == ["marks", "nello", "points", "sevens"]
+    never = [k for k, n in s["contracts"].items() if not n]
+    assert never  # 2 games: some contract was never bid
+    for k in never:
+        assert by[k] == {"made": 0, "hands": 0, "rate": None, "ci": None}
+    # a game without an auction has no bid, so no row
+    d = json.loads(cli("simulate", "allfives", "--games", "1", "-f", "json",
+                       "--no-progress").stdout)
+    assert d["make_rate_by_contract"] == {}

@@ -2079,13 +2079,18 @@ def _never_bid(gd, agents: list | None) -> dict:
 
 def _every_contract(result: dict, gd) -> dict:
     """`result` (a run's summary) with every contract a hand may be played in among its
-    `contracts`, 0 when none was, and, after them, `never_bid` (_never_bid)."""
+    `contracts`, 0 when none was, and, after them, `never_bid` (_never_bid); with an auction,
+    every contract that may be bid in `make_rate_by_contract` too, a row of 0 hands (its rate
+    and interval null) for one never bid, as compare lists them."""
     from ..agents.rules import biddable
+    from ..records.runner import rate
     out = {}
     for k, v in result.items():
         if k == "contracts":
             out[k] = {c: v.get(c, 0) for c in sorted({*biddable(gd), *v})}
             out["never_bid"] = _never_bid(gd, result.get("agents"))
+        elif k == "make_rate_by_contract" and gd.auction.fixed_contract < 0:
+            out[k] = {c: v.get(c) or rate(0, 0) for c in sorted({*biddable(gd), *v})}
         else:
             out[k] = v
     return out
