@@ -118,7 +118,8 @@ def test_a_score_that_can_be_below_0_is_said_as_gained_and_lost():
             f"scored above 0, {lost:.3f} lost by the others\n") in out
     t = json.loads(cli("simulate", "texas42", "--games", "2", "-f", "json").stdout)
     assert "avg_gained_per_hand" not in t
-    assert (f"scored    {t['avg_scored_per_hand']:.3f} per hand played (all sides together)\n"
+    assert (f"scored    {t['avg_scored_per_hand']:.3f} per hand played, all sides together; "
+            f"{t['avg_scored_per_hand_per_side']:.3f} per hand per side\n"
             in cli("simulate", "texas42", "--games", "2").stdout)
 
 
@@ -249,3 +250,14 @@ def test_the_json_lists_every_contract_that_may_be_bid_as_compare_does():
     d = json.loads(cli("simulate", "allfives", "--games", "1", "-f", "json",
                        "--no-progress").stdout)
     assert d["make_rate_by_contract"] == {}
+
+
+def test_the_score_is_said_all_sides_together_and_per_side():
+    """simulate's score is every side's together; compare gives each one's per side: simulate
+    says both, so a reader sets like beside like (avg_scored_per_hand_per_side in the JSON)."""
+    s = json.loads(cli("simulate", "texas42", "--games", "3", "--seed", "2", "-f", "json",
+                       "--no-progress").stdout)
+    assert s["avg_scored_per_hand_per_side"] == round(s["avg_scored_per_hand"] / 2, 4)
+    text = cli("simulate", "texas42", "--games", "3", "--seed", "2", "--no-progress").stdout
+    assert (f"scored    {s['avg_scored_per_hand']:.3f} per hand played, all sides together; "
+            f"{s['avg_scored_per_hand_per_side']:.3f} per hand per side") in text.splitlines()

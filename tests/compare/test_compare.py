@@ -459,3 +459,18 @@ def test_a_move_round_the_sides_that_seats_the_agents_as_before_is_not_played(ga
     assert res.deals == 1 and res.played == {"A": 2, "B": 1}
     assert [g["agents"] for g in games_played if g["ruleset"] == "taroky"] == [
         ["random", "cautious", "random", "cautious"], ["cautious", "random", "cautious", "random"]]
+
+
+def test_apart_each_ones_score_is_said_per_side_and_all_sides_together():
+    """compare's score is per side, simulate's first figure every side's together: apart,
+    each one's line gives both (scored_per_hand_all_sides in the JSON)."""
+    args = ("compare", "texas42", "--vs", "-o", "min_bid=31", "--games", "2", "--seed", "1",
+            "--no-progress")
+    d = json.loads(cli(*args, "-f", "json").stdout)
+    lines = cli(*args).stdout.splitlines()
+    for k in ("A", "B"):
+        st = d[f"{k.lower()}_stats"]
+        assert abs(st["scored_per_hand_all_sides"] - 2 * st["scored_per_hand"]) < 1e-3
+        assert (f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per hand "
+                f"per side ({st['scored_per_hand_all_sides']:.3f} per hand, all sides "
+                "together)") in lines

@@ -1292,7 +1292,9 @@ def _render_compare(r: dict) -> str:
                  "the chips)") if "chips_per_hand" in st and r["mode"] == "match" else ""
         scored = (f"{st['gained_per_hand']:.3f} per hand gained by the sides that scored above "
                   f"0, {st['lost_per_hand']:.3f} lost by the others" if "gained_per_hand" in st
-                  else f"{st['scored_per_hand']:.3f} per hand {per}")
+                  else f"{st['scored_per_hand']:.3f} per hand {per}"
+                  + (f" ({st['scored_per_hand_all_sides']:.3f} per hand, all sides together)"
+                     if "scored_per_hand_all_sides" in st else ""))
         n = st["thrown_in"]  # as simulate's hands line says them
         thrown = (f"; {n} more deal{'s' if n != 1 else ''} thrown in (everybody passed);"
                   if n else ",")
@@ -2060,7 +2062,8 @@ def _scored(r: dict) -> str:
     """What the hands scored: all sides together, or where a side can lose (a score below 0)
     what the sides above 0 gained and the others lost."""
     if "avg_gained_per_hand" not in r:
-        return f"{r['avg_scored_per_hand']:.3f} per hand played (all sides together)"
+        return (f"{r['avg_scored_per_hand']:.3f} per hand played, all sides together; "
+                f"{r['avg_scored_per_hand_per_side']:.3f} per hand per side")
     gained = r["avg_gained_per_hand"]
     return (f"{gained:.3f} per hand played gained by the sides that scored above 0, "
             f"{gained - r['avg_scored_per_hand']:.3f} lost by the others")

@@ -75,13 +75,19 @@ class Tally:
                 t[1] += 1
                 t[0] += 1 if ev["made"] else 0
 
-    def as_dict(self, contracts: list[str] = (), gained: bool = False) -> dict:
+    def as_dict(self, contracts: list[str] = (), gained: bool = False,
+                all_sides: bool = False) -> dict:
         """The tally's figures; `contracts`: the contracts its game may bid, each listed in
         `make_rate_by_contract` (0 hands, no rate, for one no hand was played in), as
         simulate's contract table lists them; `gained`: with what the sides above 0 gained
         per hand and what the others lost (every side together, as simulate's
-        avg_gained_per_hand), where a side's score below 0 makes the sum of all say little."""
+        avg_gained_per_hand), where a side's score below 0 makes the sum of all say little;
+        `all_sides` (a configuration that held every side): with what every side scored
+        together per hand, beside `scored_per_hand` (per side)."""
         d = self._as_dict(contracts)
+        if all_sides:  # every side's score together, as simulate's avg_scored_per_hand is
+            d["scored_per_hand_all_sides"] = round(self.scored / self.hands, 4) if self.hands \
+                else 0.0
         if gained:
             d["gained_per_hand"] = round(self.gained / self.hands, 4) if self.hands else 0.0
             d["lost_per_hand"] = round(self.lost / self.hands, 4) if self.hands else 0.0
@@ -171,8 +177,9 @@ class Comparison:
                                      range(len(c.game.definition.sides))}
                                  for k, v, c in (("A", self.side_wins["A"], self.a),
                                                  ("B", self.side_wins["B"], self.b))}
-        d["a_stats"] = self.ta.as_dict(_bid_contracts(self.a), self._gained())
-        d["b_stats"] = self.tb.as_dict(_bid_contracts(self.b), self._gained())
+        apart = self.mode == "separate"
+        d["a_stats"] = self.ta.as_dict(_bid_contracts(self.a), self._gained(), apart)
+        d["b_stats"] = self.tb.as_dict(_bid_contracts(self.b), self._gained(), apart)
         d["verdict"] = self.verdict()
         if self.interrupted:
             d["interrupted"] = True

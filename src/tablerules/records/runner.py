@@ -207,6 +207,9 @@ class Summary:
             "make_rate_by_contract": {k: rate(*v) for k, v in sorted(self.by_contract.items())},
             "make_rate": self._make_rate(),
             "avg_scored_per_hand": round(self.scored_total / self.hands, 4) if self.hands else 0.0,
+            # the same per side, as compare's scored_per_hand is
+            "avg_scored_per_hand_per_side": round(self.scored_total / (self.hands * self.sides), 4)
+            if self.hands and self.sides else 0.0,
             "wins_by_side": {str(s): self.side_wins.get(s, 0) for s in range(self.sides)},
             "win_rate_by_side": {str(s): round(self.side_wins.get(s, 0) / self.games, 4)
                                  if self.games else 0.0 for s in range(self.sides)},

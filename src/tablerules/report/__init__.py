@@ -151,7 +151,10 @@ def simulate_report(r: dict, dist: dict) -> str:
         ("hands", ["hands played", hands]),
         ("thrown_in", ["deals thrown in", r["thrown_in"]]),
         ("decisions", ["decisions", r["decisions"]]),
-        ("avg_scored_per_hand", ["scored per hand (all sides)", f"{r['avg_scored_per_hand']:.3f}"]),
+        ("avg_scored_per_hand", ["scored per hand (all sides together)",
+                                 f"{r['avg_scored_per_hand']:.3f}"]),
+        ("avg_scored_per_hand_per_side", ["scored per hand per side",
+                                          f"{r['avg_scored_per_hand_per_side']:.3f}"]),
         *([("avg_gained_per_hand", ["gained per hand (the sides above 0)",
                                     f"{r['avg_gained_per_hand']:.3f}"])]
           if "avg_gained_per_hand" in r else []),
@@ -296,14 +299,18 @@ def compare_report(r: dict, diffs: dict) -> str:
            "per side it held")  # as the text says it
     gained = "gained_per_hand" in sa  # a side scored below 0: what was gained and lost, as the
     # text says it (the sum over every side says little)
+    every = "scored_per_hand_all_sides" in sa  # apart: every side together too, as simulate's
     body.append(table("stats", ["name|", "hands|hands", "dealsthrown|deals thrown in",
                                 *(["gained|gained per hand (the sides above 0)",
                                    "lost|lost per hand (the others)"] if gained else
-                                  ["scored|scored per hand " + per]),
+                                  ["scored|scored per hand " + per]
+                                  + (["allsides|scored per hand (all sides together)"]
+                                     if every else [])),
                                 "rate|make rate", "ci|95% CI"],
                       [(k, [k, st["hands"], st["thrown_in"],
                             *([f"{st['gained_per_hand']:.3f}", f"{st['lost_per_hand']:.3f}"]
-                              if gained else [f"{st['scored_per_hand']:.3f}"]),
+                              if gained else [f"{st['scored_per_hand']:.3f}"]
+                              + ([f"{st['scored_per_hand_all_sides']:.3f}"] if every else [])),
                             percent(st["make_rate"]["made"], st["make_rate"]["hands"]),
                             interval(st["make_rate"]["made"], st["make_rate"]["hands"])])
                        for k, st in (("A", sa), ("B", sb))]))
