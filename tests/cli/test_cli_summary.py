@@ -261,3 +261,36 @@ def test_the_score_is_said_all_sides_together_and_per_side():
     text = cli("simulate", "texas42", "--games", "3", "--seed", "2", "--no-progress").stdout
     assert (f"scored    {s['avg_scored_per_hand']:.3f} per hand played, all sides together; "
             f"{s['avg_scored_per_hand_per_side']:.3f} per hand per side") in text.splitlines()
+
+
+def test_first_dealer_sets_who_deals_first_and_the_record_replays_it(tmp_path):
+    """simulate --first-dealer deals each match's first hand from that seat, as compare deals
+    its deal d (seat d mod seats), so a compare game plays alone; the record's header says it,
+    replay and merge keep it."""
+    rec = tmp_path / "east.jsonl"
+    r = cli("simulate", "texas42", "-n", "2", "--first-dealer", "East", "-r", str(rec),
+            "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert "dealer    East deals first (--first-dealer)" in r.stdout.splitlines()
+    lines = [json.loads(ln) for ln in rec.read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["first_dealer"] == 1
+    assert [ln["dealer"] for ln in lines if ln["type"] == "hand" and ln["hand"] == 1] == [1, 1]
+    assert cli("replay", "-q", str(rec)).exit_code == 0
+    j = json.loads(cli("simulate", "texas42", "-n", "2", "--first-dealer", "1", "-f", "json",
+                       "--no-progress").stdout)
+    assert (j["first_dealer"], j["first_dealer_by"]) == (1, "--first-dealer")
+    shards = []
+    for k in (1, 2):  # a run's shards merge into its record
+        shards.append(str(tmp_path / f"s{k}.jsonl"))
+        assert cli("simulate", "texas42", "-n", "2", "--first-dealer", "East", "--shard",
+                   f"{k}/2", "-r", shards[-1], "--no-progress").exit_code == 0
+    m = cli("merge", str(tmp_path / "all.jsonl"), *shards)
+    assert m.exit_code == 0, m.output
+    assert (tmp_path / "all.jsonl").read_bytes() == rec.read_bytes()
+    assert "dealer    East deals first (--first-dealer)" in m.stdout.splitlines()
+    bad = cli("simulate", "texas42", "-n", "1", "--first-dealer", "Eats")
+    assert bad.exit_code == 2 and "no seat 'Eats' in texas42" in bad.stderr
+    batch = cli("simulate", "texas42", "-n", "1", "--first-dealer", "1", "--engine", "batch")
+    assert batch.exit_code == 2
+    assert batch.stderr == ("error: --engine batch deals first as the ruleset says: leave out "
+                            "--first-dealer\n")

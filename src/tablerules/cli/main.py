@@ -614,6 +614,11 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                                             "step engine, which must agree on every deal, "
                                             "decision, result and winner, and a rules seat's "
                                             "every choice (exit status 1 if not)."),
+             first_dealer: Optional[str] = typer.Option(
+                 None, "--first-dealer", metavar="SEAT",
+                 help="The seat (a name, or a number from 0) that deals each match's first hand, "
+                      "in place of the ruleset's deal.first_dealer, as compare deals (the header "
+                      "of a --record says it; not with --engine batch)."),
              fmt: str = FormatArg) -> None:
     """Play matches with bots and report what happened (contracts, make rates, marks, wins).
 
@@ -632,6 +637,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     if engine not in ("step", "batch"):
         _usage(f"--engine is step or batch, got '{engine}'")
     if engine == "batch":
+        if first_dealer is not None:
+            _usage("--engine batch deals first as the ruleset says: leave out --first-dealer")
         for given, flag in ((record, "--record"), (profile, "--profile"), (shard, "--shard")):
             if given:
                 _usage(f"--engine batch keeps no record and plays every match: leave out "
@@ -650,6 +657,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option, profile=profile)
     names = _agents_for(game, names)
+    dealer = _seat_of(first_dealer, game.definition) if first_dealer is not None else None
     if cluster is None:  # a cluster's workers make their own
         _compiled_agents_ready(game, names, progress)
     from ..records.runner import DETAILS, seat_agents
@@ -667,7 +675,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     if cluster is not None or n_workers > 1:
         from ..records.parallel import game_source
         try:
-            source = game_source(game, names, seed, workers=n_workers, cluster=cluster)
+            source = game_source(game, names, seed, workers=n_workers, cluster=cluster,
+                                 first_dealer=dealer)
         except TablerulesError as e:
             _err(f"error: {e.message}")
             raise typer.Exit(1)
@@ -686,7 +695,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     try:
         summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update,
                       first=first, stop=stop, shard=entry, source=source, detail=detail,
-                      path=str(record) if record is not None else None)
+                      path=str(record) if record is not None else None, first_dealer=dealer)
     except TablerulesError as e:
         bar.close()
         if "bounds.max_hands" in e.message and _plays_random(names):
@@ -704,6 +713,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
               **_names(game.definition), **summary.as_dict(),
               "record": str(record) if record else None}
     result = _every_contract(result, game.definition)
+    if dealer is not None:
+        result["first_dealer_by"] = "--first-dealer"
     if entry is not None:
         result["shard"] = entry
     if summary.interrupted:
@@ -1928,6 +1939,8 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
               "agents": merged.header.get("agents"), **_names(gd),
               **merged.summary.as_dict(), "record": str(out), "shards": merged.shards}
     result = _every_contract(result, game.definition)
+    if "first_dealer" in merged.header:
+        result["first_dealer_by"] = "--first-dealer"
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
     else:
@@ -2121,7 +2134,7 @@ def _render_summary(r: dict) -> str:
              *([f"agents    {_agents_line(agents, seats)}"] if agents else []),
              f"games     {r['games']}" + (f"   (shard {sh['k']}/{sh['n']}: games {sh['first']} "
                                           f"to {sh['last']} of the run)" if sh else ""),
-             f"dealer    {dealer_line(fd, seats)}",
+             f"dealer    {dealer_line(fd, seats, r.get('first_dealer_by'))}",
              f"hands     {r['hands']} played{thrown}",
              f"scored    {_scored(r)}", ""]
     never = r.get("never_bid") or {"contracts": [], "strategies": []}

@@ -12,6 +12,7 @@ agents differ by seat, and the report sets them side by side.
 from __future__ import annotations
 
 import math
+import shlex
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -356,19 +357,47 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
 
 def side_fault(a: Config, b: Config, e: GameError, seed: int) -> GameError:
     """A fault found while a comparison played, said as `simulate` says one (Game.located: at
-    the user's line, a note at a base rule) with whose game it was, A's or B's, and on which
-    deal (`e.who`, `e.a_side`, `e.deal` as the game that stopped left them)."""
+    the user's line, a note at a base rule) with whose game it was, A's or B's, on which deal,
+    and the `simulate` command that plays that game alone (`e.who`, `e.a_side`, `e.deal`,
+    `e.seating` as the game that stopped left them)."""
     who = getattr(e, "who", "")
-    game = (b if who == "B" else a).game
+    cfg = b if who == "B" else a
+    game = cfg.game
     deal = getattr(e, "deal", None)
     where = [f"deal {deal + 1}"] if deal is not None else []
     if who == "AB":  # one table: the ruleset is A's and B's
         where = [" ".join(where + [f"with A's agents on side {e.a_side}"])]
     elif who:
         where = [" of ".join([f"{who}'s game"] + where)]
+    then = ""
     if deal is not None:
         where.append(f"seed '{game_seed(seed, deal)}'")
-    return game.located(e, f"{e.message} (in {', '.join(where)})" if where else e.message)
+        seating = getattr(e, "seating", None) or (
+            match_seatings(a, b)[e.a_side][0] if who == "AB" else own_seatings(cfg)[0])
+        if who == "B" and dealt_as(a.game, b.game) is not None:
+            then = ("; B is dealt A's cards, numbered as A numbers them, which simulate does "
+                    "not deal: compare alone plays this game")
+        else:
+            then = f"; reproduce: {reproduce(game, seating, seed, deal)}"
+    return game.located(e, f"{e.message} (in {', '.join(where)}{then})" if where else e.message)
+
+
+def reproduce(game: Game, seating: list[str], seed: int, deal: int) -> str:
+    """The `simulate` command that plays deal `deal` of a comparison seeded `seed` with
+    `seating`, alone: game `deal` of its run (the same deal seed and the agents' seeds), its
+    first dealer the comparison's (seat `deal` mod seats), the options that are not the
+    ruleset's own."""
+    from ..game import load_game
+    gd = game.definition
+    own = load_game(game.ref).definition.options
+    words = ["tablerules", "simulate", game.ref, "--seed", str(seed), "--games", str(deal + 1)]
+    if deal:  # game `deal` alone: the last of deal + 1 shards of one game each
+        words += ["--shard", f"{deal + 1}/{deal + 1}"]
+    words += ["--first-dealer", str(deal % gd.seat_count), "--agents", seats_text(seating)]
+    for k, v in sorted(gd.options.items()):
+        if k not in own or own[k] != v:
+            words += ["-o", f"{k}={value_str(v)}"]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
@@ -377,7 +406,7 @@ def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
     (who, seating, A's side, its hands' results, its winning sides). No record is built: the
     hands are `State.hand_result()`s. `after()` runs as each game ends."""
     results = []
-    for who, seating, a_side in plan:
+    for i, (who, seating, a_side) in enumerate(plan):
         game = game_of(who)
         hands: list[dict] = []
         try:
@@ -386,7 +415,7 @@ def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
                            on_hand=lambda s: hands.append(s.hand_result()),
                            deal_as=dealt_as(game_of("A"), game) if who == "B" else None)
         except GameError as e:  # whose game it was, for side_fault
-            e.who, e.a_side, e.deal = who, a_side, d
+            e.who, e.a_side, e.deal, e.seating, e.planned = who, a_side, d, list(seating), i
             raise
         results.append((who, seating, a_side, hands, list(st.winner_sides)))
         if after is not None:
@@ -406,9 +435,9 @@ def play_deals(a, b, plan: list, seed: int, start: int, stop: int, files: tuple 
             deal = play_deal(lambda who: _game(b if who == "B" else a), here, seed, d)
             # each game as the plan gave it: its seating is the agents' texts of the run
             out.append([(w, plan[i][1], *rest) for i, (w, _s, *rest) in enumerate(deal)])
-        except GameError as e:
+        except GameError as e:  # the seating as the run gave it (not a cluster's copies' paths)
             out.append(Fault(d, e.message, e.span, tuple(e.part), getattr(e, "who", ""),
-                             getattr(e, "a_side", None)))
+                             getattr(e, "a_side", None), tuple(plan[e.planned][1])))
             return out
     return out
 
@@ -494,6 +523,7 @@ def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: in
                     err = GameError(deal.message, deal.span)
                     err.part = deal.part
                     err.who, err.a_side, err.deal = deal.who, deal.a_side, deal.index
+                    err.seating = list(deal.seating)
                     raise side_fault(res.a, res.b, err, res.seed)
                 for who, seating, a_side, hands, winners in deal:
                     _count(res, who, a_side, hands, winners)

@@ -131,11 +131,12 @@ def games_played(r: dict) -> str:
             f"agents: A's {ga // deals}, B's {gb // deals})")
 
 
-def dealer_line(first_dealer, seats: list[str] | None = None) -> str:
-    """Who dealt a run's first hands, as its summary says it: a seat, or by lot."""
+def dealer_line(first_dealer, seats: list[str] | None = None, by: str | None = None) -> str:
+    """Who dealt a run's first hands, as its summary says it: a seat, or by lot; `by`: what set
+    it, when not the ruleset's deal.first_dealer (simulate --first-dealer)."""
     if first_dealer == "lot":
         return "first dealer drawn by lot each match (deal.first_dealer: lot)"
-    return f"{named(seats, first_dealer, 'seat')} deals first (deal.first_dealer)"
+    return f"{named(seats, first_dealer, 'seat')} deals first ({by or 'deal.first_dealer'})"
 
 
 def simulate_report(r: dict, dist: dict) -> str:
@@ -147,7 +148,8 @@ def simulate_report(r: dict, dist: dict) -> str:
         *([("agents", ["agents", agents_line(r["agents"], r.get("seat_names"))])]
           if r.get("agents") else []),  # a merged run's shards name theirs in their records
         ("games", ["games", games]),
-        ("dealer", ["dealer", dealer_line(r.get("first_dealer", 0), r.get("seat_names"))]),
+        ("dealer", ["dealer", dealer_line(r.get("first_dealer", 0), r.get("seat_names"),
+                                          r.get("first_dealer_by"))]),
         ("hands", ["hands played", hands]),
         ("thrown_in", ["deals thrown in", r["thrown_in"]]),
         ("decisions", ["decisions", r["decisions"]]),
