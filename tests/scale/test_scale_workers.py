@@ -39,10 +39,10 @@ def as_a_user(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
                           timeout=timeout)
 
 
-@pytest.mark.parametrize("ruleset", ["texas42", "allfives"])
+@pytest.mark.parametrize("ruleset", ["texas42", "allfives", "texas42 --first-dealer 2"])
 def test_workers_write_the_record_and_summary_of_one_process(tmp_path, ruleset):
-    one = run(tmp_path, "one", ruleset, "-n", "7", "-s", "5")
-    two = run(tmp_path, "two", ruleset, "-n", "7", "-s", "5", "--workers", "2")
+    one = run(tmp_path, "one", *ruleset.split(), "-n", "7", "-s", "5")
+    two = run(tmp_path, "two", *ruleset.split(), "-n", "7", "-s", "5", "--workers", "2")
     assert two == one
 
 
