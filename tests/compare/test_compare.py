@@ -474,3 +474,29 @@ def test_apart_each_ones_score_is_said_per_side_and_all_sides_together():
         assert (f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per hand "
                 f"per side ({st['scored_per_hand_all_sides']:.3f} per hand, all sides "
                 "together)") in lines
+
+
+def test_at_one_table_agents_that_differ_by_side_play_every_side_of_a_deal(games_played):
+    """A's agents by seat, rules on North-South and cautious on East-West: held only by their
+    own seats, A's rules agents would hold North-South's hands of every deal and its cautious
+    ones East-West's, the luck of the deal not cancelling. Moved round the sides too, each of
+    A's sides' agents holds both sides' hands of the deal against B's."""
+    game = load_game("texas42")
+    a = cmp.Config("A", game, ["rules", "cautious", "rules", "cautious"])
+    b = cmp.Config("B", game, ["random"] * 4)
+    res = cmp.compare(a, b, games=4, seed=0)
+    assert res.mode == "match" and res.deals == 1 and res.played == {"AB": 4}
+    assert [g["agents"] for g in games_played] == [
+        ["rules", "random", "rules", "random"], ["random", "cautious", "random", "cautious"],
+        ["cautious", "random", "cautious", "random"], ["random", "rules", "random", "rules"]]
+    # the same agents on every side (each side's first seat rules): twice a deal, as before
+    games_played.clear()
+    res = cmp.compare(cmp.Config("A", game, ["rules", "rules", "cautious", "cautious"]), b,
+                      games=4, seed=0)
+    assert res.deals == 2 and [g["agents"] for g in games_played][:2] == [
+        ["rules", "random", "cautious", "random"], ["random", "rules", "random", "cautious"]]
+    text = cli("compare", "texas42", "--agents", "rules,cautious,rules,cautious", "--vs",
+               "--agents", "random", "--games", "4", "--no-progress").stdout.splitlines()
+    assert text[6] == ("A plays B: every deal 4 times, A's agents on each side in turn and B's "
+                       "on the other, then again with the agents moved round the sides, as "
+                       "they differ by side (so each side's agents of A hold every side's hands)")

@@ -191,8 +191,11 @@ def test_an_unknown_start_method_is_an_error(monkeypatch, command):
                                   ["allfives", "--vs", "texas42"],
                                   # A sits two ways a deal, B one: each one's distinct games
                                   ["texas42", "--agents", "random,cautious,random,cautious",
-                                   "--vs", "-o", "min_bid=31", "--agents", "random"]],
-                         ids=["match", "separate", "separate-by-seat"])
+                                   "--vs", "-o", "min_bid=31", "--agents", "random"],
+                                  # at one table, A's agents moved round the sides too
+                                  ["texas42", "--agents", "random,cautious,random,cautious",
+                                   "--vs", "--agents", "rules"]],
+                         ids=["match", "separate", "separate-by-seat", "match-by-seat"])
 def test_compare_on_workers_is_the_comparison_of_one_process(args):
     one = cli("compare", *args, "-n", "8", "-s", "3", "-f", "json", "--no-progress")
     two = cli("compare", *args, "-n", "8", "-s", "3", "-f", "json", "--no-progress",

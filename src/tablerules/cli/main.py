@@ -994,7 +994,9 @@ def compare(ctx: typer.Context,
 
     When A and B play the same game they play each other: each deal is
     played once per side, A's agents on that side and B's on the others
-    (two sides: the same seats, then swapped). The report gives A's win
+    (two sides: the same seats, then swapped; agents that differ by side
+    are also moved round the sides, so each plays every side's hands).
+    The report gives A's win
     rate with a 95% Wilson interval. Otherwise each plays the same deals
     separately and the report sets them side by side.
 
@@ -1273,9 +1275,14 @@ def _render_compare(r: dict) -> str:
     if r["mode"] == "match":
         res = r["result"]
         k = r["sides"]
+        per = r["games"] // r["deals"] if r["deals"] else k  # more than k: agents moved round
         lines.append("A plays B: every deal twice, A and B in the same seats, then swapped"
-                     if k == 2 else f"A plays B: every deal {k} times, A's agents on each side "
-                                    f"in turn and B's on the other {k - 1}")
+                     if per == k == 2 else f"A plays B: every deal {k} times, A's agents on "
+                     f"each side in turn and B's on the other {k - 1}" if per == k else
+                     f"A plays B: every deal {per} times, A's agents on each side in turn and "
+                     f"B's on the other{'s' if k > 2 else ''}, then again with the agents moved "
+                     "round the sides, as they differ by side (so each side's agents of A hold "
+                     "every side's hands)")
         score = res["a_wins"] + res["draws"] / 2
         lines.append(f"A wins {res['a_wins']}, B wins {res['b_wins']}, draws {res['draws']}; "
                      f"A's win rate {percent(score, r['games'])} (95% CI "

@@ -284,27 +284,37 @@ def same_game(a: Config, b: Config) -> bool:
 
 
 def match_seatings(a: Config, b: Config) -> list[tuple[list[str], int]]:
-    """A's agents on each side in turn, B's on the others: (agent per seat, A's side)."""
+    """A's agents on each side in turn, B's on the others: (agent per seat, A's side). Agents
+    that differ by side are moved round the sides too (`own_seatings`, A's and B's together),
+    so that the agents of each of A's sides play every side of every deal (held by their own
+    side's seats alone, A's agents of one side would hold only that side's hands, and the luck
+    of the deal would not cancel); a seating given twice is played once."""
     gd = a.game.definition
-    return [([a.agents[s] if gd.side_of[s] == r else b.agents[s] for s in range(gd.seat_count)], r)
-            for r in range(len(gd.sides))]
+    out: list[tuple[list[str], int]] = []
+    for sa, sb in zip(own_seatings(a, moved=True), own_seatings(b, moved=True)):
+        for r in range(len(gd.sides)):
+            seating = ([sa[s] if gd.side_of[s] == r else sb[s] for s in range(gd.seat_count)], r)
+            if seating not in out:
+                out.append(seating)
+    return out
 
 
-def own_seatings(c: Config) -> list[list[str]]:
+def own_seatings(c: Config, moved: bool = False) -> list[list[str]]:
     """One configuration's distinct seatings: as given and, when its agents differ by seat and
     the sides are the same size, moved round by one side at a time (a move that seats them as
-    an earlier one did is left out: the same seating of a deal is the same game)."""
+    an earlier one did is left out: the same seating of a deal is the same game). `moved`:
+    every move, one a side, repeats kept (match_seatings pairs A's with B's)."""
     gd = c.game.definition
     sides = gd.sides
-    if len(set(c.agents)) == 1 or len({len(s) for s in sides}) != 1:
-        return [list(c.agents)]
+    if len({len(s) for s in sides}) != 1 or (len(set(c.agents)) == 1 and not moved):
+        return [list(c.agents)] * (len(sides) if moved else 1)
     out = []
     for r in range(len(sides)):
         seat = list(c.agents)
         for j, side in enumerate(sides):
             for i, s in enumerate(side):
                 seat[sides[(j + r) % len(sides)][i]] = c.agents[s]
-        if seat not in out:
+        if moved or seat not in out:
             out.append(seat)
     return out
 
