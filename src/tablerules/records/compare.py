@@ -375,8 +375,8 @@ def side_fault(a: Config, b: Config, e: GameError, seed: int) -> GameError:
     game = cfg.game
     deal = getattr(e, "deal", None)
     where = [f"deal {deal + 1}"] if deal is not None else []
-    if who == "AB":  # one table: the ruleset is A's and B's
-        where = [" ".join(where + [f"with A's agents on side {e.a_side}"])]
+    if who == "AB":  # one table: the ruleset is A's and B's (the batch engine's: no deal)
+        where = [" ".join((where or ["a game"]) + [f"with A's agents on side {e.a_side}"])]
     elif who:
         where = [" of ".join([f"{who}'s game"] + where)]
     then = ""
