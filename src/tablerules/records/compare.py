@@ -4,9 +4,11 @@ Deal `d` is game `d` of the run (`runner.game_seed(seed, d)`), so every configur
 the same hands, and its first dealer is seat `d % seats`, so the deal rotates over the seats.
 When A and B play the same game (ruleset and options) they play each other: every deal is
 played once per side with A's agents on that side and B's on the others, so with two sides each
-deal is played with A and B in the same seats and again with the sides swapped. Otherwise each
-configuration plays the same deals separately, with the seating rotated over the sides when its
-agents differ by seat, and the report sets them side by side.
+deal is played with A and B in the same seats and again with the sides swapped (agents that
+differ by side moved round the sides too). Otherwise each configuration plays the same deals
+separately, once for each distinct seating of its agents (rotated over the sides when they
+differ by seat), and the report sets them side by side. A seating of a deal is one game, played
+and counted once.
 """
 
 from __future__ import annotations
@@ -447,7 +449,8 @@ def play_deals(a, b, plan: list, seed: int, start: int, stop: int, files: tuple 
             out.append([(w, plan[i][1], *rest) for i, (w, _s, *rest) in enumerate(deal)])
         except GameError as e:  # the seating as the run gave it (not a cluster's copies' paths)
             out.append(Fault(d, e.message, e.span, tuple(e.part), getattr(e, "who", ""),
-                             getattr(e, "a_side", None), tuple(plan[e.planned][1])))
+                             getattr(e, "a_side", None),
+                             tuple(plan[e.planned][1]) if hasattr(e, "planned") else ()))
             return out
     return out
 
