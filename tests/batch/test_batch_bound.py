@@ -77,3 +77,19 @@ def test_a_hand_past_max_steps_stops_the_kernel_at_the_bound(tmp_path):
                       "--agents", "random", "--games", "2", "--no-progress")
     assert r.returncode == 1 and "short.yaml:4:" in r.stderr, r.stderr
     assert "note:" not in r.stderr  # the random bidders' note is for a match that never ends
+
+
+def test_a_fault_at_one_table_on_the_batch_engine_says_whose_game(tmp_path):
+    """The batch engine names no deal seed: compare's message says the game it stopped in and
+    which side A's agents held, in words ('in a game with A's agents on side 1')."""
+    short = tmp_path / "short.yaml"
+    short.write_text("name: short\ntitle: t\nextends: texas42\nbounds:\n  max_hands: 8\n",
+                     encoding="utf-8")
+    r = plain_python(["-m", "tablerules", "compare", str(short), "--agents", "rules", "--vs",
+                      "--agents", "random", "--games", "40", "--engine", "batch",
+                      "--no-progress"], tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    first = r.stderr.splitlines()[0]
+    assert first.startswith(f"{short}:3:1: error: the batch engine stopped in game ")
+    assert first.endswith(": the match did not end within bounds.max_hands deals (in a game "
+                          "with A's agents on side 1)"), first

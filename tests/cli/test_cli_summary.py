@@ -21,8 +21,8 @@ def test_make_rates_carry_intervals():
     s = json.loads(r.stdout)
     rows = [s["make_rate"], *s["make_rate_by_bid"].values(), *s["make_rate_by_contract"].values()]
     for v in rows:
-        lo, hi = wilson(v["made"], v["hands"])
-        assert v["ci"] == [round(lo, 4), round(hi, 4)]
+        ci = wilson(v["made"], v["hands"])  # None for a contract never bid
+        assert v["ci"] == (ci and [round(ci[0], 4), round(ci[1], 4)])
     assert sum(v["hands"] for v in s["make_rate_by_contract"].values()) == s["make_rate"]["hands"]
 
 
@@ -118,7 +118,8 @@ def test_a_score_that_can_be_below_0_is_said_as_gained_and_lost():
             f"scored above 0, {lost:.3f} lost by the others\n") in out
     t = json.loads(cli("simulate", "texas42", "--games", "2", "-f", "json").stdout)
     assert "avg_gained_per_hand" not in t
-    assert (f"scored    {t['avg_scored_per_hand']:.3f} per hand played (all sides together)\n"
+    assert (f"scored    {t['avg_scored_per_hand']:.3f} per hand played, all sides together; "
+            f"{t['avg_scored_per_hand_per_side']:.3f} per hand per side\n"
             in cli("simulate", "texas42", "--games", "2").stdout)
 
 
@@ -229,3 +230,67 @@ def test_wins_that_add_up_to_more_than_the_games_say_why(tmp_path):
     assert f"A&#x27;s wins add up to {total['A']} in 4 matches" in path.read_text(encoding="utf-8")
     plain = cli("simulate", "texas42", "-n", "3").stdout  # no tie: nothing said
     assert "add up to" not in plain
+
+
+def test_the_json_lists_every_contract_that_may_be_bid_as_compare_does():
+    """simulate's make_rate_by_contract has a row for each contract that may be bid, 0 hands
+    for one no hand was bid in, as compare's a_stats and b_stats have them."""
+    s = json.loads(cli("simulate", "texas42", "--games", "2", "--seed", "3", "-f", "json",
+                       "--no-progress").stdout)
+    c = json.loads(cli("compare", "texas42", "--vs", "-o", "min_bid=31", "--games", "1",
+                       "--seed", "3", "-f", "json", "--no-progress").stdout)
+    by = s["make_rate_by_contract"]
+    assert list(by) == list(c["a_stats"]["make_rate_by_contract"]) == list(s["contracts"]) \
+        == ["marks", "nello", "points", "sevens"]
+    never = [k for k, n in s["contracts"].items() if not n]
+    assert never  # 2 games: some contract was never bid
+    for k in never:
+        assert by[k] == {"made": 0, "hands": 0, "rate": None, "ci": None}
+    # a game without an auction has no bid, so no row
+    d = json.loads(cli("simulate", "allfives", "--games", "1", "-f", "json",
+                       "--no-progress").stdout)
+    assert d["make_rate_by_contract"] == {}
+
+
+def test_the_score_is_said_all_sides_together_and_per_side():
+    """simulate's score is every side's together; compare gives each one's per side: simulate
+    says both, so a reader sets like beside like (avg_scored_per_hand_per_side in the JSON)."""
+    s = json.loads(cli("simulate", "texas42", "--games", "3", "--seed", "2", "-f", "json",
+                       "--no-progress").stdout)
+    assert s["avg_scored_per_hand_per_side"] == round(s["avg_scored_per_hand"] / 2, 4)
+    text = cli("simulate", "texas42", "--games", "3", "--seed", "2", "--no-progress").stdout
+    assert (f"scored    {s['avg_scored_per_hand']:.3f} per hand played, all sides together; "
+            f"{s['avg_scored_per_hand_per_side']:.3f} per hand per side") in text.splitlines()
+
+
+def test_first_dealer_sets_who_deals_first_and_the_record_replays_it(tmp_path):
+    """simulate --first-dealer deals each match's first hand from that seat, as compare deals
+    its deal d (seat d mod seats), so a compare game plays alone; the record's header says it,
+    replay and merge keep it."""
+    rec = tmp_path / "east.jsonl"
+    r = cli("simulate", "texas42", "-n", "2", "--first-dealer", "East", "-r", str(rec),
+            "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert "dealer    East deals first (--first-dealer)" in r.stdout.splitlines()
+    lines = [json.loads(ln) for ln in rec.read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["first_dealer"] == 1
+    assert [ln["dealer"] for ln in lines if ln["type"] == "hand" and ln["hand"] == 1] == [1, 1]
+    assert cli("replay", "-q", str(rec)).exit_code == 0
+    j = json.loads(cli("simulate", "texas42", "-n", "2", "--first-dealer", "1", "-f", "json",
+                       "--no-progress").stdout)
+    assert (j["first_dealer"], j["first_dealer_by"]) == (1, "--first-dealer")
+    shards = []
+    for k in (1, 2):  # a run's shards merge into its record
+        shards.append(str(tmp_path / f"s{k}.jsonl"))
+        assert cli("simulate", "texas42", "-n", "2", "--first-dealer", "East", "--shard",
+                   f"{k}/2", "-r", shards[-1], "--no-progress").exit_code == 0
+    m = cli("merge", str(tmp_path / "all.jsonl"), *shards)
+    assert m.exit_code == 0, m.output
+    assert (tmp_path / "all.jsonl").read_bytes() == rec.read_bytes()
+    assert "dealer    East deals first (--first-dealer)" in m.stdout.splitlines()
+    bad = cli("simulate", "texas42", "-n", "1", "--first-dealer", "Eats")
+    assert bad.exit_code == 2 and "no seat 'Eats' in texas42" in bad.stderr
+    batch = cli("simulate", "texas42", "-n", "1", "--first-dealer", "1", "--engine", "batch")
+    assert batch.exit_code == 2
+    assert batch.stderr == ("error: --engine batch deals first as the ruleset says: leave out "
+                            "--first-dealer\n")

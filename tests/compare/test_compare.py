@@ -154,7 +154,7 @@ def test_agents_by_seat_are_swapped_round_in_a_separate_comparison(games_played)
     a = cmp.Config("A", game, ["cautious", "random", "cautious", "random"])
     b = cmp.Config("B", load_game("texas42", {"min_bid": 31}), ["random"] * 4)
     res = cmp.compare(a, b, games=2, seed=0)
-    assert res.played == {"A": 2, "B": 2}
+    assert res.played == {"A": 2, "B": 1}  # B sits one way: its game of the deal once
     assert [g["agents"] for g in games_played if g["ruleset"] == "texas42"] == [
         ["cautious", "random", "cautious", "random"], ["random", "cautious", "random", "cautious"]]
 
@@ -425,3 +425,78 @@ def test_with_more_than_two_sides_the_verdict_says_what_even_is():
                         r.stdout.splitlines()[-1]), r.stdout.splitlines()[-1]
     two = cli("compare", "texas42", "--vs", "--agents", "random", "-n", "2", "--no-progress")
     assert two.stdout.splitlines()[-1].endswith(" over 2 paired games")
+
+
+def test_a_seating_played_again_on_a_deal_is_not_counted_again():
+    """Apart, A's agents by seat are moved round the sides (a game a deal for each seating),
+    while B's one agent for every seat sits one way: B's game of a deal is played and counted
+    once, its figures those of B's run beside one agent for A, and the lines say each one's."""
+    def run(a_agents, games):
+        r = cli("compare", "texas42", "--agents", a_agents, "--vs", "-o", "min_bid=31",
+                "--agents", "random", "--games", games, "--seed", "1", "--no-progress",
+                "--format", "json")
+        assert r.exit_code == 0, r.stderr
+        return json.loads(r.stdout)
+    by_seat, alone = run("rules,random,rules,random", "8"), run("random", "4")
+    assert by_seat["deals"] == alone["deals"] == 4
+    assert by_seat["games_by_config"] == {"A": 8, "B": 4}
+    assert by_seat["b_stats"] == alone["b_stats"]  # the same 4 games of B
+    assert by_seat["wins_by_side"]["B"] == alone["wins_by_side"]["B"]
+    text = cli("compare", "texas42", "--agents", "rules,random,rules,random", "--vs", "-o",
+               "min_bid=31", "--agents", "random", "--games", "8", "--seed", "1",
+               "--no-progress").stdout.splitlines()
+    assert text[3] == ("seed      1   deals 4   games 8 for A, 4 for B (each plays a deal once "
+                       "for each seating of its agents: A's 2, B's 1)")
+    assert text[-1].endswith("over the same 4 deals (8 and 4 games)")
+
+
+def test_a_move_round_the_sides_that_seats_the_agents_as_before_is_not_played(games_played):
+    # four sides of one seat: agents that repeat every second seat sit two ways, not four
+    game = load_game("taroky")
+    a = cmp.Config("A", game, ["random", "cautious", "random", "cautious"])
+    b = cmp.Config("B", load_game("taroky", {"red_pips": "plain"}), ["random"] * 4)
+    res = cmp.compare(a, b, games=2, seed=0)
+    assert res.deals == 1 and res.played == {"A": 2, "B": 1}
+    assert [g["agents"] for g in games_played if g["ruleset"] == "taroky"] == [
+        ["random", "cautious", "random", "cautious"], ["cautious", "random", "cautious", "random"]]
+
+
+def test_apart_each_ones_score_is_said_per_side_and_all_sides_together():
+    """compare's score is per side, simulate's first figure every side's together: apart,
+    each one's line gives both (scored_per_hand_all_sides in the JSON)."""
+    args = ("compare", "texas42", "--vs", "-o", "min_bid=31", "--games", "2", "--seed", "1",
+            "--no-progress")
+    d = json.loads(cli(*args, "-f", "json").stdout)
+    lines = cli(*args).stdout.splitlines()
+    for k in ("A", "B"):
+        st = d[f"{k.lower()}_stats"]
+        assert abs(st["scored_per_hand_all_sides"] - 2 * st["scored_per_hand"]) < 1e-3
+        assert (f"{k}: {st['hands']} hands played, scored {st['scored_per_hand']:.3f} per hand "
+                f"per side ({st['scored_per_hand_all_sides']:.3f} per hand, all sides "
+                "together)") in lines
+
+
+def test_at_one_table_agents_that_differ_by_side_play_every_side_of_a_deal(games_played):
+    """A's agents by seat, rules on North-South and cautious on East-West: held only by their
+    own seats, A's rules agents would hold North-South's hands of every deal and its cautious
+    ones East-West's, the luck of the deal not cancelling. Moved round the sides too, each of
+    A's sides' agents holds both sides' hands of the deal against B's."""
+    game = load_game("texas42")
+    a = cmp.Config("A", game, ["rules", "cautious", "rules", "cautious"])
+    b = cmp.Config("B", game, ["random"] * 4)
+    res = cmp.compare(a, b, games=4, seed=0)
+    assert res.mode == "match" and res.deals == 1 and res.played == {"AB": 4}
+    assert [g["agents"] for g in games_played] == [
+        ["rules", "random", "rules", "random"], ["random", "cautious", "random", "cautious"],
+        ["cautious", "random", "cautious", "random"], ["random", "rules", "random", "rules"]]
+    # the same agents on every side (each side's first seat rules): twice a deal, as before
+    games_played.clear()
+    res = cmp.compare(cmp.Config("A", game, ["rules", "rules", "cautious", "cautious"]), b,
+                      games=4, seed=0)
+    assert res.deals == 2 and [g["agents"] for g in games_played][:2] == [
+        ["rules", "random", "cautious", "random"], ["random", "rules", "random", "cautious"]]
+    text = cli("compare", "texas42", "--agents", "rules,cautious,rules,cautious", "--vs",
+               "--agents", "random", "--games", "4", "--no-progress").stdout.splitlines()
+    assert text[6] == ("A plays B: every deal 4 times, A's agents on each side in turn and B's "
+                       "on the other, then again with the agents moved round the sides, as "
+                       "they differ by side (so each side's agents of A hold every side's hands)")

@@ -6,6 +6,7 @@ base rule it broke, its line quoted, however far the user's folder is from the s
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -54,12 +55,14 @@ def test_compare_says_a_fault_where_simulate_does_and_whose_game(folder):
     assert where(r.stderr) == where(s.stderr)
     first = r.stderr.splitlines()[0]
     assert first == ("e11.yaml:5:3: error: the match did not end within 5 deals "
-                     "(bounds.max_hands) (in B's game of deal 1, seed '0:0')")
+                     "(bounds.max_hands) (in B's game of deal 1, seed '0:0'; reproduce: "
+                     "tablerules simulate e11.yaml --seed 0 --games 1 --first-dealer 0 "
+                     "--agents rules)")
     assert r.stderr.splitlines()[1:] == s.stderr.splitlines()[1:]
     # A's side when the file is A's; the same with the deals on worker processes
     r = cli("compare", "e11.yaml", "--vs", "texas42-tournament", "--games", "2",
             "--workers", "2")
-    assert r.exit_code == 1 and "(in A's game of deal 1, seed '0:0')" in r.stderr
+    assert r.exit_code == 1 and "(in A's game of deal 1, seed '0:0'; reproduce: " in r.stderr
     assert where(r.stderr) == where(s.stderr)
 
 
@@ -68,8 +71,51 @@ def test_compare_at_one_table_says_which_seating(folder):
             "--games", "2")
     assert r.exit_code == 1 and r.stdout == ""
     assert r.stderr.splitlines()[0].endswith(
-        "(in deal 1 with A's agents on side 0, seed '0:0')")
+        "(in deal 1 with A's agents on side 0, seed '0:0'; reproduce: tablerules simulate "
+        "e11.yaml --seed 0 --games 1 --first-dealer 0 --agents rules,cautious,rules,cautious)")
     assert where(r.stderr)[0] == ("e11.yaml", 5, 3, "error")
+
+
+SHORT = "name: short\ntitle: t\nextends: texas42\nbounds:\n  max_hands: 8\n"
+
+
+def _reproduced(r) -> tuple[str, list]:
+    """The `simulate` command a compare fault names, run: (its first line, its stderr)."""
+    first = r.stderr.splitlines()[0]
+    assert r.exit_code == 1 and "; reproduce: tablerules simulate " in first, r.stderr
+    words = shlex.split(first.split("; reproduce: ")[1][:-1])
+    s = cli(*words[1:])
+    return first, s
+
+
+@pytest.mark.parametrize("args, game, alone", [
+    # A's agents by seat, moved round: the second seating of deal 16, first dealt by West
+    (["short.yaml", "--agents", "rules,random,rules,random", "--vs", "-o", "min_bid=31",
+      "--agents", "random", "--games", "40"], "in A's game of deal 16, seed '0:15'",
+     "in game 16, seed '0:15'"),
+    # at one table, A's agents on side 1
+    (["short.yaml", "--agents", "rules", "--vs", "--agents", "random", "--games", "40"],
+     "in deal 16 with A's agents on side 1, seed '0:15'", "in game 16, seed '0:15'"),
+    # B's game, B's options (those that are not the ruleset's own)
+    (["texas42-tournament", "--vs", "e11.yaml", "-o", "min_bid=31", "--games", "2"],
+     "in B's game of deal 1, seed '0:0'", "in game 1, seed '0:0'")],
+    ids=["apart", "one-table", "b-options"])
+def test_a_compare_fault_names_the_simulate_command_that_plays_its_game(folder, args, game,
+                                                                        alone):
+    """The command compare's fault names plays that game alone (its deal's seed, its first
+    dealer, its seating, its options) and stops on the same fault, said at the same lines;
+    the same from worker processes."""
+    (folder / "short.yaml").write_text(SHORT, encoding="utf-8")
+    r = cli("compare", *args, "--no-progress")
+    first, s = _reproduced(r)
+    assert f"({game}; reproduce: " in first
+    assert s.exit_code == 1 and s.stdout == ""
+    said = next(ln for ln in s.stderr.splitlines() if ": error: " in ln)  # (after a note
+    # that random bidders may never finish a match)
+    assert said == first.split(" (in ")[0] + f" ({alone})"
+    assert where(s.stderr) == where(r.stderr)
+    two = cli("compare", *args, "--no-progress", "--workers", "2")
+    assert two.stderr.splitlines()[0] == first
 
 
 def test_compare_json_prints_nothing_on_stdout_for_a_fault(folder):

@@ -14,11 +14,14 @@ from support import cli
 
 
 def _pct(v: dict) -> str:
-    """A rate as the report prints it: from its counts, rounded once."""
-    return f"{v['made'] / v['hands']:.1%}"
+    """A rate as the report prints it: from its counts, rounded once ("-" of 0 hands: a
+    contract never bid)."""
+    return f"{v['made'] / v['hands']:.1%}" if v["hands"] else "-"
 
 
 def _ci(v: dict) -> str:
+    if not v["hands"]:
+        return "-"
     lo, hi = wilson(v["made"], v["hands"])
     return f"{lo:.1%} to {hi:.1%}"
 

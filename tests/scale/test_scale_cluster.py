@@ -82,6 +82,11 @@ def test_compare_on_a_cluster_is_the_comparison_of_one_process(scheduler):
     assert compared(*args, "--cluster", scheduler) == compared(*args)
     sep = ("texas42-quick", "--vs", "-o", "min_bid=31", "-n", "4", "-s", "1")
     assert compared(*sep, "--cluster", scheduler) == compared(*sep)
+    # A's agents by seat: A's seatings and B's one, each played once a deal, at one table too
+    by_seat = ("texas42-quick", "--agents", "random,cautious,random,cautious", "--vs")
+    for b in (["-o", "min_bid=31", "--agents", "random"], ["--agents", "random"]):
+        args = (*by_seat, *b, "-n", "4", "-s", "1")
+        assert compared(*args, "--cluster", scheduler) == compared(*args)
 
 
 def test_compare_cluster_and_workers_is_a_usage_error():

@@ -39,10 +39,10 @@ def as_a_user(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
                           timeout=timeout)
 
 
-@pytest.mark.parametrize("ruleset", ["texas42", "allfives"])
+@pytest.mark.parametrize("ruleset", ["texas42", "allfives", "texas42 --first-dealer 2"])
 def test_workers_write_the_record_and_summary_of_one_process(tmp_path, ruleset):
-    one = run(tmp_path, "one", ruleset, "-n", "7", "-s", "5")
-    two = run(tmp_path, "two", ruleset, "-n", "7", "-s", "5", "--workers", "2")
+    one = run(tmp_path, "one", *ruleset.split(), "-n", "7", "-s", "5")
+    two = run(tmp_path, "two", *ruleset.split(), "-n", "7", "-s", "5", "--workers", "2")
     assert two == one
 
 
@@ -188,7 +188,14 @@ def test_an_unknown_start_method_is_an_error(monkeypatch, command):
 
 
 @pytest.mark.parametrize("args", [["texas42", "--agents", "random", "--vs", "--agents", "rules"],
-                                  ["allfives", "--vs", "texas42"]], ids=["match", "separate"])
+                                  ["allfives", "--vs", "texas42"],
+                                  # A sits two ways a deal, B one: each one's distinct games
+                                  ["texas42", "--agents", "random,cautious,random,cautious",
+                                   "--vs", "-o", "min_bid=31", "--agents", "random"],
+                                  # at one table, A's agents moved round the sides too
+                                  ["texas42", "--agents", "random,cautious,random,cautious",
+                                   "--vs", "--agents", "rules"]],
+                         ids=["match", "separate", "separate-by-seat", "match-by-seat"])
 def test_compare_on_workers_is_the_comparison_of_one_process(args):
     one = cli("compare", *args, "-n", "8", "-s", "3", "-f", "json", "--no-progress")
     two = cli("compare", *args, "-n", "8", "-s", "3", "-f", "json", "--no-progress",

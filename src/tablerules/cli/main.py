@@ -614,6 +614,11 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
                                             "step engine, which must agree on every deal, "
                                             "decision, result and winner, and a rules seat's "
                                             "every choice (exit status 1 if not)."),
+             first_dealer: Optional[str] = typer.Option(
+                 None, "--first-dealer", metavar="SEAT",
+                 help="The seat (a name, or a number from 0) that deals each match's first hand, "
+                      "in place of the ruleset's deal.first_dealer, as compare deals (the header "
+                      "of a --record says it; not with --engine batch)."),
              fmt: str = FormatArg) -> None:
     """Play matches with bots and report what happened (contracts, make rates, marks, wins).
 
@@ -632,6 +637,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     if engine not in ("step", "batch"):
         _usage(f"--engine is step or batch, got '{engine}'")
     if engine == "batch":
+        if first_dealer is not None:
+            _usage("--engine batch deals first as the ruleset says: leave out --first-dealer")
         for given, flag in ((record, "--record"), (profile, "--profile"), (shard, "--shard")):
             if given:
                 _usage(f"--engine batch keeps no record and plays every match: leave out "
@@ -650,6 +657,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     names = _agent_list(agents) if agents is not None else None
     game = _load(ruleset, option, profile=profile)
     names = _agents_for(game, names)
+    dealer = _seat_of(first_dealer, game.definition) if first_dealer is not None else None
     if cluster is None:  # a cluster's workers make their own
         _compiled_agents_ready(game, names, progress)
     from ..records.runner import DETAILS, seat_agents
@@ -667,7 +675,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     if cluster is not None or n_workers > 1:
         from ..records.parallel import game_source
         try:
-            source = game_source(game, names, seed, workers=n_workers, cluster=cluster)
+            source = game_source(game, names, seed, workers=n_workers, cluster=cluster,
+                                 first_dealer=dealer)
         except TablerulesError as e:
             _err(f"error: {e.message}")
             raise typer.Exit(1)
@@ -686,7 +695,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     try:
         summary = run(game, games=games, seed=seed, agent_names=names, out=out, progress=bar.update,
                       first=first, stop=stop, shard=entry, source=source, detail=detail,
-                      path=str(record) if record is not None else None)
+                      path=str(record) if record is not None else None, first_dealer=dealer)
     except TablerulesError as e:
         bar.close()
         if "bounds.max_hands" in e.message and _plays_random(names):
@@ -704,6 +713,8 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
               **_names(game.definition), **summary.as_dict(),
               "record": str(record) if record else None}
     result = _every_contract(result, game.definition)
+    if dealer is not None:
+        result["first_dealer_by"] = "--first-dealer"
     if entry is not None:
         result["shard"] = entry
     if summary.interrupted:
@@ -983,7 +994,9 @@ def compare(ctx: typer.Context,
 
     When A and B play the same game they play each other: each deal is
     played once per side, A's agents on that side and B's on the others
-    (two sides: the same seats, then swapped). The report gives A's win
+    (two sides: the same seats, then swapped; agents that differ by side
+    are also moved round the sides, so each plays every side's hands).
+    The report gives A's win
     rate with a 95% Wilson interval. Otherwise each plays the same deals
     separately and the report sets them side by side.
 
@@ -1256,16 +1269,20 @@ def _render_compare(r: dict) -> str:
     lines = [f"A         {a['ruleset']}   agents {_agents_line(a['agents'], a.get('seat_names'))}",
              f"B         {b['ruleset']}   agents {_agents_line(b['agents'], b.get('seat_names'))}",
              f"differ    {'; '.join(r['differences']) or 'nothing: A and B are the same'}",
-             f"seed      {r['seed']}   deals {r['deals']}   games {r['games']}"
-             + ("" if r["mode"] == "match" else " each"),
+             f"seed      {r['seed']}   deals {r['deals']}   {_games_played(r)}",
              "dealing   every deal from the same seed for A and B; the first dealer rotates over "
              "the seats", ""]
     if r["mode"] == "match":
         res = r["result"]
         k = r["sides"]
+        per = r["games"] // r["deals"] if r["deals"] else k  # more than k: agents moved round
         lines.append("A plays B: every deal twice, A and B in the same seats, then swapped"
-                     if k == 2 else f"A plays B: every deal {k} times, A's agents on each side "
-                                    f"in turn and B's on the other {k - 1}")
+                     if per == k == 2 else f"A plays B: every deal {k} times, A's agents on "
+                     f"each side in turn and B's on the other {k - 1}" if per == k else
+                     f"A plays B: every deal {per} times, A's agents on each side in turn and "
+                     f"B's on the other{'s' if k > 2 else ''}, then again with the agents moved "
+                     "round the sides, as they differ by side (so each side's agents of A hold "
+                     "every side's hands)")
         score = res["a_wins"] + res["draws"] / 2
         lines.append(f"A wins {res['a_wins']}, B wins {res['b_wins']}, draws {res['draws']}; "
                      f"A's win rate {percent(score, r['games'])} (95% CI "
@@ -1293,7 +1310,9 @@ def _render_compare(r: dict) -> str:
                  "the chips)") if "chips_per_hand" in st and r["mode"] == "match" else ""
         scored = (f"{st['gained_per_hand']:.3f} per hand gained by the sides that scored above "
                   f"0, {st['lost_per_hand']:.3f} lost by the others" if "gained_per_hand" in st
-                  else f"{st['scored_per_hand']:.3f} per hand {per}")
+                  else f"{st['scored_per_hand']:.3f} per hand {per}"
+                  + (f" ({st['scored_per_hand_all_sides']:.3f} per hand, all sides together)"
+                     if "scored_per_hand_all_sides" in st else ""))
         n = st["thrown_in"]  # as simulate's hands line says them
         thrown = (f"; {n} more deal{'s' if n != 1 else ''} thrown in (everybody passed);"
                   if n else ",")
@@ -1320,6 +1339,13 @@ def _render_compare(r: dict) -> str:
     lines.append("")
     lines.append(r["verdict"])
     return "\n".join(lines)
+
+
+def _games_played(r: dict) -> str:
+    """The games a comparison's figures rest on: at one table, A's and B's together; apart,
+    each one's (report.games_played)."""
+    from ..report import games_played
+    return games_played(r)
 
 
 def _ci(v: dict) -> str:
@@ -1920,6 +1946,8 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
               "agents": merged.header.get("agents"), **_names(gd),
               **merged.summary.as_dict(), "record": str(out), "shards": merged.shards}
     result = _every_contract(result, game.definition)
+    if "first_dealer" in merged.header:
+        result["first_dealer_by"] = "--first-dealer"
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2))
     else:
@@ -2054,7 +2082,8 @@ def _scored(r: dict) -> str:
     """What the hands scored: all sides together, or where a side can lose (a score below 0)
     what the sides above 0 gained and the others lost."""
     if "avg_gained_per_hand" not in r:
-        return f"{r['avg_scored_per_hand']:.3f} per hand played (all sides together)"
+        return (f"{r['avg_scored_per_hand']:.3f} per hand played, all sides together; "
+                f"{r['avg_scored_per_hand_per_side']:.3f} per hand per side")
     gained = r["avg_gained_per_hand"]
     return (f"{gained:.3f} per hand played gained by the sides that scored above 0, "
             f"{gained - r['avg_scored_per_hand']:.3f} lost by the others")
@@ -2073,13 +2102,18 @@ def _never_bid(gd, agents: list | None) -> dict:
 
 def _every_contract(result: dict, gd) -> dict:
     """`result` (a run's summary) with every contract a hand may be played in among its
-    `contracts`, 0 when none was, and, after them, `never_bid` (_never_bid)."""
+    `contracts`, 0 when none was, and, after them, `never_bid` (_never_bid); with an auction,
+    every contract that may be bid in `make_rate_by_contract` too, a row of 0 hands (its rate
+    and interval null) for one never bid, as compare lists them."""
     from ..agents.rules import biddable
+    from ..records.runner import rate
     out = {}
     for k, v in result.items():
         if k == "contracts":
             out[k] = {c: v.get(c, 0) for c in sorted({*biddable(gd), *v})}
             out["never_bid"] = _never_bid(gd, result.get("agents"))
+        elif k == "make_rate_by_contract" and gd.auction.fixed_contract < 0:
+            out[k] = {c: v.get(c) or rate(0, 0) for c in sorted({*biddable(gd), *v})}
         else:
             out[k] = v
     return out
@@ -2107,7 +2141,7 @@ def _render_summary(r: dict) -> str:
              *([f"agents    {_agents_line(agents, seats)}"] if agents else []),
              f"games     {r['games']}" + (f"   (shard {sh['k']}/{sh['n']}: games {sh['first']} "
                                           f"to {sh['last']} of the run)" if sh else ""),
-             f"dealer    {dealer_line(fd, seats)}",
+             f"dealer    {dealer_line(fd, seats, r.get('first_dealer_by'))}",
              f"hands     {r['hands']} played{thrown}",
              f"scored    {_scored(r)}", ""]
     never = r.get("never_bid") or {"contracts": [], "strategies": []}

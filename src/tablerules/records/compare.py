@@ -4,14 +4,17 @@ Deal `d` is game `d` of the run (`runner.game_seed(seed, d)`), so every configur
 the same hands, and its first dealer is seat `d % seats`, so the deal rotates over the seats.
 When A and B play the same game (ruleset and options) they play each other: every deal is
 played once per side with A's agents on that side and B's on the others, so with two sides each
-deal is played with A and B in the same seats and again with the sides swapped. Otherwise each
-configuration plays the same deals separately, with the seating rotated over the sides when its
-agents differ by seat, and the report sets them side by side.
+deal is played with A and B in the same seats and again with the sides swapped (agents that
+differ by side moved round the sides too). Otherwise each configuration plays the same deals
+separately, once for each distinct seating of its agents (rotated over the sides when they
+differ by seat), and the report sets them side by side. A seating of a deal is one game, played
+and counted once.
 """
 
 from __future__ import annotations
 
 import math
+import shlex
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -75,13 +78,19 @@ class Tally:
                 t[1] += 1
                 t[0] += 1 if ev["made"] else 0
 
-    def as_dict(self, contracts: list[str] = (), gained: bool = False) -> dict:
+    def as_dict(self, contracts: list[str] = (), gained: bool = False,
+                all_sides: bool = False) -> dict:
         """The tally's figures; `contracts`: the contracts its game may bid, each listed in
         `make_rate_by_contract` (0 hands, no rate, for one no hand was played in), as
         simulate's contract table lists them; `gained`: with what the sides above 0 gained
         per hand and what the others lost (every side together, as simulate's
-        avg_gained_per_hand), where a side's score below 0 makes the sum of all say little."""
+        avg_gained_per_hand), where a side's score below 0 makes the sum of all say little;
+        `all_sides` (a configuration that held every side): with what every side scored
+        together per hand, beside `scored_per_hand` (per side)."""
         d = self._as_dict(contracts)
+        if all_sides:  # every side's score together, as simulate's avg_scored_per_hand is
+            d["scored_per_hand_all_sides"] = round(self.scored / self.hands, 4) if self.hands \
+                else 0.0
         if gained:
             d["gained_per_hand"] = round(self.gained / self.hands, 4) if self.hands else 0.0
             d["lost_per_hand"] = round(self.lost / self.hands, 4) if self.hands else 0.0
@@ -171,8 +180,9 @@ class Comparison:
                                      range(len(c.game.definition.sides))}
                                  for k, v, c in (("A", self.side_wins["A"], self.a),
                                                  ("B", self.side_wins["B"], self.b))}
-        d["a_stats"] = self.ta.as_dict(_bid_contracts(self.a), self._gained())
-        d["b_stats"] = self.tb.as_dict(_bid_contracts(self.b), self._gained())
+        apart = self.mode == "separate"
+        d["a_stats"] = self.ta.as_dict(_bid_contracts(self.a), self._gained(), apart)
+        d["b_stats"] = self.tb.as_dict(_bid_contracts(self.b), self._gained(), apart)
         d["verdict"] = self.verdict()
         if self.interrupted:
             d["interrupted"] = True
@@ -276,26 +286,38 @@ def same_game(a: Config, b: Config) -> bool:
 
 
 def match_seatings(a: Config, b: Config) -> list[tuple[list[str], int]]:
-    """A's agents on each side in turn, B's on the others: (agent per seat, A's side)."""
+    """A's agents on each side in turn, B's on the others: (agent per seat, A's side). Agents
+    that differ by side are moved round the sides too (`own_seatings`, A's and B's together),
+    so that the agents of each of A's sides play every side of every deal (held by their own
+    side's seats alone, A's agents of one side would hold only that side's hands, and the luck
+    of the deal would not cancel); a seating given twice is played once."""
     gd = a.game.definition
-    return [([a.agents[s] if gd.side_of[s] == r else b.agents[s] for s in range(gd.seat_count)], r)
-            for r in range(len(gd.sides))]
+    out: list[tuple[list[str], int]] = []
+    for sa, sb in zip(own_seatings(a, moved=True), own_seatings(b, moved=True)):
+        for r in range(len(gd.sides)):
+            seating = ([sa[s] if gd.side_of[s] == r else sb[s] for s in range(gd.seat_count)], r)
+            if seating not in out:
+                out.append(seating)
+    return out
 
 
-def own_seatings(c: Config) -> list[list[str]]:
-    """One configuration's seatings: as given and, when its agents differ by seat and the sides
-    are the same size, moved round by one side at a time."""
+def own_seatings(c: Config, moved: bool = False) -> list[list[str]]:
+    """One configuration's distinct seatings: as given and, when its agents differ by seat and
+    the sides are the same size, moved round by one side at a time (a move that seats them as
+    an earlier one did is left out: the same seating of a deal is the same game). `moved`:
+    every move, one a side, repeats kept (match_seatings pairs A's with B's)."""
     gd = c.game.definition
     sides = gd.sides
-    if len(set(c.agents)) == 1 or len({len(s) for s in sides}) != 1:
-        return [list(c.agents)]
+    if len({len(s) for s in sides}) != 1 or (len(set(c.agents)) == 1 and not moved):
+        return [list(c.agents)] * (len(sides) if moved else 1)
     out = []
     for r in range(len(sides)):
         seat = list(c.agents)
         for j, side in enumerate(sides):
             for i, s in enumerate(side):
                 seat[sides[(j + r) % len(sides)][i]] = c.agents[s]
-        out.append(seat)
+        if moved or seat not in out:
+            out.append(seat)
     return out
 
 
@@ -312,11 +334,11 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
     if mode == "match":
         plan = [("AB", seating, r) for seating, r in match_seatings(a, b)]
         per_deal = len(plan)
-    else:  # both play every deal equally often: the one with fewer seatings repeats them
+    else:  # each plays every deal once per seating of its own: a game played again with the
+        # same seating and deal would be the same game, counted as if it were another
         sa, sb = own_seatings(a), own_seatings(b)
         per_deal = max(len(sa), len(sb))
-        plan = [("A", sa[i % len(sa)], None) for i in range(per_deal)] + \
-               [("B", sb[i % len(sb)], None) for i in range(per_deal)]
+        plan = [("A", s, None) for s in sa] + [("B", s, None) for s in sb]
     deals = max(1, math.ceil(games / per_deal))
     total = len(plan) * deals
     done = 0
@@ -347,19 +369,47 @@ def compare(a: Config, b: Config, *, games: int, seed: int,
 
 def side_fault(a: Config, b: Config, e: GameError, seed: int) -> GameError:
     """A fault found while a comparison played, said as `simulate` says one (Game.located: at
-    the user's line, a note at a base rule) with whose game it was, A's or B's, and on which
-    deal (`e.who`, `e.a_side`, `e.deal` as the game that stopped left them)."""
+    the user's line, a note at a base rule) with whose game it was, A's or B's, on which deal,
+    and the `simulate` command that plays that game alone (`e.who`, `e.a_side`, `e.deal`,
+    `e.seating` as the game that stopped left them)."""
     who = getattr(e, "who", "")
-    game = (b if who == "B" else a).game
+    cfg = b if who == "B" else a
+    game = cfg.game
     deal = getattr(e, "deal", None)
     where = [f"deal {deal + 1}"] if deal is not None else []
-    if who == "AB":  # one table: the ruleset is A's and B's
-        where = [" ".join(where + [f"with A's agents on side {e.a_side}"])]
+    if who == "AB":  # one table: the ruleset is A's and B's (the batch engine's: no deal)
+        where = [" ".join((where or ["a game"]) + [f"with A's agents on side {e.a_side}"])]
     elif who:
         where = [" of ".join([f"{who}'s game"] + where)]
+    then = ""
     if deal is not None:
         where.append(f"seed '{game_seed(seed, deal)}'")
-    return game.located(e, f"{e.message} (in {', '.join(where)})" if where else e.message)
+        seating = getattr(e, "seating", None) or (
+            match_seatings(a, b)[e.a_side][0] if who == "AB" else own_seatings(cfg)[0])
+        if who == "B" and dealt_as(a.game, b.game) is not None:
+            then = ("; B is dealt A's cards, numbered as A numbers them, which simulate does "
+                    "not deal: compare alone plays this game")
+        else:
+            then = f"; reproduce: {reproduce(game, seating, seed, deal)}"
+    return game.located(e, f"{e.message} (in {', '.join(where)}{then})" if where else e.message)
+
+
+def reproduce(game: Game, seating: list[str], seed: int, deal: int) -> str:
+    """The `simulate` command that plays deal `deal` of a comparison seeded `seed` with
+    `seating`, alone: game `deal` of its run (the same deal seed and the agents' seeds), its
+    first dealer the comparison's (seat `deal` mod seats), the options that are not the
+    ruleset's own."""
+    from ..game import load_game
+    gd = game.definition
+    own = load_game(game.ref).definition.options
+    words = ["tablerules", "simulate", game.ref, "--seed", str(seed), "--games", str(deal + 1)]
+    if deal:  # game `deal` alone: the last of deal + 1 shards of one game each
+        words += ["--shard", f"{deal + 1}/{deal + 1}"]
+    words += ["--first-dealer", str(deal % gd.seat_count), "--agents", seats_text(seating)]
+    for k, v in sorted(gd.options.items()):
+        if k not in own or own[k] != v:
+            words += ["-o", f"{k}={value_str(v)}"]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
@@ -368,7 +418,7 @@ def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
     (who, seating, A's side, its hands' results, its winning sides). No record is built: the
     hands are `State.hand_result()`s. `after()` runs as each game ends."""
     results = []
-    for who, seating, a_side in plan:
+    for i, (who, seating, a_side) in enumerate(plan):
         game = game_of(who)
         hands: list[dict] = []
         try:
@@ -377,7 +427,7 @@ def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,
                            on_hand=lambda s: hands.append(s.hand_result()),
                            deal_as=dealt_as(game_of("A"), game) if who == "B" else None)
         except GameError as e:  # whose game it was, for side_fault
-            e.who, e.a_side, e.deal = who, a_side, d
+            e.who, e.a_side, e.deal, e.seating, e.planned = who, a_side, d, list(seating), i
             raise
         results.append((who, seating, a_side, hands, list(st.winner_sides)))
         if after is not None:
@@ -397,9 +447,10 @@ def play_deals(a, b, plan: list, seed: int, start: int, stop: int, files: tuple 
             deal = play_deal(lambda who: _game(b if who == "B" else a), here, seed, d)
             # each game as the plan gave it: its seating is the agents' texts of the run
             out.append([(w, plan[i][1], *rest) for i, (w, _s, *rest) in enumerate(deal)])
-        except GameError as e:
+        except GameError as e:  # the seating as the run gave it (not a cluster's copies' paths)
             out.append(Fault(d, e.message, e.span, tuple(e.part), getattr(e, "who", ""),
-                             getattr(e, "a_side", None)))
+                             getattr(e, "a_side", None),
+                             tuple(plan[e.planned][1]) if hasattr(e, "planned") else ()))
             return out
     return out
 
@@ -432,9 +483,13 @@ def _count(res: Comparison, who: str, a_side: int | None, hands: list[dict], win
 
 
 def _count_difference(res: Comparison, deal: list) -> None:
-    """One deal's score difference, A less B, into `res.deal_diffs`."""
+    """One deal's score difference, A less B, into `res.deal_diffs`. Apart, A and B may play a
+    deal a different number of times (their distinct seatings): each one's games of the deal
+    count as many as the other's most, so the difference is over as many games of each."""
     diff = 0.0
-    gained = 0
+    gained = 0.0
+    n = Counter(who for who, *_rest in deal)
+    most = max(n.values())
     for who, _seating, a_side, hands, _winners in deal:
         for ev in hands:
             if ev.get("thrown_in"):
@@ -443,12 +498,17 @@ def _count_difference(res: Comparison, deal: list) -> None:
             if who == "AB":
                 diff += sc[a_side] - (sum(sc) - sc[a_side]) / max(1, len(sc) - 1)
             else:
-                sign = 1 if who == "A" else -1
+                sign = (1 if who == "A" else -1) * most / n[who]
                 diff += sign * sum(sc)
                 gained += sign * sum(v for v in sc if v > 0)
-    res.deal_diffs[int(diff) if diff == int(diff) else round(diff, 4)] += 1
+    res.deal_diffs[_value(diff)] += 1
     if res.mode == "separate":
-        res.gained_diffs[gained] += 1
+        res.gained_diffs[_value(gained)] += 1
+
+
+def _value(x: float) -> int | float:
+    """A difference as the report counts it: a whole number as an int, else to 4 places."""
+    return int(x) if x == int(x) else round(x, 4)
 
 
 def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: int,
@@ -476,6 +536,7 @@ def _compare_on(res: Comparison, plan: list, deals: int, total: int, workers: in
                     err = GameError(deal.message, deal.span)
                     err.part = deal.part
                     err.who, err.a_side, err.deal = deal.who, deal.a_side, deal.index
+                    err.seating = list(deal.seating)
                     raise side_fault(res.a, res.b, err, res.seed)
                 for who, seating, a_side, hands, winners in deal:
                     _count(res, who, a_side, hands, winners)

@@ -24,7 +24,7 @@ from .io import (UNREADABLE, found_sources, gzip_problem, open_text, same_file, 
 
 SHARD = "shard"
 SAME = ("format", "version", "ruleset", "source", "canonical", "ruleset_hash", "options", "seed",
-        "games", "agents", "seats", "sides")  # what the shards of one run share
+        "games", "agents", "seats", "sides", "first_dealer")  # what the shards of one run share
 
 
 class MergeError(TablerulesError):
@@ -128,7 +128,7 @@ def merge(out_path: str, paths: list[str], first_dealer: int | str = 0) -> Merge
     if isinstance(base.get("source"), str):  # a ruleset file: named from OUT's folder
         base["source"] = source_for(_ruleset_file(p0, h0, real=False), out_path)
     sides = base.get("sides") or []
-    summary = Summary(sides=len(sides), first_dealer=first_dealer,
+    summary = Summary(sides=len(sides), first_dealer=base.get("first_dealer", first_dealer),
                       side_of=tuple(i for seat in range(sum(map(len, sides)))
                                     for i, side in enumerate(sides) if seat in side))
     try:

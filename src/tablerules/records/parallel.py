@@ -249,10 +249,12 @@ def _quiet_worker(sources: tuple, loaded: tuple = ()) -> None:
 
 
 def play_chunk(src: Source, agents: list[str], seed: int, start: int, stop: int,
-               record: str | None, files: tuple = ()) -> list[Played | Fault]:
+               record: str | None, files: tuple = (),
+               first_dealer: int | None = None) -> list[Played | Fault]:
     """Play games start..stop-1 of a run (a task of a pool or a cluster): a top-level function.
     `files`: the agents' files shipped to a cluster (`agent_files`)."""
-    return list(play_games(_game(src), local_agents(files, agents), seed, start, stop, record))
+    return list(play_games(_game(src), local_agents(files, agents), seed, start, stop, record,
+                           first_dealer))
 
 
 class _Pool:
@@ -439,8 +441,10 @@ def driver(workers: int = 1, cluster: str | None = None, sources: tuple = (), ga
 
 
 def game_source(game: Game, agents: list[str], seed: int, *, workers: int = 1,
-                cluster: str | None = None) -> Callable[[int, int, bool], Iterator]:
-    """A `runner.simulate` source playing its games on `workers` processes or a cluster."""
+                cluster: str | None = None,
+                first_dealer: int | None = None) -> Callable[[int, int, bool], Iterator]:
+    """A `runner.simulate` source playing its games on `workers` processes or a cluster
+    (`first_dealer`: as `runner.simulate`'s)."""
     src = source_of(game, ship=cluster is not None)
     files = agent_files(agents) if cluster is not None else ()
     d = driver(workers, cluster, (src,), (game,))  # now: an unreachable scheduler fails first
@@ -448,7 +452,7 @@ def game_source(game: Game, agents: list[str], seed: int, *, workers: int = 1,
     def play(start: int, stop: int, record: str | None) -> Iterator[Played | Fault]:
         names = list(agents)
         # made as the workers take them (`_ordered`): a billion games plan in constant memory
-        tasks = ((play_chunk, src, names, seed, a, b, record, files)
+        tasks = ((play_chunk, src, names, seed, a, b, record, files, first_dealer)
                  for a, b in chunks(start, stop, d.workers))
         results = _ordered(d, tasks)
         try:

@@ -367,6 +367,10 @@ def _check_header(head: dict, game: Game, span: Span) -> None:
     agents = head["agents"]
     if len(agents) != gd.seat_count:
         raise RecordError(f"the header names {len(agents)} agents for {gd.seat_count} seats", span)
+    fd = head.get("first_dealer")  # simulate --first-dealer
+    if fd is not None and not 0 <= fd < gd.seat_count:
+        raise RecordError(f"the header's first_dealer is seat {fd}; the game's seats are 0 to "
+                          f"{gd.seat_count - 1}", span)
     for a in agents:  # an agent text per seat, parameters included, as --agents takes it
         if a == PERSON:  # a seat a person played (tablerules play)
             continue
@@ -477,7 +481,8 @@ class _Verifier:
         self.path = path
         self.skip = skip
         self.version = version
-        self.state = State(self.gd, record=True)
+        self.first_dealer = head.get("first_dealer")  # simulate --first-dealer, else the ruleset's
+        self.state = State(self.gd, record=True, first_dealer=self.first_dealer)
         self.pending: list[dict] = []  # events the engine produced, waiting for their lines
         self.held: str | None = None  # a decision's text, until the lines it causes are seen
         self.seed = game_seed(head["seed"], out.number - 1)
@@ -494,7 +499,8 @@ class _Verifier:
         lines: list[dict] = []
         try:
             play_game(self.game, self.agents, head["seed"], self.out.number - 1,
-                      emit=lines.append, decisions="action" if self.version == 3 else True)
+                      emit=lines.append, decisions="action" if self.version == 3 else True,
+                      first_dealer=self.first_dealer)
         except GameError as e:
             lines.append({"type": "fault", "error": e.message})
         if self.version == 1:

@@ -207,6 +207,9 @@ class Summary:
             "make_rate_by_contract": {k: rate(*v) for k, v in sorted(self.by_contract.items())},
             "make_rate": self._make_rate(),
             "avg_scored_per_hand": round(self.scored_total / self.hands, 4) if self.hands else 0.0,
+            # the same per side, as compare's scored_per_hand is
+            "avg_scored_per_hand_per_side": round(self.scored_total / (self.hands * self.sides), 4)
+            if self.hands and self.sides else 0.0,
             "wins_by_side": {str(s): self.side_wins.get(s, 0) for s in range(self.sides)},
             "win_rate_by_side": {str(s): round(self.side_wins.get(s, 0) / self.games, 4)
                                  if self.games else 0.0 for s in range(self.sides)},
@@ -377,11 +380,13 @@ class Fault:
     part: tuple = ()
     who: str = ""  # in a comparison: the game of "A", "B" or "AB" (compare.side_fault)
     a_side: int | None = None  # with "AB": the side A's agents held
+    seating: tuple = ()  # in a comparison: the agent texts of the game's seats
 
 
 def play_games(game: Game, agent_names: list[str], seed: int, start: int, stop: int,
-               record: str | None) -> Iterator[Played | Fault]:
+               record: str | None, first_dealer: int | None = None) -> Iterator[Played | Fault]:
     """Play games start..stop-1 of a run in order; a ruleset fault ends them with a Fault.
+    `first_dealer` (a seat) overrides the ruleset's `deal.first_dealer` in every game.
 
     `record` is the record's detail ("full" or "compact", DETAILS), or None when no record is
     wanted: then the engine builds no record lines and the summary is folded from each hand's
@@ -396,7 +401,8 @@ def play_games(game: Game, agent_names: list[str], seed: int, start: int, stop: 
             st = play_game(game, agent_names, seed, i, record=record is not None,
                            emit=lines.append,
                            decisions="action" if record == "compact" else record is not None,
-                           on_hand=lambda s: hands.append(s.hand_result()))
+                           on_hand=lambda s: hands.append(s.hand_result()),
+                           first_dealer=first_dealer)
         except GameError as e:
             yield Fault(i, e.message, e.span, tuple(e.part))
             return
@@ -437,7 +443,7 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
              out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
              first: int = 0, stop: int | None = None, shard: dict | None = None,
              source: GameSource | None = None, detail: str = "full",
-             path: str | None = None) -> Summary:
+             path: str | None = None, first_dealer: int | None = None) -> Summary:
     """Play `games` matches (or only games first..stop-1 of them, a shard); write the record to
     `out` if given (the file at `path`, if it is one: a ruleset file's path in the header is
     relative to its folder); return the summary.
@@ -452,11 +458,14 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
     says which game failed and why, then the fault is raised. `source(start, stop, record)`
     plays the games (default: here, in order; `parallel` gives worker processes or a cluster);
     whoever plays them, they are written and folded here in game order, so the record and the
-    summary are the same.
+    summary are the same. `first_dealer` (a seat) deals every game's first hand in place of the
+    ruleset's `deal.first_dealer` (the header says it, so that a replay deals as the run did).
     """
     names = list(agent_names)
     stop = games if stop is None else stop
     summary = new_summary(game)
+    if first_dealer is not None:
+        summary.first_dealer = first_dealer
 
     def put(*objs: dict) -> None:
         if out is not None:
@@ -466,12 +475,14 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
         raise ValueError(f"detail is one of {', '.join(DETAILS)}, not {detail!r}")
     head = header(game, seed, games, names, v3.VERSION if detail == "compact" else VERSION,
                   path if out is not None else None)
+    if first_dealer is not None:
+        head["first_dealer"] = first_dealer
     if shard is not None:
         head["shard"] = shard
     put(head)
     if source is None:
         def source(a: int, b: int, rec: str | None):
-            return play_games(game, names, seed, a, b, rec)
+            return play_games(game, names, seed, a, b, rec, first_dealer)
     played = source(first, stop, detail if out is not None else None)
     try:
         for p in played:

@@ -117,11 +117,26 @@ def tie_note(wins: int, games: int, whose: str = "the") -> str:
             "a win for each side in the tie)")
 
 
-def dealer_line(first_dealer, seats: list[str] | None = None) -> str:
-    """Who dealt a run's first hands, as its summary says it: a seat, or by lot."""
+def games_played(r: dict) -> str:
+    """The games a comparison's figures rest on (`r` its JSON): at one table A's and B's
+    together; apart each one's, a game for each distinct seating of its agents a deal (the
+    text and the report say it alike)."""
+    if r["mode"] == "match":
+        return f"games {r['games']:,}"
+    ga, gb = r["games_by_config"]["A"], r["games_by_config"]["B"]
+    if ga == gb:
+        return f"games {ga:,} each"
+    deals = r["deals"] or 1
+    return (f"games {ga:,} for A, {gb:,} for B (each plays a deal once for each seating of its "
+            f"agents: A's {ga // deals}, B's {gb // deals})")
+
+
+def dealer_line(first_dealer, seats: list[str] | None = None, by: str | None = None) -> str:
+    """Who dealt a run's first hands, as its summary says it: a seat, or by lot; `by`: what set
+    it, when not the ruleset's deal.first_dealer (simulate --first-dealer)."""
     if first_dealer == "lot":
         return "first dealer drawn by lot each match (deal.first_dealer: lot)"
-    return f"{named(seats, first_dealer, 'seat')} deals first (deal.first_dealer)"
+    return f"{named(seats, first_dealer, 'seat')} deals first ({by or 'deal.first_dealer'})"
 
 
 def simulate_report(r: dict, dist: dict) -> str:
@@ -133,11 +148,15 @@ def simulate_report(r: dict, dist: dict) -> str:
         *([("agents", ["agents", agents_line(r["agents"], r.get("seat_names"))])]
           if r.get("agents") else []),  # a merged run's shards name theirs in their records
         ("games", ["games", games]),
-        ("dealer", ["dealer", dealer_line(r.get("first_dealer", 0), r.get("seat_names"))]),
+        ("dealer", ["dealer", dealer_line(r.get("first_dealer", 0), r.get("seat_names"),
+                                          r.get("first_dealer_by"))]),
         ("hands", ["hands played", hands]),
         ("thrown_in", ["deals thrown in", r["thrown_in"]]),
         ("decisions", ["decisions", r["decisions"]]),
-        ("avg_scored_per_hand", ["scored per hand (all sides)", f"{r['avg_scored_per_hand']:.3f}"]),
+        ("avg_scored_per_hand", ["scored per hand (all sides together)",
+                                 f"{r['avg_scored_per_hand']:.3f}"]),
+        ("avg_scored_per_hand_per_side", ["scored per hand per side",
+                                          f"{r['avg_scored_per_hand_per_side']:.3f}"]),
         *([("avg_gained_per_hand", ["gained per hand (the sides above 0)",
                                     f"{r['avg_gained_per_hand']:.3f}"])]
           if "avg_gained_per_hand" in r else []),
@@ -222,8 +241,7 @@ def compare_report(r: dict, diffs: dict) -> str:
         ("A", ["A", a["ruleset"], agents_line(a["agents"], a.get("seat_names"))]),
         ("B", ["B", b["ruleset"], agents_line(b["agents"], b.get("seat_names"))])]),
         f"<p>differ: {escape('; '.join(r['differences']) or 'nothing: A and B are the same')}"
-        f"; seed {r['seed']}, {r['deals']:,} deals, {r['games']:,} games"
-        f"{'' if r['mode'] == 'match' else ' each'}</p>",
+        f"; seed {r['seed']}, {r['deals']:,} deals, {escape(games_played(r))}</p>",
         f'<p class="verdict" id="verdict">{escape(r["verdict"])}</p>']
     sa, sb = r["a_stats"], r["b_stats"]
     if r["mode"] == "match":
@@ -283,14 +301,18 @@ def compare_report(r: dict, diffs: dict) -> str:
            "per side it held")  # as the text says it
     gained = "gained_per_hand" in sa  # a side scored below 0: what was gained and lost, as the
     # text says it (the sum over every side says little)
+    every = "scored_per_hand_all_sides" in sa  # apart: every side together too, as simulate's
     body.append(table("stats", ["name|", "hands|hands", "dealsthrown|deals thrown in",
                                 *(["gained|gained per hand (the sides above 0)",
                                    "lost|lost per hand (the others)"] if gained else
-                                  ["scored|scored per hand " + per]),
+                                  ["scored|scored per hand " + per]
+                                  + (["allsides|scored per hand (all sides together)"]
+                                     if every else [])),
                                 "rate|make rate", "ci|95% CI"],
                       [(k, [k, st["hands"], st["thrown_in"],
                             *([f"{st['gained_per_hand']:.3f}", f"{st['lost_per_hand']:.3f}"]
-                              if gained else [f"{st['scored_per_hand']:.3f}"]),
+                              if gained else [f"{st['scored_per_hand']:.3f}"]
+                              + ([f"{st['scored_per_hand_all_sides']:.3f}"] if every else [])),
                             percent(st["make_rate"]["made"], st["make_rate"]["hands"]),
                             interval(st["make_rate"]["made"], st["make_rate"]["hands"])])
                        for k, st in (("A", sa), ("B", sb))]))
