@@ -117,7 +117,7 @@ def test_a_fault_in_a_base_rule_calling_a_function_the_user_changed_is_said_at_t
     for r in (cli("validate", str(p), "--hands", "20"), cli("simulate", str(p), "-n", "1")):
         assert r.exit_code == 1, r.output
         assert where(r.stderr) == [(str(p), 5, 3, "error"),
-                                   ("rulesets/taroky.yaml", 304, 7, "note")], r.stderr
+                                   ("rulesets/taroky.yaml", 308, 7, "note")], r.stderr
         assert "has no legal action in the exchange" in r.stderr.splitlines()[0]
 
 
@@ -130,7 +130,7 @@ def test_a_fault_in_a_base_rule_reading_an_option_the_user_set_is_said_at_the_se
     r = cli("validate", str(p), "--hands", "60")
     assert r.exit_code == 1, r.output
     assert where(r.stderr) == [(str(p), 5, 10, "error"),
-                               ("rulesets/taroky.yaml", 346, 15, "note")], r.stderr
+                               ("rulesets/taroky.yaml", 350, 15, "note")], r.stderr
     assert "the match did not end within 50 deals" in r.stderr.splitlines()[0]
 
 
@@ -143,7 +143,7 @@ def test_the_note_names_the_base_rule_it_broke_when_the_fault_is_in_a_function(t
     r = cli("validate", str(p), "--hands", "10")
     assert r.exit_code == 1, r.output
     notes = [ln for ln in r.stderr.splitlines() if ": note: " in ln]
-    assert notes == ["rulesets/taroky.yaml:174:23: note: the base rule it broke: "
+    assert notes == ["rulesets/taroky.yaml:177:23: note: the base rule it broke: "
                      "functions.counted(s: int)"], r.stderr
 
 

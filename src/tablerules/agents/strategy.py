@@ -22,7 +22,7 @@ from ..errors import CheckError, Diagnostic, ExprError, GameError, Span, did_you
 from ..expr import RESERVED, Env, Func, Var, compile_expression, define_function
 from ..expr.types import BOOL, INT, SCALAR, SYM, Attr, ListType, ObjType, enum
 from ..interpreter import vocab
-from ..interpreter.declarations import declaration_type
+from ..interpreter.declarations import ParamError, declaration_type, param, split_params
 from ..kept import Kept
 from ..interpreter.settings import option_env
 from ..load.ruleset import data_dir, display_path, read_tree
@@ -540,15 +540,14 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
         m = SIGNATURE.match(sig)
         params = []
         bad = m is None
-        for part in (m.group(2).split(",") if m and m.group(2).strip() else []):
-            pn, _, pt = part.partition(":")
-            pt = pt.strip()
-            if pt not in voc.types:
-                err(p, f"unknown parameter type '{pt}' (types: {', '.join(voc.types)})", key=True,
-                    suggestion=did_you_mean(pt, voc.types))
+        for part in (split_params(m.group(2)) if m else []):
+            try:
+                params.append(param(part, voc.types, env))
+            except ParamError as e:
+                err(p, f"bad parameter '{part.strip()}' in '{sig}' ({e})", key=True,
+                    suggestion=e.suggestion)
                 bad = True
                 break
-            params.append((pn.strip(), voc.types[pt]))
         if m is None:
             err(p, f"a function key is a signature like 'name(t: tile, n: int)', got '{sig}'",
                 key=True)
