@@ -147,6 +147,19 @@ def test_the_note_names_the_base_rule_it_broke_when_the_fault_is_in_a_function(t
                      "functions.counted(s: int)"], r.stderr
 
 
+def test_a_fault_the_house_files_sides_caused_is_said_at_its_sides(tmp_path):
+    # the same two partnerships: the fault was said at 'extends: taroky' (line 3), not at the
+    # `seats.sides` that caused it, while a replaced function or a `set:` option is blamed
+    p = tmp_path / "pairs.yaml"
+    p.write_text("name: pairs\ntitle: t\nextends: taroky\nseats:\n  sides: [[0, 2], [1, 3]]\n",
+                 encoding="utf-8")
+    for r in (cli("validate", str(p), "--hands", "10"), cli("simulate", str(p), "-n", "1")):
+        assert r.exit_code == 1, r.output
+        assert where(r.stderr)[0] == (str(p), 5, 3, "error"), r.stderr
+        assert "there is no side 2 (sides are 0..1)" in r.stderr.splitlines()[0]
+        assert r.stderr.splitlines()[1] == "      sides: [[0, 2], [1, 3]]"
+
+
 def test_a_take_past_the_talon_is_said_at_the_part_that_placed_it(tmp_path):
     # a prever taking the second three from place 4 of a talon of six: said at the `from` that
     # placed the take, not at the exchange's first key

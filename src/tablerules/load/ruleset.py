@@ -390,6 +390,9 @@ def blame(tree: Tree, path: tuple | None, span: Span, message: str) -> tuple[Spa
     if dels:
         p, loc, _ = dels[0]
         return _at(loc), f"deleting '{p[-1]}' here breaks the base ruleset: "
+    at = _first_in(tree, ("seats",), origin, beside=("seats",))  # the table the user reshaped
+    if at is not None:  # (`seats.sides`, `seats.count`): every rule of the base stands on it
+        return at, ""
     ext = tree.locs.get(("extends",))
     return (_at(ext) if ext is not None and ext.span.file == origin else Span(origin, 1, 1)), ""
 
