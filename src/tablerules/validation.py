@@ -16,6 +16,7 @@ from .agents import AgentTextError, parse as parse_agent
 from .definition import value_str
 from .errors import Diagnostic, GameError, Span
 from .game import Game, check
+from .load.ruleset import builtin_path
 from .records.runner import play_game
 
 # uniform bidders seldom all pass: cautious matches alternate with the defaults to reach those paths
@@ -169,7 +170,11 @@ def check_strategy(ref: str, path: Path, options: dict[str, Any] | None = None, 
             "checks it for each of them"), "check"))
     agent = f"rules:strategy={path}"
     for i, name in enumerate(games):
-        checked = check(str(name), options)
+        _, file, problem = strategy.fit(str(name), Path(path))
+        if problem:
+            res.diagnostics.append(Diagnostic(tree.span(("for", i)), problem, "check"))
+            continue
+        checked = check(str(file or name), options)
         if not checked.ok or checked.game is None:
             first = next(d for d in checked.diagnostics if d.severity == "error")
             if first.span.file == "--option":  # the command line's, not the file's: said once
@@ -177,8 +182,14 @@ def check_strategy(ref: str, path: Path, options: dict[str, Any] | None = None, 
                     res.diagnostics.extend(d for d in checked.diagnostics
                                            if d.span.file == "--option")
                 continue
+            # a name that is no built-in (nor close to one) may be a house file's: validate
+            # needs its file
+            guess = first.suggestion if file is None else None
+            house = (f"; a house ruleset is named by its file, relative to this one (for: "
+                     f"[{name}.yaml])") if file is None and guess is None \
+                and builtin_path(str(name)) is None else ""
             res.diagnostics.append(Diagnostic(tree.span(("for", i)),
-                                              f"'{name}': {first.message}", "check"))
+                                              f"'{name}': {first.message}{house}", "check", guess))
             continue
         res.game = checked.game
         problems = agents_ready(checked.game, [agent])

@@ -121,6 +121,50 @@ def test_the_replayed_ends_add_up_to_what_a_lay_scores(tmp_path, options):
     assert {"double", "spinner"} <= seen and "shown" in seen
 
 
+def test_a_house_count_of_the_ends_is_written_once_for_the_score_and_the_replay(tmp_path):
+    """`display.end_count` repeated `play.scores`'s count of an end (a double both halves, the
+    spinner apart), so a house rule counting a double once had to be written twice, and written
+    once it scored one way and was shown the other. Both now call the ruleset's
+    `end_count(e: end)`: replacing it changes what a lay scores and what the replay shows."""
+    house = tmp_path / "halves.yaml"
+    house.write_text("name: halves\ntitle: t\nextends: allfives\nfunctions:\n"
+                     "  \"end_count(e: end)\": \"e.pips\"\n", encoding="utf-8")
+    rec = tmp_path / "halves.jsonl"
+    r = _cli("simulate", str(house), "-n", "3", "--seed", "5", "--agents", "random",
+             "--record", str(rec), "--record-detail", "full", "--no-progress")
+    assert r.exit_code == 0, r.output
+    r = _cli("replay", str(rec), "--game", "1")
+    assert r.exit_code == 0, r.output
+    text = rec.read_text(encoding="utf-8")
+    first = text[:text.index('"type":"match"')]
+    lays = [json.loads(x) for x in first.splitlines() if '"type":"lay"' in x]
+    lines = [ln for ln in r.stdout.splitlines() if " sets down " in ln or " lays on " in ln]
+    assert len(lines) == len(lays)
+    kinds = set()
+    for ev, ln in zip(lays, lines):
+        shown = ln.split("   ends ")[1].split()[0]
+        assert "(" not in shown, ln  # no double counted twice
+        total = _counted(shown)
+        assert ev["scored"] == (total if total % 5 == 0 else 0), (ln, ev)
+        spinner = {p for p, k in zip(ev["ends"], ev["end_kinds"]) if k == "spinner"}
+        assert total == sum(p for p, k in zip(ev["ends"], ev["end_kinds"]) if k != "spinner") \
+            + sum(spinner), (ln, ev)  # every end by its pips, the spinner once
+        kinds.update(k for k in ev["end_kinds"] if k)
+    assert {"double", "spinner"} <= kinds
+
+
+def test_a_function_of_options_alone_is_called_in_any_place(tmp_path):
+    """A function that reads only its parameters, options and constants may be called where no
+    declaration is read (display.end_count, scoring.match_over): it was `unknown function`."""
+    house = tmp_path / "anywhere.yaml"
+    house.write_text("name: anywhere\ntitle: t\nextends: allfives\nfunctions:\n"
+                     "  \"reached(s: int)\": \"s >= target\"\n"
+                     "scoring:\n  match_over: \"any(reached(score(s)) for s in sides)\"\n",
+                     encoding="utf-8")
+    r = _cli("validate", str(house), "--hands", "20")
+    assert r.exit_code == 0, r.output
+
+
 def test_readable_replay_shows_the_layout(tmp_path, snapshot):
     text = _record()
     out = _readable(tmp_path, text)

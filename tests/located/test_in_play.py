@@ -163,7 +163,7 @@ def test_a_fault_in_a_base_rule_calling_a_function_the_user_changed_is_said_at_t
     for r in (cli("validate", str(p), "--hands", "20"), cli("simulate", str(p), "-n", "1")):
         assert r.exit_code == 1, r.output
         assert where(r.stderr) == [(str(p), 5, 3, "error"),
-                                   ("rulesets/taroky.yaml", 304, 7, "note")], r.stderr
+                                   ("rulesets/taroky.yaml", 308, 7, "note")], r.stderr
         assert "has no legal action in the exchange" in r.stderr.splitlines()[0]
 
 
@@ -176,7 +176,7 @@ def test_a_fault_in_a_base_rule_reading_an_option_the_user_set_is_said_at_the_se
     r = cli("validate", str(p), "--hands", "60")
     assert r.exit_code == 1, r.output
     assert where(r.stderr) == [(str(p), 5, 10, "error"),
-                               ("rulesets/taroky.yaml", 346, 15, "note")], r.stderr
+                               ("rulesets/taroky.yaml", 350, 15, "note")], r.stderr
     assert "the match did not end within 50 deals" in r.stderr.splitlines()[0]
 
 
@@ -189,8 +189,21 @@ def test_the_note_names_the_base_rule_it_broke_when_the_fault_is_in_a_function(t
     r = cli("validate", str(p), "--hands", "10")
     assert r.exit_code == 1, r.output
     notes = [ln for ln in r.stderr.splitlines() if ": note: " in ln]
-    assert notes == ["rulesets/taroky.yaml:174:23: note: the base rule it broke: "
+    assert notes == ["rulesets/taroky.yaml:177:23: note: the base rule it broke: "
                      "functions.counted(s: int)"], r.stderr
+
+
+def test_a_fault_the_house_files_sides_caused_is_said_at_its_sides(tmp_path):
+    # the same two partnerships: the fault was said at 'extends: taroky' (line 3), not at the
+    # `seats.sides` that caused it, while a replaced function or a `set:` option is blamed
+    p = tmp_path / "pairs.yaml"
+    p.write_text("name: pairs\ntitle: t\nextends: taroky\nseats:\n  sides: [[0, 2], [1, 3]]\n",
+                 encoding="utf-8")
+    for r in (cli("validate", str(p), "--hands", "10"), cli("simulate", str(p), "-n", "1")):
+        assert r.exit_code == 1, r.output
+        assert where(r.stderr)[0] == (str(p), 5, 3, "error"), r.stderr
+        assert "there is no side 2 (sides are 0..1)" in r.stderr.splitlines()[0]
+        assert r.stderr.splitlines()[1] == "      sides: [[0, 2], [1, 3]]"
 
 
 def test_a_take_past_the_talon_is_said_at_the_part_that_placed_it(tmp_path):

@@ -177,6 +177,34 @@ def test_a_ruleset_named_with_replay_is_said_as_the_one_named(rec, named, said):
     assert r.stderr.splitlines()[0] == f"{rec}:1:1: error: {said}"
 
 
+def test_a_ruleset_named_with_replay_is_loaded_once_with_the_records_options(tmp_path):
+    """`replay --ruleset FILE` loaded FILE twice: once with its own options (to see which game it
+    is), then with the record's; a house file that cannot be played with its own defaults (four
+    players of eight in a set of 28) but made the record with three refused the record (`cannot
+    load --ruleset ...: deal.stock comes to -4`). It is loaded once, with the record's options
+    (no public seam counts the loads: this is what the second one did)."""
+    house = tmp_path / "eights.yaml"
+    house.write_text("name: eights\ntitle: t\nextends: allfives\ndeal:\n"
+                     "  hand_size: \"8 if players == 4 else 7\"\n", encoding="utf-8")
+    rec = tmp_path / "three.jsonl"
+    r = cli("simulate", str(house), "-o", "players=3", "-n", "1", "--record", str(rec),
+            "--no-progress")
+    assert r.exit_code == 0, r.output
+    for args in ([], ["--html", str(tmp_path / "p.html")]):
+        r = cli("replay", str(rec), "--ruleset", str(house), "-q", *args)
+        assert r.exit_code == 0, r.output
+        assert r.stdout.startswith(f"{rec}: ok (1 game verified"), r.stdout
+    other = tmp_path / "other.yaml"  # another game, and one that cannot load, said as before
+    other.write_text("name: other\ntitle: t\nextends: texas42\n", encoding="utf-8")
+    r = cli("replay", str(rec), "--ruleset", str(other))
+    assert r.stderr.splitlines()[0] == (f'{rec}:1:1: error: the record is a game of "eights"; '
+                                        f'--ruleset "{other}" is one of other')
+    house.write_text(house.read_text() + "  stock: \"-1\"\n", encoding="utf-8")
+    r = cli("replay", str(rec), "--ruleset", str(house))
+    assert r.stderr.splitlines()[0].startswith(f'{rec}:1:1: error: cannot load --ruleset '
+                                               f'"{house}": '), r.stderr
+
+
 @pytest.mark.parametrize("html", [False, True])
 def test_a_ruleset_given_to_replay_is_said_to_be_one(tmp_path, html):
     """`tablerules replay our-hall.yaml`: a ruleset where a record goes was `not JSON: Expecting

@@ -120,6 +120,49 @@ def test_a_house_file_extending_a_game_the_strategy_is_for_fits(tmp_path):
     assert r.exit_code == 0, r.stderr
 
 
+BOLD = ("name: bold\ntitle: t\nfor: [{fits}]\nbid:\n  - name: open_low\n"
+        "    when: \"bid.contract == 'none'\"\n    only: \"a.kind == 'bid'\"\n"
+        "    choose: \"-a.level\"\n")
+
+
+def test_a_strategy_for_a_house_file_names_the_file(tmp_path, monkeypatch):
+    # a strategy `for:` a house file could name it only by its `name:`, which `validate` then
+    # sought among the built-ins ("no built-in ruleset named 'our-hall'"), and a path was refused
+    # by the schema; a path, relative to the strategy's folder, now names the file
+    hall = tmp_path / "hall"
+    hall.mkdir()
+    (hall / "our-hall.yaml").write_text(
+        "name: our-hall\ntitle: t\nextends: texas42\nset:\n  min_bid: 32\n", encoding="utf-8")
+    (hall / "later.yaml").write_text("name: later\ntitle: t\nextends: our-hall.yaml\n",
+                                     encoding="utf-8")
+    s = tmp_path / "bold.yaml"
+    s.write_text(BOLD.format(fits="hall/our-hall.yaml"), encoding="utf-8")
+    monkeypatch.chdir(hall)  # the path is the strategy's, not the working folder's
+    r = cli("validate", str(s), "--hands", "10")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith(f"{s}: ok (strategy for hall/our-hall.yaml, "), r.stdout
+    for game in ("our-hall.yaml", "later.yaml"):  # the file, and a file extending it
+        r = cli("simulate", game, "-n", "1", "--no-progress", "--agents", f"rules:strategy={s}")
+        assert r.exit_code == 0, r.output
+    r = cli("simulate", "texas42", "-n", "1", "--no-progress", "--agents", f"rules:strategy={s}")
+    assert r.exit_code == 1
+    assert f"{s}:3:6: error: this strategy is for hall/our-hall.yaml, not texas42" in r.stderr
+
+
+def test_a_strategy_for_a_house_file_by_name_says_to_name_the_file(tmp_path):
+    s = tmp_path / "bold.yaml"
+    s.write_text(BOLD.format(fits="our-hall"), encoding="utf-8")
+    r = cli("validate", str(s), "--hands", "0")
+    assert r.exit_code == 1
+    assert f"{s}:3:7: error: 'our-hall': no built-in ruleset named 'our-hall'" in r.stderr
+    assert "a house ruleset is named by its file, relative to this one (for: [our-hall.yaml])" \
+        in r.stderr
+    s.write_text(BOLD.format(fits="nowhere.yaml"), encoding="utf-8")
+    r = cli("validate", str(s), "--hands", "0")
+    assert r.exit_code == 1
+    assert f"{s}:3:7: error: 'nowhere.yaml': cannot read file" in r.stderr, r.stderr
+
+
 def test_a_strategy_for_another_game_is_a_located_error_before_play(tmp_path):
     for command in (["simulate", "allfives", "-n", "1", "--no-progress"],
                     ["validate", "allfives", "--hands", "5"],

@@ -18,14 +18,14 @@ from ..definition.actions import FIXED_NAMES
 from ..definition.game import LINE_ARMS
 from ..engine.observe import record
 from ..engine.phases import AUCTION
-from ..errors import CheckError, Diagnostic, ExprError, GameError, Span, did_you_mean
+from ..errors import CheckError, Diagnostic, ExprError, GameError, Span, TablerulesError, did_you_mean
 from ..expr import RESERVED, Env, Func, Var, compile_expression, define_function
 from ..expr.types import BOOL, INT, SCALAR, SYM, Attr, ListType, ObjType, enum
 from ..interpreter import vocab
-from ..interpreter.declarations import declaration_type
+from ..interpreter.declarations import ParamError, declaration_type, param, split_params
 from ..kept import Kept
 from ..interpreter.settings import option_env
-from ..load.ruleset import data_dir, display_path, read_tree
+from ..load.ruleset import data_dir, display_path, is_path_ref, read_tree
 
 SECTIONS = ("bid", "declare", "bury", "play")
 FIXED_KINDS = tuple(n.split()[0] for n in FIXED_NAMES)  # "take stock" is a take
@@ -466,6 +466,26 @@ def read(path: Path):
     return tree
 
 
+def fit(entry: str, path: Path) -> tuple[str, Path | None, str | None]:
+    """One entry of a strategy's `for:`: (the ruleset name it fits, the ruleset file it names or
+    None for a name, what is wrong with it or None). A name is a ruleset's `name:` (a built-in's,
+    or a house file's); a path (`our-hall.yaml`, relative to the strategy's folder) names the
+    file, and fits its `name:` and every ruleset that extends it."""
+    if not is_path_ref(entry):
+        return entry, None, None
+    p = Path(entry)
+    if not p.is_absolute():
+        p = path.parent / p
+    try:
+        tree = read_tree(p)
+    except TablerulesError as e:
+        return entry, None, f"'{entry}': {e.diagnostics[0].message}"
+    name = tree.data.get("name") if isinstance(tree.data, dict) else None
+    if not isinstance(name, str):
+        return entry, None, f"'{entry}' has no name: a ruleset names itself with 'name:'"
+    return name, p, None
+
+
 def switches(tree) -> dict:
     """Every rule and flag name with its default and help, in file order."""
     out: dict = {}
@@ -505,10 +525,16 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
     for name in data.get("flags") or {}:
         if name in seen_names:
             err(("flags", name), f"flag '{name}' has the name of a rule", key=True)
-    fits = data.get("for") or []
+    fits = [str(f) for f in data.get("for") or []]
     game = ruleset or gd.name
     lineage = (ruleset,) if ruleset else (getattr(gd, "lineage", ()) or (gd.name,))
-    if fits and not set(lineage) & set(fits):  # a house file extending one of them fits too
+    names = set()
+    for i, entry in enumerate(fits):
+        name, _, problem = fit(entry, path)
+        if problem:
+            err(("for", i), problem)
+        names.add(name)
+    if fits and not set(lineage) & names:  # a house file extending one of them fits too
         err(("for",), f"this strategy is for {', '.join(fits)}, not {game}"
                       + (f" (which extends {', '.join(lineage[1:])})" if len(lineage) > 1 else ""))
     on = {k: v[0] for k, v in sw.items()}
@@ -540,15 +566,14 @@ def compile_strategy(path: Path, gd, settings: dict | None = None, *, ruleset: s
         m = SIGNATURE.match(sig)
         params = []
         bad = m is None
-        for part in (m.group(2).split(",") if m and m.group(2).strip() else []):
-            pn, _, pt = part.partition(":")
-            pt = pt.strip()
-            if pt not in voc.types:
-                err(p, f"unknown parameter type '{pt}' (types: {', '.join(voc.types)})", key=True,
-                    suggestion=did_you_mean(pt, voc.types))
+        for part in (split_params(m.group(2)) if m else []):
+            try:
+                params.append(param(part, voc.types, env))
+            except ParamError as e:
+                err(p, f"bad parameter '{part.strip()}' in '{sig}' ({e})", key=True,
+                    suggestion=e.suggestion)
                 bad = True
                 break
-            params.append((pn.strip(), voc.types[pt]))
         if m is None:
             err(p, f"a function key is a signature like 'name(t: tile, n: int)', got '{sig}'",
                 key=True)

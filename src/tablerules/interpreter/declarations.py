@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..definition import Declaration, places
 from ..errors import ExprError, did_you_mean
-from ..expr import KEYWORDS, RESERVED, define_function, parse
+from ..expr import KEYWORDS, RESERVED, compile_expression, define_function, parse
 from ..expr.nodes import Aggregate, Call, Name, Node
 from ..expr.env import Env, Func, Var
-from ..expr.types import BOOL, INT, SCALAR, SYM, ListType, Type, enum, join
+from ..expr.types import BOOL, INT, NEVER, SCALAR, SYM, ListType, SymType, Type, enum, join
 from . import vocab
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def functions(comp: Compiler, base: Env, decl_vars: dict[str, Var], tile,
             comp.error(p, f"a function key is a signature like 'name(t: tile, n: int)', "
                           f"got '{sig}'", key=True)
             continue
-        params = _params(comp, p, sig, m.group(2), types)
+        params = _params(comp, p, sig, m.group(2), types, env)
         name = m.group(1)
         if params is None:
             comp.failed.add(name)
@@ -235,21 +235,88 @@ def _reads(text: str, locate) -> tuple[set[str], set[str]]:
     return called, names - bound
 
 
-def _params(comp: Compiler, p: tuple, sig: str, text: str, types: dict) -> list | None:
+def _params(comp: Compiler, p: tuple, sig: str, text: str, types: dict, env: Env) -> list | None:
     """The (name, type) parameters of a signature; None after an error."""
-    params = []
+    out = []
     bad = False
-    for part in [x for x in text.split(",") if x.strip()]:
-        pname, _, ptype = part.partition(":")
-        pname, ptype = pname.strip(), ptype.strip()
-        t = types.get(ptype)
-        if ptype.startswith("list[") and ptype.endswith("]") and ptype[5:-1] in types:
-            t = ListType(types[ptype[5:-1]])
-        if not pname.isidentifier() or t is None:
-            comp.error(p, f"bad parameter '{part.strip()}' in '{sig}' (types: "
-                          f"{', '.join(types)}, list[...])", key=True,
-                       suggestion=did_you_mean(ptype, types) if t is None else None)
+    for part in split_params(text):
+        try:
+            out.append(param(part, types, env))
+        except ParamError as e:
+            comp.error(p, f"bad parameter '{part.strip()}' in '{sig}' ({e})", key=True,
+                       suggestion=e.suggestion)
             bad = True
+    return None if bad else out
+
+
+ONE_OF = "one of"
+
+
+class ParamError(Exception):
+    """A parameter of a signature that cannot be read: what is wrong, and a guess."""
+
+    def __init__(self, message: str, suggestion: str | None = None):
+        super().__init__(message)
+        self.suggestion = suggestion
+
+
+def split_params(text: str) -> list[str]:
+    """A signature's parameters: `text` split at the commas outside brackets and symbols."""
+    parts: list[str] = []
+    cur: list[str] = []
+    depth, quote = 0, ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
             continue
-        params.append((pname, t))
-    return None if bad else params
+        cur.append(ch)
+    parts.append("".join(cur))
+    return [x for x in parts if x.strip()]
+
+
+def param(part: str, types: dict[str, Type], env: Env) -> tuple[str, Type]:
+    """One parameter `name: type` of a signature. The type is one of `types`, a list of one
+    (`list[tile]`), or `one of X`: a symbol among the names X declares (see `one_of`)."""
+    pname, _, ptype = part.partition(":")
+    pname, ptype = pname.strip(), " ".join(ptype.split())
+    if not pname.isidentifier():
+        raise ParamError(f"'{pname}' is not a parameter name")
+    if ptype.startswith(ONE_OF + " ") or ptype == ONE_OF:
+        return pname, one_of(ptype[len(ONE_OF):].strip(), env)
+    t = types.get(ptype)
+    if ptype.startswith("list[") and ptype.endswith("]") and ptype[5:-1] in types:
+        t = ListType(types[ptype[5:-1]])
+    if t is None:
+        raise ParamError(f"types: {', '.join(types)}, list[...], {ONE_OF} ...",
+                         did_you_mean(ptype, types))
+    return pname, t
+
+
+def one_of(text: str, env: Env) -> Type:
+    """The enum type of a parameter written `one of X`: X is a list of symbols written out
+    (`['big', 'little']`), a constant whose value is one, or an option or declaration of
+    symbols (the values it allows). X is an expression of the language, checked and worked out
+    like any other: no text of the ruleset is read as anything else."""
+    if not text:
+        raise ParamError(f"'{ONE_OF}' names a list of symbols, an option or a declaration")
+    try:
+        c = compile_expression(text, env.extended(where="a parameter's 'one of'"))
+    except ExprError as e:
+        d = e.diagnostics[0]
+        raise ParamError(f"{ONE_OF} {text}: {d.message}", d.suggestion) from None
+    t = c.type
+    if isinstance(t, SymType) and t.values:
+        return enum(t.values)
+    if isinstance(t, ListType) and isinstance(t.elem, SymType) and c.is_const and c.const:
+        return enum(c.const)
+    raise ParamError(f"{ONE_OF} {text}: a list of symbols, an option or a declaration of "
+                     f"symbols is wanted, got {'an empty list' if t == ListType(NEVER) else t}")

@@ -383,6 +383,12 @@ class Scope:
     def env(self, key: str, where: str | None = None) -> Env:
         env = place_env(key, self.base, self.types, self.declaration_vars, self.funcs_by_group,
                         where)
+        if "declarations" not in places.place(key).groups:
+            # a function of the ruleset that reads only its parameters, options and constants
+            # reads nothing a place could lack: every place may call it (display.end_count
+            # calls the one play.scores sums)
+            env.funcs.update({n: f for n, f in self.funcs_by_group["declarations"].items()
+                              if f.pure and n not in env.funcs})
         if self.lazy and "declarations" in places.place(key).groups:
             funcs = self._lazy_by_key.get(key)
             if funcs is None:

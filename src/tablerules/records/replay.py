@@ -404,29 +404,45 @@ def _game_for(head: dict, path: str, ln: int, ruleset: str | None,
 
 def _named(head: dict, path: str, ln: int, ruleset: str) -> Game:
     """The game the user named (--ruleset), said as theirs when it cannot be loaded or is a
-    game of another ruleset than the record's, then checked as the record's own."""
+    game of another ruleset than the record's, then checked as the record's own. Loaded once,
+    with the record's options; only when that fails is it loaded with its own, to say which."""
     try:
-        name = load_game(ruleset).definition.name  # with its own options: what game it is
+        game = load_game(ruleset, head["options"])
     except TablerulesError as e:
-        raise RecordError(f"cannot load --ruleset {quote(ruleset, 80)}: "
+        try:
+            name = load_game(ruleset).definition.name  # with its own options: what game it is
+        except TablerulesError as own:
+            raise RecordError(f"cannot load --ruleset {quote(ruleset, 80)}: "
+                              f"{own.diagnostics[0].message}", Span(path, ln, 1)) from None
+        _same_ruleset(head, path, ln, ruleset, name)
+        raise RecordError(f"cannot load the record's ruleset {quote(ruleset, 80)}: "
                           f"{e.diagnostics[0].message}", Span(path, ln, 1)) from None
+    _same_ruleset(head, path, ln, ruleset, game.definition.name)
+    return _matching(head, path, ln, ruleset, game)
+
+
+def _same_ruleset(head: dict, path: str, ln: int, ruleset: str, name: str) -> None:
     if name != head["ruleset"]:
         raise RecordError(f"the record is a game of {quote(head['ruleset'], 80)}; --ruleset "
                           f"{quote(ruleset, 80)} is one of {name}", Span(path, ln, 1))
-    return _loaded(head, path, ln, ruleset, "")
 
 
 def _loaded(head: dict, path: str, ln: int, ref: str, hint: str) -> Game:
     """The game `ref` names with the header's options, if it is the one the header names (its
     hash and options); `hint`: how to name another when it cannot be loaded ("": it was named)."""
-    options = head["options"]
     try:
-        game = load_game(ref, options)
+        game = load_game(ref, head["options"])
     except TablerulesError as e:
         raise RecordError(f"cannot load the record's ruleset {quote(ref, 80)}: "
                           f"{e.diagnostics[0].message}" + (f" ({hint})" if hint else ""),
                           Span(path, ln, 1)) from None
+    return _matching(head, path, ln, ref, game)
+
+
+def _matching(head: dict, path: str, ln: int, ref: str, game: Game) -> Game:
+    """`game`, if it is the one the header names: its hash and options."""
     gd = game.definition
+    options = head["options"]
     want = head["ruleset_hash"]
     if want != gd.content_hash:
         raise RecordError(f"the record was made with a different {quote(ref, 80)} (hash "
