@@ -177,7 +177,8 @@ def test_a_ruleset_named_with_replay_is_said_as_the_one_named(rec, named, said):
     assert r.stderr.splitlines()[0] == f"{rec}:1:1: error: {said}"
 
 
-def test_a_ruleset_named_with_replay_is_loaded_once_with_the_records_options(tmp_path):
+def test_a_ruleset_named_with_replay_is_loaded_once_with_the_records_options(tmp_path,
+                                                                            monkeypatch):
     """`replay --ruleset FILE` loaded FILE twice: once with its own options (to see which game it
     is), then with the record's; a house file that cannot be played with its own defaults (four
     players of eight in a set of 28) but made the record with three refused the record (`cannot
@@ -194,7 +195,8 @@ def test_a_ruleset_named_with_replay_is_loaded_once_with_the_records_options(tmp
         r = cli("replay", str(rec), "--ruleset", str(house), "-q", *args)
         assert r.exit_code == 0, r.output
         assert r.stdout.startswith(f"{rec}: ok (1 game verified"), r.stdout
-    other = tmp_path / "other.yaml"  # another game, and one that cannot load, said as before
+    monkeypatch.chdir(tmp_path)  # a short name: a long path is cut short in the message
+    other = Path("other.yaml")  # another game, and one that cannot load, said as before
     other.write_text("name: other\ntitle: t\nextends: texas42\n", encoding="utf-8")
     r = cli("replay", str(rec), "--ruleset", str(other))
     assert r.stderr.splitlines()[0] == (f'{rec}:1:1: error: the record is a game of "eights"; '
