@@ -184,10 +184,11 @@ def test_a_ruleset_named_with_replay_is_loaded_once_with_the_records_options(tmp
     players of eight in a set of 28) but made the record with three refused the record (`cannot
     load --ruleset ...: deal.stock comes to -4`). It is loaded once, with the record's options
     (no public seam counts the loads: this is what the second one did)."""
-    house = tmp_path / "eights.yaml"
+    monkeypatch.chdir(tmp_path)  # short names: a long path is cut short in a message
+    house = Path("eights.yaml")
     house.write_text("name: eights\ntitle: t\nextends: allfives\ndeal:\n"
                      "  hand_size: \"8 if players == 4 else 7\"\n", encoding="utf-8")
-    rec = tmp_path / "three.jsonl"
+    rec = Path("three.jsonl")
     r = cli("simulate", str(house), "-o", "players=3", "-n", "1", "--record", str(rec),
             "--no-progress")
     assert r.exit_code == 0, r.output
@@ -195,7 +196,6 @@ def test_a_ruleset_named_with_replay_is_loaded_once_with_the_records_options(tmp
         r = cli("replay", str(rec), "--ruleset", str(house), "-q", *args)
         assert r.exit_code == 0, r.output
         assert r.stdout.startswith(f"{rec}: ok (1 game verified"), r.stdout
-    monkeypatch.chdir(tmp_path)  # a short name: a long path is cut short in the message
     other = Path("other.yaml")  # another game, and one that cannot load, said as before
     other.write_text("name: other\ntitle: t\nextends: texas42\n", encoding="utf-8")
     r = cli("replay", str(rec), "--ruleset", str(other))
