@@ -63,7 +63,8 @@ def test_simulate_locates_a_dynamic_fault_and_names_the_game():
     assert "Traceback" not in r.output
     first = r.stderr.splitlines()[0]
     assert re.search(r"bad_seat\.yaml:5:10: error: auction\.first gave [4-7], which is not a seat "
-                     r"0\.\.3 \(in game 1, seed '4:0'\)$", first)
+                     r"0\.\.3 \(in game 1, seed '4:0'; reproduce: tablerules simulate "
+                     r"\S*bad_seat\.yaml --seed 4 --games 1 --agents rules\)$", first)
     assert 'first: "dealer + 4"' in r.stderr
 
 

@@ -40,7 +40,8 @@ def test_simulate_says_a_fault_where_validate_does(folder):
                                                   ("rulesets/texas42.yaml", 189, 15, "note")]
     lines = s.stderr.splitlines()
     assert lines[0] == ("e11.yaml:5:3: error: the match did not end within 5 deals "
-                        "(bounds.max_hands) (in game 1, seed '0:0')")
+                        "(bounds.max_hands) (in game 1, seed '0:0'; reproduce: tablerules "
+                        "simulate e11.yaml --seed 0 --games 1 --agents rules)")
     assert lines[1].strip() == 'hand: "0"'
     # the base file's line is quoted, though no rulesets/ folder is here
     assert lines[3] == "rulesets/texas42.yaml:189:15: note: the base rule it broke: scoring.match_over"
@@ -112,9 +113,31 @@ def test_a_compare_fault_names_the_simulate_command_that_plays_its_game(folder, 
     assert s.exit_code == 1 and s.stdout == ""
     said = next(ln for ln in s.stderr.splitlines() if ": error: " in ln)  # (after a note
     # that random bidders may never finish a match)
-    assert said == first.split(" (in ")[0] + f" ({alone})"
+    assert said.startswith(first.split(" (in ")[0] + f" ({alone}; reproduce: tablerules simulate ")
     assert where(s.stderr) == where(r.stderr)
     two = cli("compare", *args, "--no-progress", "--workers", "2")
+    assert two.stderr.splitlines()[0] == first
+
+
+@pytest.mark.parametrize("args, game", [
+    (["--agents", "cautious"], "in game 9, seed '0:8'"),
+    (["--agents", "cautious,rules,cautious,rules", "--first-dealer", "2", "--seed", "4"],
+     "in game 36, seed '4:35'"),
+    (["--agents", "cautious", "-o", "min_bid=31", "--first-dealer", "2", "--seed", "4"],
+     "in game 3, seed '4:2'")], ids=["agents", "by-seat-and-dealer", "options"])
+def test_a_simulate_fault_names_the_command_that_plays_its_game_alone(folder, args, game):
+    """simulate's fault named its game and seed only: finding the game again meant playing
+    every game before it. It names the command that plays that game alone (the last of as many
+    one-game shards, the run's agents, first dealer and options that are not the ruleset's
+    own), which stops on the same fault, said alike; the same from worker processes."""
+    (folder / "short.yaml").write_text(SHORT.replace("max_hands: 8", "max_hands: 12"),
+                                       encoding="utf-8")
+    r = cli("simulate", "short.yaml", "-n", "60", "--no-progress", *args)
+    first, s = _reproduced(r)
+    assert f"({game}; reproduce: tablerules simulate short.yaml " in first
+    assert s.exit_code == 1 and s.stderr.splitlines()[0] == first
+    assert where(s.stderr) == where(r.stderr)
+    two = cli("simulate", "short.yaml", "-n", "60", "--no-progress", "--workers", "2", *args)
     assert two.stderr.splitlines()[0] == first
 
 

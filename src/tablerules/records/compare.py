@@ -14,7 +14,6 @@ and counted once.
 from __future__ import annotations
 
 import math
-import shlex
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -23,7 +22,7 @@ from ..definition import value_str
 from ..errors import GameError
 from ..game import Game
 from .runner import (NO_BID, Fault, _bid_key, bid_row, game_seed, interval, made_n, percent,
-                     play_game, rate, wilson)
+                     play_game, rate, reproduce, seats_text, wilson)
 
 INTERVAL = "Wilson score, 95%"
 
@@ -227,11 +226,6 @@ def _bid_contracts(c: Config) -> list[str]:
     return biddable(gd) if gd.auction.fixed_contract < 0 else []
 
 
-def seats_text(agents: list[str]) -> str:
-    """One agent for every seat as its name alone, else the agent of each seat."""
-    return agents[0] if len(set(agents)) == 1 else ",".join(agents)
-
-
 def _deal_text(gd) -> str:
     """'4 seats, 7 pieces each of a set of 28': what a deal of `gd` is."""
     stock = f" and a stock of {gd.stock}" if gd.stock else ""
@@ -390,26 +384,9 @@ def side_fault(a: Config, b: Config, e: GameError, seed: int) -> GameError:
             then = ("; B is dealt A's cards, numbered as A numbers them, which simulate does "
                     "not deal: compare alone plays this game")
         else:
-            then = f"; reproduce: {reproduce(game, seating, seed, deal)}"
+            then = (f"; reproduce: "
+                    f"{reproduce(game, seating, seed, deal, deal % game.definition.seat_count)}")
     return game.located(e, f"{e.message} (in {', '.join(where)}{then})" if where else e.message)
-
-
-def reproduce(game: Game, seating: list[str], seed: int, deal: int) -> str:
-    """The `simulate` command that plays deal `deal` of a comparison seeded `seed` with
-    `seating`, alone: game `deal` of its run (the same deal seed and the agents' seeds), its
-    first dealer the comparison's (seat `deal` mod seats), the options that are not the
-    ruleset's own."""
-    from ..game import load_game
-    gd = game.definition
-    own = load_game(game.ref).definition.options
-    words = ["tablerules", "simulate", game.ref, "--seed", str(seed), "--games", str(deal + 1)]
-    if deal:  # game `deal` alone: the last of deal + 1 shards of one game each
-        words += ["--shard", f"{deal + 1}/{deal + 1}"]
-    words += ["--first-dealer", str(deal % gd.seat_count), "--agents", seats_text(seating)]
-    for k, v in sorted(gd.options.items()):
-        if k not in own or own[k] != v:
-            words += ["-o", f"{k}={value_str(v)}"]
-    return " ".join(shlex.quote(w) for w in words)
 
 
 def play_deal(game_of: Callable[[str], Any], plan: list, seed: int, d: int,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import shlex
 import signal
 from contextlib import contextmanager
 from collections import Counter, defaultdict
@@ -15,7 +16,8 @@ from ..agents import canonical, make_agent
 from ..engine import events as record_lines
 from ..engine.state import DEAL, DONE, State
 from ..errors import GameError
-from ..game import Game
+from ..definition import value_str
+from ..game import Game, load_game
 from ..interpreter.options import is_count
 from . import v3
 from .io import source_for
@@ -308,6 +310,31 @@ def seat_agents(agent_names: list[str], seats: int) -> list[str]:
     return [canonical(agent_names[s % len(agent_names)]) for s in range(seats)]
 
 
+def seats_text(agents: list[str]) -> str:
+    """One agent for every seat as its name alone, else the agent of each seat."""
+    return agents[0] if len(set(agents)) == 1 else ",".join(agents)
+
+
+def reproduce(game: Game, agents: list[str], seed: int, index: int,
+              first_dealer: int | None = None) -> str:
+    """The `simulate` command that plays game `index` of a run seeded `seed` alone, with
+    `agents` (one for every seat, or one a seat): the same game seed and so the same deals and
+    the agents' draws (the last of `index + 1` shards of one game each), `first_dealer` where
+    the run gave one, and the options that are not the ruleset's own."""
+    gd = game.definition
+    own = load_game(game.ref).definition.options
+    words = ["tablerules", "simulate", game.ref, "--seed", str(seed), "--games", str(index + 1)]
+    if index:
+        words += ["--shard", f"{index + 1}/{index + 1}"]
+    if first_dealer is not None:
+        words += ["--first-dealer", str(first_dealer)]
+    words += ["--agents", seats_text(list(agents))]
+    for k, v in sorted(gd.options.items()):
+        if k not in own or own[k] != v:
+            words += ["-o", f"{k}={value_str(v)}"]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def header(game: Game, seed: int, games: int, agent_names: list[str],
            version: int = VERSION, path: str | None = None) -> dict:
     """A record's header; `path`: the file the record is written to, which a ruleset file's
@@ -489,7 +516,8 @@ def simulate(game: Game, *, games: int, seed: int, agent_names: Iterable[str] = 
             if isinstance(p, Fault):
                 i = p.index
                 located = game.locate(_fault_error(p))
-                message = f"{located.message} (in game {i + 1}, seed '{game_seed(seed, i)}')"
+                message = (f"{located.message} (in game {i + 1}, seed '{game_seed(seed, i)}'; "
+                           f"reproduce: {reproduce(game, names, seed, i, first_dealer)})")
                 with signals_held():
                     put(end_line(summary.games, "fault", game=i + 1, error=located.message))
                 err = GameError(message, located.span)
