@@ -64,6 +64,15 @@ class _Sink:
             raise WriteError(self.path, e) from None
 
 
+def _click_class(name: str):
+    """click's exception class `name`, from the click typer uses (its own copy in newer typers)."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+
+
+_ClickException = _click_class("ClickException")
+_UsageError = _click_class("UsageError")
+
+
 def _plain_metavars(command, ctx) -> list:
     """Parameters as `--help` should show them: a flag with no placeholder, a value by its
     name (`--games GAMES`) unless the option names its own."""
@@ -86,6 +95,20 @@ class _Command(TyperCommand):
         _plain_metavars(self, ctx)
         self.help = _reflow(self.help)
         return super().format_help(ctx, formatter)
+
+    def parse_args(self, ctx, args):
+        return _parsed(super().parse_args, ctx, args)
+
+
+def _parsed(parse, ctx, args):
+    """`parse(ctx, args)`, a usage error that click's parser raised without its command (an
+    option given no value) told it, so that the error says which command's help to ask for."""
+    try:
+        return parse(ctx, args)
+    except _UsageError as e:
+        if e.ctx is None:
+            e.ctx = ctx
+        raise
 
 
 class _SidesCommand(_Command):
@@ -111,13 +134,33 @@ def _reflow(text: str | None) -> str | None:
                          " ".join(ln.strip() for ln in p.splitlines()) for p in paras)
 
 
+def _click_failed(e) -> None:
+    """click's own error (an unknown option, a missing argument, a bad value for an int option,
+    an unknown command) as one line like every other usage error: `error: ` and click's message,
+    its did-you-mean hint kept, then how to get help; exit 2 (a usage error) or click's status."""
+    msg = " ".join(e.format_message().split())
+    if msg[:2].istitle():  # click's "No such option: ..." reads as ours: "no such option: ..."
+        msg = msg[0].lower() + msg[1:]
+    line = f"error: {msg}"
+    if isinstance(e, _UsageError) and e.ctx is not None and \
+            e.ctx.command.get_help_option(e.ctx) is not None:
+        line = (f"{line.rstrip('.')}{'' if line.endswith(('?', '!')) else '.'} "
+                f"Try '{e.ctx.command_path} {e.ctx.help_option_names[0]}' for help.")
+    _err(line)
+    raise typer.Exit(e.exit_code)
+
+
 class _Group(TyperGroup):
-    """The one place a failed write (stdout, stderr, a record) becomes one line and exit 1, and a
-    Ctrl-C no command took the line `interrupted` and exit 130."""
+    """The one place a failed write (stdout, stderr, a record) becomes one line and exit 1, a
+    Ctrl-C no command took the line `interrupted` and exit 130, and click's own usage errors
+    (every command's) one line and exit 2."""
 
     def format_help(self, ctx, formatter):
         _plain_metavars(self, ctx)
         return super().format_help(ctx, formatter)
+
+    def parse_args(self, ctx, args):
+        return _parsed(super().parse_args, ctx, args)
 
     def make_context(self, info_name, args, parent=None, **extra):
         try:
@@ -125,10 +168,18 @@ class _Group(TyperGroup):
         except KeyboardInterrupt:  # while the arguments are read (typer: a silent 130)
             sys.stderr.write("interrupted\n")
             raise typer.Exit(130) from None
+        except _ClickException as e:
+            if type(e).__name__ == "NoArgsIsHelpError":  # `tablerules` alone: the help
+                raise
+            _click_failed(e)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except _ClickException as e:  # a command's arguments: an unknown option, a bad value
+            if type(e).__name__ == "NoArgsIsHelpError":
+                raise
+            _click_failed(e)
         except KeyboardInterrupt:  # one no command took (a ruleset loading, say): one line
             sys.stderr.write("interrupted\n")
             raise typer.Exit(130) from None
