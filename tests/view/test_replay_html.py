@@ -132,6 +132,20 @@ def test_bad_input_is_a_one_line_error(tmp_path, snapshot):
     assert r.exit_code == 2 and "Traceback" not in r.output
 
 
+def test_a_page_not_named_as_one_is_refused(tmp_path):
+    """`--html game.jsonl` wrote the page into a file named as a record: a name that does not
+    end in .html or .htm is a usage error (exit 2), as --report's, before the record is read."""
+    rec = record(tmp_path, "allfives")
+    out = tmp_path / "page.jsonl"
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    assert r.stderr == (f"error: --html {out} writes an HTML page: give a name ending in .html "
+                        "or .htm\n")
+    assert not out.exists()
+    r = cli("replay", str(rec), "--html", str(tmp_path / "game.HTM"))
+    assert r.exit_code == 0 and (tmp_path / "game.HTM").exists(), r.output
+
+
 @pytest.mark.parametrize("name", ["allfives", "moon", "texas42"])
 def test_a_version_1_record_gets_a_page(name, tmp_path):
     rec = Path(__file__).parents[1] / "replay" / f"v1_{name}.jsonl"

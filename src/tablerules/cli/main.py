@@ -265,7 +265,8 @@ WorkersArg = typer.Option("1", "--workers", "-w", metavar="N|auto",
 
 ReportArg = typer.Option(None, "--report", metavar="FILE.html",
                          help="Also write a report: one self-contained HTML file (tables, and "
-                              "charts as inline SVG; nothing fetched), the report extra.")
+                              "charts as inline SVG; nothing fetched), the report extra. Its "
+                              "name ends in .html or .htm.")
 
 
 def _need_report(path: Path | None) -> None:
@@ -282,6 +283,14 @@ def _need_report(path: Path | None) -> None:
     why = _unwritable(path)
     if why:
         _usage(f"--report {path}: cannot write it: {why}")
+    _html_named(path, "--report")
+
+
+def _html_named(path: Path, flag: str) -> None:
+    """A page is written to a file named as one (.html or .htm): `--report games.jsonl` wrote
+    HTML into a file named as a record; a usage error (exit 2), before anything is played."""
+    if path.suffix.lower() not in (".html", ".htm"):
+        _usage(f"{flag} {path} writes an HTML page: give a name ending in .html or .htm")
 
 
 def _unwritable(path: Path) -> str | None:
@@ -1637,7 +1646,8 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
            html: Optional[Path] = typer.Option(None, "--html", metavar="OUT",
                                                help="Write the games as one self-contained HTML "
                                                     "page to step through (the first 20 games, "
-                                                    "or the --game)."),
+                                                    "or the --game); OUT ends in .html or "
+                                                    ".htm."),
            ) -> None:
     """Re-execute a game record through the engine, verifying every line, and print the games.
 
@@ -1715,6 +1725,7 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
     if why is not None:
         _err(f"error: cannot write {out}: {why}")
         raise typer.Exit(1)
+    _html_named(out, "--html")
     try:
         data = build_frames(str(file), only_game=game, ruleset=ruleset)
     except TablerulesError as e:
