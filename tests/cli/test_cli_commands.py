@@ -129,6 +129,24 @@ def test_simulate_record_is_the_same_from_the_cli_twice(tmp_path):
     assert a.read_bytes() == b.read_bytes()
 
 
+@pytest.mark.parametrize("args, flag", [
+    (("simulate", "texas42", "-n", "1", "--no-progress", "--record", "-"), "--record"),
+    (("simulate", "texas42", "-n", "1", "--no-progress", "-r", "-", "-f", "json"), "--record"),
+    (("play", "texas42", "--seed", "1", "--record", "-"), "--record"),
+    (("merge", "-", "a.jsonl", "b.jsonl"), "OUT"),
+])
+def test_a_record_to_dash_is_refused(tmp_path, monkeypatch, args, flag):
+    """`--record -` wrote a file named `-` (and `merge -` would): a record goes to a file, and
+    standard output holds the summary or the game, so `-` is a one-line usage error, exit 2,
+    before any game, and no file `-` is made."""
+    monkeypatch.chdir(tmp_path)
+    r = run(*args)
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    assert r.stderr == (f"error: {flag} -: a record is written to a file, not to standard "
+                        "output: give a file name\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_simulate_json_summary():
     r = run("simulate", "texas42", "--games", "5", "--seed", "1", "--format", "json")
     assert r.exit_code == 0, r.stderr

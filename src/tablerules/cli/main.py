@@ -286,6 +286,14 @@ def _need_report(path: Path | None) -> None:
     _html_named(path, "--report")
 
 
+def _not_stdout(path: Path | None, flag: str) -> None:
+    """A record goes to a file: `-` (read elsewhere as standard output) wrote a file named `-`,
+    and a record on stdout would be mixed with the summary or the game: a usage error, exit 2."""
+    if path is not None and str(path) == "-":
+        _usage(f"{flag} -: a record is written to a file, not to standard output: give a file "
+               "name")
+
+
 def _html_named(path: Path, flag: str) -> None:
     """A page is written to a file named as one (.html or .htm): `--report games.jsonl` wrote
     HTML into a file named as a record; a usage error (exit 2), before anything is played."""
@@ -639,7 +647,9 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              seed: int = typer.Option(0, "--seed", "-s", help="Master seed; same seed, same games."),
              option: Optional[List[str]] = OptionArg,
              record: Optional[Path] = typer.Option(None, "--record", "-r",
-                                                   help="Write a JSON Lines game record here (gzip if it ends in .gz)."),
+                                                   help="Write a JSON Lines game record to this file "
+                                                        "(gzip if it ends in .gz); a file, not - "
+                                                        "(stdout has the summary)."),
              detail: str = typer.Option("compact", "--record-detail", metavar="DETAIL",
                                         help="compact (a line per deal: the deal, the actions, "
                                              "the result) or full (every decision with its legal "
@@ -689,6 +699,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     from ..records.runner import simulate as run
     _check_format(fmt)
     _need_report(report)
+    _not_stdout(record, "--record")
     if engine not in ("step", "batch"):
         _usage(f"--engine is step or batch, got '{engine}'")
     if engine == "batch":
@@ -1402,8 +1413,9 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
          seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deals (default: a "
                                                                  "new one, printed)."),
          record_file: Optional[Path] = typer.Option(None, "--record", metavar="FILE",
-                                                    help="The record to write as you play "
-                                                         "(default RULESET-SEED.play.jsonl)."),
+                                                    help="The record to write as you play: a file, "
+                                                         "not - (default "
+                                                         "RULESET-SEED.play.jsonl)."),
          resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE",
                                                help="Continue the game this record holds."),
          ) -> None:
@@ -1418,6 +1430,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     """
     import random as _random
     from ..play import PERSON, Session, read_record, written_by_play
+    _not_stdout(record_file, "--record")
     steps = None
     if resume is not None:
         if not resume.is_file():  # the command line names no record: a usage error
@@ -1942,7 +1955,8 @@ def _render_batch(r: dict) -> str:
 
 
 @app.command(cls=_Command)
-def merge(out: Path = typer.Argument(..., help="The merged record to write (.jsonl, or .jsonl.gz)."),
+def merge(out: Path = typer.Argument(..., help="The merged record to write (.jsonl, or .jsonl.gz; a "
+                                               "file, not -)."),
           shards: List[str] = typer.Argument(..., help="The shard records of one run, any order."),
           ruleset: Optional[str] = typer.Option(None, "--ruleset",
                                                 help="The run's ruleset, if not the built-in "
@@ -1965,6 +1979,7 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
     from ..records.merge import MergeError, merge as run
     from ..records.replay import RecordError, shard_game
     _check_format(fmt)
+    _not_stdout(out, "OUT")
     _not_read_and_written(out, shards, "OUT", "one of the shards")
     try:
         game = shard_game(shards[0], ruleset)
