@@ -115,7 +115,6 @@ def test_bad_input_is_a_one_line_error(tmp_path, snapshot):
     cases = {
         "not a record": ("replay", str(tmp_path / "notes.txt"), "--html", str(out)),
         "no such file": ("replay", str(tmp_path / "missing.jsonl"), "--html", str(out)),
-        "no such game": ("replay", str(rec), "--html", str(out), "--game", "3"),
         "cannot write": ("replay", str(rec), "--html", str(tmp_path / "no" / "dir" / "x.html")),
     }
     seen = {}
@@ -130,6 +129,9 @@ def test_bad_input_is_a_one_line_error(tmp_path, snapshot):
     assert seen == snapshot
     r = cli("replay", str(rec), "--html", str(out), "--game", "0")
     assert r.exit_code == 2 and "Traceback" not in r.output
+    r = cli("replay", str(rec), "--html", str(out), "--game", "3")  # was exit 1, as a record's
+    assert r.exit_code == 2 and r.stdout == "" and not out.exists(), r.output
+    assert r.stderr == f"error: --game 3: {rec} holds game 1\n"
 
 
 def test_a_page_not_named_as_one_is_refused(tmp_path):

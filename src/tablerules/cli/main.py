@@ -1686,7 +1686,7 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
 
 def _replay_text(file: Path, game: Optional[int], ruleset: Optional[str], quiet: bool) -> None:
     """replay without --html: the games printed as they are verified (or -q's one line)."""
-    from ..records.replay import last_line, replay as run
+    from ..records.replay import NoSuchGame, last_line, replay as run
     # the games stream out as they are verified; whether the run was stopped is said before
     # them, so it is read first from the record's end line (checked when the replay gets there)
     end = {} if quiet else last_line(str(file)) or {}  # -q says it after the games
@@ -1713,6 +1713,8 @@ def _replay_text(file: Path, game: Optional[int], ruleset: Optional[str], quiet:
     try:
         result = run(str(file), only_game=game, ruleset=ruleset, on_game=None if quiet else show,
                      keep=0, text=not quiet)
+    except NoSuchGame as e:
+        _no_such_game(file, e)
     except TablerulesError as e:
         for d in e.diagnostics:
             _err(_render_record_error(d))
@@ -1724,6 +1726,12 @@ def _replay_text(file: Path, game: Optional[int], ruleset: Optional[str], quiet:
         start(result)
 
 
+def _no_such_game(file: Path, e) -> None:
+    """--game N past the games a record holds: the command line is at fault, not the record
+    (it verified): a usage error, exit 2, that says what the record holds."""
+    _usage(f"--game {e.number}: {file} {e.holds.removeprefix('it ')}")
+
+
 def _stopped(stopped: str | None, verified: int, promised: int) -> str:
     """After "N games verified": that the run was stopped before all its games, if it was."""
     return (f"; the run was {stopped} after {verified} of its {promised} games" if stopped
@@ -1732,6 +1740,7 @@ def _stopped(stopped: str | None, verified: int, promised: int) -> str:
 
 def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[str]) -> None:
     """replay --html: verify the record, then write its page."""
+    from ..records.replay import NoSuchGame
     from ..view import build_frames, write_html
     _not_read_and_written(out, [file], "--html")
     why = _unwritable(out)  # said now, not after every game of a big record was verified
@@ -1741,6 +1750,8 @@ def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[s
     _html_named(out, "--html")
     try:
         data = build_frames(str(file), only_game=game, ruleset=ruleset)
+    except NoSuchGame as e:
+        _no_such_game(file, e)
     except TablerulesError as e:
         for d in e.diagnostics:
             _err(_render_record_error(d))

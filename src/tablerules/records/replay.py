@@ -276,8 +276,18 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         if stopped_in is not None:
             holds = (f"it holds game {stopped_in}, stopped in a hand" if not n else
                      f"{holds}, and game {stopped_in} stopped in a hand")
-        raise RecordError(f"the record has no game {only_game}: {holds}", Span(path, 1, 1))
+        raise NoSuchGame(only_game, holds, Span(path, 1, 1))
     return out
+
+
+class NoSuchGame(RecordError):
+    """The game asked for (`only_game`) is not in a record that verified: the asking is at
+    fault, not the record (`holds`: "it holds games 1 to 3", what the record has instead)."""
+
+    def __init__(self, number: int, holds: str, span: Span):
+        super().__init__(f"the record has no game {number}: {holds}", span)
+        self.number = number
+        self.holds = holds
 
 
 def header_line(path: str, lines: Iterator[tuple[int, dict]]) -> tuple[int, dict, int]:
