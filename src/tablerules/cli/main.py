@@ -647,9 +647,9 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              seed: int = typer.Option(0, "--seed", "-s", help="Master seed; same seed, same games."),
              option: Optional[List[str]] = OptionArg,
              record: Optional[Path] = typer.Option(None, "--record", "-r",
-                                                   help="Write a JSON Lines game record to this file "
-                                                        "(gzip if it ends in .gz); a file, not - "
-                                                        "(stdout has the summary)."),
+                                                   help="Write a JSON Lines game record to this "
+                                                        "file (gzip if it ends in .gz); a file, "
+                                                        "not - (stdout has the summary)."),
              detail: str = typer.Option("compact", "--record-detail", metavar="DETAIL",
                                         help="compact (a line per deal: the deal, the actions, "
                                              "the result) or full (every decision with its legal "
@@ -1966,8 +1966,8 @@ def _render_batch(r: dict) -> str:
 
 
 @app.command(cls=_Command)
-def merge(out: Path = typer.Argument(..., help="The merged record to write (.jsonl, or .jsonl.gz; a "
-                                               "file, not -)."),
+def merge(out: Path = typer.Argument(..., help="The merged record to write (.jsonl, or "
+                                               ".jsonl.gz; a file, not -)."),
           shards: List[str] = typer.Argument(..., help="The shard records of one run, any order."),
           ruleset: Optional[str] = typer.Option(None, "--ruleset",
                                                 help="The run's ruleset, if not the built-in "
