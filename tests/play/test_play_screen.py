@@ -400,6 +400,29 @@ def test_the_contract_line_is_said_as_replay_says_it(tmp_path):
         assert said and said == printed[:len(said)], (ruleset, said, printed)
 
 
+def test_the_suit_led_is_said_as_replay_says_it(tmp_path):
+    """play said `trick 2, deuces led` (the ruleset's display.suits) where replay said `trick 2,
+    2 led`: both say it by the suit's name (one function), so each trick the person saw led is
+    said so in the record's replay, in the same order. Taroky's suits have no names but
+    taroks': said by their value in both."""
+    import re
+
+    from support import cli
+
+    for ruleset in ("texas42", "taroky"):
+        rec = tmp_path / f"{ruleset}.jsonl"
+        res = run(ruleset, "--seed", "3", "--record", str(rec), input="1\n" * 60 + "quit\n")
+        assert res.exit_code == 0, res.output
+        screens = re.findall(r"(trick \d+, .+? led)", res.output)  # a trick on each turn in it
+        seen = [m for i, m in enumerate(screens) if i == 0 or m != screens[i - 1]]
+        printed = re.findall(r"^  (trick \d+, .+? led)", cli("replay", str(rec)).stdout, re.M)
+        assert len(seen) >= 5, (ruleset, seen)
+        rest = iter(printed)
+        assert all(m in rest for m in seen), (ruleset, seen, printed)  # in order
+        if ruleset == "texas42":
+            assert not any(re.search(r", \d led", m) for m in printed), printed
+
+
 def test_help_says_seats_are_numbered_from_0(tmp_path):
     """`--seat 1` seats a person in the second seat (East), as records number seats; --help
     said only `by name or number (default the first)`, and a person who took 1 for the first

@@ -50,6 +50,16 @@ def suit_name(game, value) -> str:
     return game.suit_names.get(text, text)
 
 
+def led_words(game, tables, value) -> str:
+    """What a trick's line says of the suit led (`value`, under the contract's `tables`): ",
+    deuces led", by its suit_name; nothing when every piece leads the one suit (nothing worth
+    saying; `tables` None: not known, the suit said). play's screen and replay's account both
+    say it so."""
+    if tables is not None and len(set(map(str, tables.lead))) <= 1:
+        return ""
+    return f", {suit_name(game, value)} led"
+
+
 def _names(st, actions) -> str:
     return ", ".join(st.game.action_to_string(a) for a in actions)
 

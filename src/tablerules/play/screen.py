@@ -8,7 +8,7 @@ hidden piece; no game's words are written here.
 from __future__ import annotations
 
 from ..definition import value_str
-from ..engine.explain import suit_name
+from ..engine.explain import led_words
 from ..records.replay import by_side
 
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -94,8 +94,7 @@ def table(st, obs: dict) -> list[str]:
     if not trick:
         return [f"trick {n}: you lead" if st.actor == obs["seat"] else f"trick {n}"]
     tables = st.tables
-    led = f", {suit_name(gd, tables.suits[st.led])} led" if st.led >= 0 and \
-        len(set(map(str, tables.lead))) > 1 else ""
+    led = led_words(gd, tables, tables.suits[st.led]) if st.led >= 0 else ""
     plays = "   ".join(f"{gd.seat_names[s]} {p}" for s, p in trick)
     return [f"trick {n}{led}: {plays}"]
 

@@ -21,6 +21,7 @@ from jsonschema.exceptions import best_match
 from ..agents import AgentTextError, parse as parse_agent
 from ..check.schema import load_schema
 from ..definition import value_str
+from ..engine.explain import led_words, suit_name
 from ..engine.phases import PHASE_NAMES
 from ..engine.state import DEAL, LAYOUT, PLAY, State
 from ..errors import GameError, RecordError, Span, TablerulesError
@@ -496,7 +497,7 @@ class _Verifier:
         self.expected = self._play(head) if PERSON not in self.agents else None
         self.partial = False  # a `partial` line was seen: the hand a person stopped in
         self.k = 0
-        self.one_suit = False
+        self.lead_tables = None  # the contract's tables, which the suit led is said under
         self.deals_of_hand: dict[int, int] = {}  # hand number -> deals so far (a throw-in redeals)
 
     def _play(self, head: dict) -> list[dict]:
@@ -747,8 +748,7 @@ class _Verifier:
             if self.version == 1:
                 ev = v1.to_v1(ev)
             if ev["type"] == "contract":  # a contract of one suit: no suit led worth saying
-                tables = self.state.tables
-                self.one_suit = tables is not None and len(set(tables.lead)) == 1
+                self.lead_tables = self.state.tables
             if ev["type"] == "deal":
                 if deal_line is not None and not _same(ev, deal_line):
                     raise RecordError(self._not_this_deal(ev, deal_line), span)
@@ -796,7 +796,7 @@ class _Verifier:
                                     gd.seat_count))
         elif t == "trick":
             plays = "  ".join(f"{self._seat(s)} {p}" for s, p in ev["plays"])
-            led = "" if self.one_suit else f", {value_str(ev['led'])} led"
+            led = led_words(gd, self.lead_tables, ev["led"])
             self._say(f"  trick {ev['n']}{led}: {plays}  -> "
                       f"{self._seat(ev['winner'])} takes {ev['points']}")
         elif t == "hand":
@@ -910,14 +910,14 @@ def explain_illegal(st: State, action: int) -> str:
         t = st.tables
         if st.led >= 0 and t.must_follow and t.tiers \
                 and not st.hands[st.current_player()] & t.follow_mask[st.led]:
-            return (f"{seat} cannot play {name}: {value_str(t.suits[st.led])} was led, {seat} "
-                    f"holds none of it, and the next rule to follow allows only {offered}")
+            return (f"{seat} cannot play {name}: {suit_name(gd, t.suits[st.led])} was led, "
+                    f"{seat} holds none of it, and the next rule to follow allows only {offered}")
         if st.led >= 0 and t.must_follow and not t.follow_mask[st.led] >> action & 1:
             own = t.lead[action]
             own_suits = own if isinstance(own, tuple) else (own,)
-            belongs = " or ".join(value_str(t.suits[i]) for i in own_suits)
+            belongs = " or ".join(suit_name(gd, t.suits[i]) for i in own_suits)
             return (f"{seat} cannot play {name}: it belongs to suit {belongs}, "
-                    f"{value_str(t.suits[st.led])} was led, and {seat} holds {offered}, "
+                    f"{suit_name(gd, t.suits[st.led])} was led, and {seat} holds {offered}, "
                     "which follow")
         return f"{seat} cannot play {name} here; the legal plays are {offered}"
     return f"{name} is not legal for {seat} now; the legal actions are {offered}"
