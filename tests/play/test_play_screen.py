@@ -68,6 +68,27 @@ def test_end_of_input_quits_with_the_record_kept(tmp_path):
     assert f"game saved to {rec}; continue with: tablerules play --resume {rec}" in res.output
 
 
+def test_a_match_that_never_ends_says_the_record_was_kept(tmp_path):
+    """A match stopped by the bound on hands (its target cannot be reached) ended play with the
+    error alone, exit 1: the error is said as simulate says it, at the ruleset's line, then where
+    the game so far is kept and how to watch it; the record verifies."""
+    from support import cli
+
+    rules = tmp_path / "never.yaml"
+    rules.write_text('name: never\nextends: texas42\nscoring:\n  match_over: "false"\n'
+                     "bounds:\n  max_hands: 2\n", encoding="utf-8")
+    rec = tmp_path / "n.jsonl"
+    res = run(str(rules), "--seed", "1", "--record", str(rec), input="1\n" * 200)
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output
+    lines = res.stderr.splitlines()
+    assert lines[0] == (f"{rules}:4:15: error: the match did not end within 2 deals "
+                        "(bounds.max_hands)"), res.stderr
+    assert lines[-1] == (f"the game so far is kept in {rec}; replay it with: tablerules replay "
+                         f"{rec}"), res.stderr
+    q = cli("replay", "-q", str(rec))
+    assert q.exit_code == 0 and "interrupted" in q.stdout, q.output
+
+
 def test_pieces_are_read_in_sensible_spellings():
     import random
 

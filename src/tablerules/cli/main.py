@@ -363,24 +363,27 @@ OPTION_FILE = "--option"  # the "file" of the diagnostics about --option NAME=VA
 
 
 def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
-          options: list[str] | None = None, about: str | None = None) -> None:
+          options: list[str] | None = None, about: str | None = None,
+          then: str | None = None) -> None:
     """Print every diagnostic of `e` to stderr; exit 2 if one is in the command line, else 1.
     `about`: the ruleset a command-line diagnostic names first, as validate names the file of
-    several that refused an --option."""
+    several that refused an --option; `then`: a line said after them (what was kept)."""
     from ..game import add_sources
     srcs = add_sources(e.diagnostics, dict(sources or {}))
     for d in e.diagnostics:
         text = _render(d, srcs, options)
         _err(f"{about}: {text}" if about and _in_command_line(d) else text)
+    if then:
+        _err(then)
     raise typer.Exit(2 if any(_in_command_line(d) for d in e.diagnostics) else 1)
 
 
-def _game_failed(game, e: TablerulesError) -> None:
+def _game_failed(game, e: TablerulesError, then: str | None = None) -> None:
     """An error found while `game` played, said as validate says it: at the line of the user's
     file that caused it, with a note at a base file's rule it broke (Game.located), each place
-    with its line quoted (from the files the game was read from)."""
+    with its line quoted (from the files the game was read from); `then`: as _fail's."""
     _fail(game.located(e) if isinstance(e, GameError) else e,
-          game.tree.sources if game.tree is not None else None)
+          game.tree.sources if game.tree is not None else None, then=then)
 
 
 def _part_summary(tree) -> str:
@@ -1547,6 +1550,11 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     except KeyboardInterrupt:
         typer.echo(f"\n{saved}")
         raise typer.Exit(130)
+    except TablerulesError as e:  # the game cannot go on (a match past bounds.max_hands, a
+        # rule's error): said as simulate says it, and where the game so far is (on disk to its
+        # last move); a resume would play into the same bound, so replay is what is offered
+        _game_failed(game, e, then=f"the game so far is kept in {path}; replay it with: "
+                                   f"tablerules replay {shlex.quote(path)}")
     except OSError as e:  # a record that could be written when the game began and now cannot
         if _echo_stream(e) is not None:
             raise
