@@ -89,6 +89,43 @@ def test_a_match_that_never_ends_says_the_record_was_kept(tmp_path):
     assert q.exit_code == 0 and "interrupted" in q.stdout, q.output
 
 
+def test_a_declaration_asked_of_each_seat_is_shown_by_its_own_name(tmp_path):
+    """Taroky asks each seat in turn for Pagat and contra, each seat's its own declaration
+    (pagat_2, contra_3): play's choices, the moves it echoes and replay's account said those
+    per-seat names; they say the name the ruleset gives people (display.declarations: pagat,
+    contra), which the person may also answer with, and the record keeps the declarations'."""
+    import json
+    import re
+
+    from support import cli
+
+    rec = tmp_path / "t.jsonl"
+    # seed 2: the person's 22nd and 23rd answers are hand 2's pagat_4 and contra_3, answered by
+    # the names shown
+    res = run("taroky", "--seed", "2", "--record", str(rec),
+              input="1\n" * 21 + "pagat back\ncontra contra\n" + "1\n" * 30 + "quit\n")
+    assert res.exit_code == 0, res.output
+    assert "choices: 1) pagat silent  2) pagat back" in res.output
+    assert "choices: 1) contra no  2) contra contra" in res.output
+    assert "not allowed" not in res.output and "not a choice" not in res.output, res.output
+    assert ">   North (you)  pagat back" in res.output
+    assert ">   North (you)  contra contra" in res.output
+    assert "pagat back, contra contra" in res.output  # the bar's declarations
+    shown = cli("replay", str(rec)).stdout
+    for text in (res.output, shown):
+        assert not re.search(r"\b(pagat|contra)_\d", text), text
+    assert re.search(r"^  West   pagat silent$", shown, re.M)
+    assert '"pagat_4 back"' in rec.read_text(encoding="utf-8")  # the record's action
+    page = tmp_path / "t.html"  # the HTML replay: its calls, words and bar alike
+    assert cli("replay", str(rec), "--html", str(page)).exit_code == 0
+    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>',
+                                page.read_text(encoding="utf-8"), re.S).group(1))
+    assert data["meta"]["decl_names"]["pagat_4"] == "pagat"  # the bar's names for them
+    hands = data["games"][0]["hands"]
+    calls = [c[1] for h in hands for c in h["calls"]]
+    assert "pagat back" in calls and not any(re.search(r"_\d", c) for c in calls), calls
+
+
 def test_pieces_are_read_in_sensible_spellings():
     import random
 

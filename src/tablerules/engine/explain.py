@@ -38,9 +38,9 @@ def why_not(st, action: int) -> str | None:
     if ph == LEAD:
         return f"name the suit you lead: {_names(st, legal)}"
     if ph == DECLARE and kind == "declare":
-        return f"the rules do not allow {g.action_to_string(action)} now; you may choose " \
+        return f"the rules do not allow {g.action_label(action)} now; you may choose " \
                f"{_names(st, legal)}"
-    return f"{g.action_to_string(action)} is not one of your choices now; you may choose " \
+    return f"{g.action_label(action)} is not one of your choices now; you may choose " \
            f"{_names(st, legal)}"
 
 
@@ -61,7 +61,7 @@ def led_words(game, tables, value) -> str:
 
 
 def _names(st, actions) -> str:
-    return ", ".join(st.game.action_to_string(a) for a in actions)
+    return ", ".join(st.game.action_label(a) for a in actions)
 
 
 def _pieces(game, mask: int) -> str:

@@ -64,7 +64,8 @@ def status(st, seat: int, obs: dict) -> str:
     decl = {k: v for k, v in (obs.get("declarations") or {}).items()
             if v != next(d.default for d in gd.declarations if d.name == k)}
     if decl:
-        parts.append(", ".join(f"{k} {value_str(v)}" for k, v in decl.items()))
+        said = gd.declaration_names
+        parts.append(", ".join(f"{said.get(k, k)} {value_str(v)}" for k, v in decl.items()))
     return " | ".join(parts)
 
 
@@ -121,7 +122,7 @@ def hand_line(st, seat: int, legal, colour: bool) -> str:
 
 def choices(st, legal) -> str:
     gd = st.game
-    return "  ".join(f"{i + 1}) {gd.action_to_string(a)}" for i, a in enumerate(legal))
+    return "  ".join(f"{i + 1}) {gd.action_label(a)}" for i, a in enumerate(legal))
 
 
 def screen(st, seat: int, legal, colour: bool) -> str:

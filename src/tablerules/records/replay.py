@@ -465,10 +465,12 @@ def turn_text(deal: dict, seat_name) -> str:
     return f"; {seat_name(deal['turn'])}'s turn to take the hand" if "turn" in deal else ""
 
 
-def contract_text(ev: dict, playing, seat_name, seats: int) -> str:
+def contract_text(ev: dict, playing, seat_name, seats: int, said: dict | None = None) -> str:
     """A contract event as replay (and play) says it: `  contract: points (36) by East, trump 2`,
-    `(no auction)` when nobody bid, and who sits out; `seat_name(s)`: a seat's name."""
-    decl = ", ".join(f"{k} {value_str(v)}" for k, v in ev["declarations"].items())
+    `(no auction)` when nobody bid, and who sits out; `seat_name(s)`: a seat's name; `said`: the
+    declarations' names for people (GameDef.declaration_names)."""
+    said = said or {}
+    decl = ", ".join(f"{said.get(k, k)} {value_str(v)}" for k, v in ev["declarations"].items())
     out = [seat_name(s) for s in range(seats) if s not in playing]
     rest = (f", {decl}" if decl else "") + (f"; {', '.join(out)} sits out" if out else "")
     if ev["bidder"] < 0:
@@ -739,7 +741,7 @@ class _Verifier:
                                   f"in {PHASE_NAMES[phase]}", span)
         st.apply_action(action)
         if phase not in (PLAY, LAYOUT):
-            self.held = f"  {self._seat(seat):<6} {gd.action_to_string(action)}"
+            self.held = f"  {self._seat(seat):<6} {gd.action_label(action)}"
         self._take_events(None, span)
 
     def _take_events(self, deal_line: dict | None, span: Span) -> None:
@@ -793,7 +795,7 @@ class _Verifier:
         v2 = self.version >= 2
         if t == "contract":
             self._say(contract_text(ev, ev["playing" if v2 else "seats"], self._seat,
-                                    gd.seat_count))
+                                    gd.seat_count, gd.declaration_names))
         elif t == "trick":
             plays = "  ".join(f"{self._seat(s)} {p}" for s, p in ev["plays"])
             led = led_words(gd, self.lead_tables, ev["led"])

@@ -130,7 +130,7 @@
     const bidWord = f.ph === "auction" ? "high bid so far" : "bid";
     const bid = !M.auction ? "" : f.bd !== undefined ? `<span class="bid"><span class="what">${bidWord}</span> <b>${esc(f.bd)}</b>${f.by !== undefined && f.by >= 0 ? " by " + esc(seat(f.by)) : ""}</span>` : `<span class="bid what">no bid yet</span>`;
     const ct = f.ct ? `<span class="contract">${esc(f.ct)}</span>` : "";
-    const dc = Object.keys(f.dc || {}).sort().map((k) => `<span class="decl" data-decl="${esc(k)}"><span class="what">${esc(k.replace(/_/g, " "))}</span> <b>${esc(f.dc[k])}</b></span>`).join(" ");
+    const dc = Object.keys(f.dc || {}).sort().map((k) => `<span class="decl" data-decl="${esc(k)}"><span class="what">${esc((M.decl_names || {})[k] || k.replace(/_/g, " "))}</span> <b>${esc(f.dc[k])}</b></span>`).join(" ");
     const cp = f.cp ? `<span class="chips"><span class="what">chips</span> ${f.cp.map((c, i) => esc(seat(i)) + " " + c).join(", ")}</span>` : "";
     const sk = f.sk !== undefined ? `<span class="stock"><span class="what">stock</span> ${f.sk}</span>` : "";
     $("bar").innerHTML = `<span class="hand">Hand ${hand.n}</span>` + parts.join("") + bid + ct + dc + cp + sk;
