@@ -51,8 +51,8 @@ def suit_name(game, value) -> str:
 
 
 def led_words(game, tables, value) -> str:
-    """What a trick's line says of the suit led (`value`, under the contract's `tables`): ",
-    deuces led", by its suit_name; nothing when every piece leads the one suit (nothing worth
+    """What a trick's line says of the suit led (`value`, under the contract's `tables`): ", NAME
+    led", NAME its suit_name; nothing when every piece leads the one suit (nothing worth
     saying; `tables` None: not known, the suit said). play's screen and replay's account both
     say it so."""
     if tables is not None and len(set(map(str, tables.lead))) <= 1:
