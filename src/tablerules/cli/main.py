@@ -1325,7 +1325,7 @@ def _per_seat(names: list[str], game) -> list[str]:
 
 def _render_compare(r: dict) -> str:
     from ..records.runner import interval, percent
-    from ..report import tie_note
+    from ..report import NOT_CHOSEN, tie_note
     a, b = r["a"], r["b"]
     lines = [f"A         {a['ruleset']}   agents {_agents_line(a['agents'], a.get('seat_names'))}",
              f"B         {b['ruleset']}   agents {_agents_line(b['agents'], b.get('seat_names'))}",
@@ -1373,7 +1373,7 @@ def _render_compare(r: dict) -> str:
                   if n else ",")
         lines.append(f"{k}: {st['hands']} hands played{thrown} scored {scored}{chips}")
         if st.get("never_bid", {}).get("contracts"):
-            lines.append(f"   {_never_bid_note(st['never_bid'], f'on the seats of {k}')}")
+            lines.append(f"   {_never_bid_note(st['never_bid'], f'the seats of {k}')}")
         if not m["hands"]:
             lines.append("   no hands" if not st["hands"] else "   no hand won in an auction"
                          if st["make_rate_by_contract"] else
@@ -1389,7 +1389,7 @@ def _render_compare(r: dict) -> str:
             lines.append(f"   {label:<{w}} {v['hands']:>6} {v['made']:>6}   "
                          f"{percent(v['made'], v['hands']):>6}   {_ci(v):<16} "
                          f"{percent(v['hands'] - v['made'], v['hands']):>6}"
-                         + ("   never bid by the agents"
+                         + (f"   {NOT_CHOSEN}"
                             if label.startswith("contract ") and label[9:] in never else ""))
     lines.append("")
     lines.append(r["verdict"])
@@ -1952,6 +1952,7 @@ def _batch_agents(game, names: list[str] | None) -> list | None:
 
 def _render_batch(r: dict) -> str:
     from ..records.runner import percent
+    from ..report import NOT_CHOSEN
     never = r["never_bid"]["contracts"]
     lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}  agents {_agents_line(r['agents'], r['seat_names'])}",
              f"hands: {r['hands']}  thrown in: {r['thrown_in']}  "
@@ -1962,7 +1963,7 @@ def _render_batch(r: dict) -> str:
         for name, c in r["contracts"].items():
             lines.append(f"  {name:<{w}}  {percent(c['hands'], r['hands'] - r['thrown_in']):>6}  "
                          f"made {percent(c['made'], c['hands']):>6}  ({c['made']} of {c['hands']})"
-                         + ("   never bid by the agents" if name in never else ""))
+                         + (f"   {NOT_CHOSEN}" if name in never else ""))
     lines.append("points per hand, by side: " + ", ".join(str(x) for x in r["points_per_hand"]))
     lines.append("scored per hand, by side: " + ", ".join(str(x) for x in r["scored_per_hand"]))
     ch = r["checked"]
@@ -2181,18 +2182,15 @@ def _every_contract(result: dict, gd) -> dict:
     return out
 
 
-def _never_bid_note(never: dict, whose: str) -> str:
-    """The line saying which contracts `whose` never chooses to bid, and why."""
-    cs, ss = never["contracts"], never["strategies"]
-    them = cs[0] if len(cs) == 1 else ", ".join(cs[:-1]) + " or " + cs[-1]
-    by = (f"the strategy {ss[0]}" if len(ss) == 1 else "the strategies " + ", ".join(ss))
-    return (f"(never bid: no bid rule of {by}, played {whose}, can choose a bid of {them}; "
-            "a hand is played in one only when a seat is forced to bid it)")
-
+def _never_bid_note(never: dict, seats: str) -> str:
+    """The line under a contract table saying which contracts the agents of `seats` did not
+    choose to bid in this run, and why (report.never_bid_note)."""
+    from ..report import NOT_CHOSEN, never_bid_note
+    return f"({NOT_CHOSEN}: {never_bid_note(never, seats)})"
 
 def _render_summary(r: dict) -> str:
     from ..records.runner import percent
-    from ..report import dealer_line, tie_note
+    from ..report import NOT_CHOSEN, dealer_line, tie_note
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
     fd = r.get("first_dealer", 0)
@@ -2211,9 +2209,9 @@ def _render_summary(r: dict) -> str:
     lines.append(f"{'contract':<{w + 2}}hands   share")
     for k, v in r["contracts"].items():
         lines.append(f"{k:<{w}} {v:>6}  {v / r['hands'] if r['hands'] else 0:>6.1%}"
-                     + ("   never bid by the agents" if k in never["contracts"] else ""))
+                     + (f"   {NOT_CHOSEN}" if k in never["contracts"] else ""))
     if never["contracts"]:
-        lines.append(_never_bid_note(never, "on every seat"))
+        lines.append(_never_bid_note(never, "every seat"))
     lines.append("")
     if r["make_rate_by_bid"]:
         m = r["make_rate"]
