@@ -28,6 +28,7 @@ EXPECTED = {
     "cycle_a.yaml": ("cycle_b.yaml", 3, 10, ["cycle"]),
     "cycle_b.yaml": ("cycle_a.yaml", 3, 10, ["cycle"]),
     "declare_unknown.yaml": (None, 7, 7, ["trumps", "did you mean 'trump'"]),
+    "display_declaration_unknown.yaml": (None, 6, 5, ["'pagat_5'", "did you mean 'pagat_4'"]),
     "duplicate_key.yaml": (None, 7, 3, ["duplicate key 'min_bid'"]),
     "empty.yaml": (None, 1, 1, ["empty"]),
     "enum_misspelled_symbol.yaml": (None, 6, 24, ["'stuk'", "did you mean 'stuck'"]),

@@ -129,6 +129,24 @@ def test_simulate_record_is_the_same_from_the_cli_twice(tmp_path):
     assert a.read_bytes() == b.read_bytes()
 
 
+@pytest.mark.parametrize("args, flag", [
+    (("simulate", "texas42", "-n", "1", "--no-progress", "--record", "-"), "--record"),
+    (("simulate", "texas42", "-n", "1", "--no-progress", "-r", "-", "-f", "json"), "--record"),
+    (("play", "texas42", "--seed", "1", "--record", "-"), "--record"),
+    (("merge", "-", "a.jsonl", "b.jsonl"), "OUT"),
+])
+def test_a_record_to_dash_is_refused(tmp_path, monkeypatch, args, flag):
+    """`--record -` wrote a file named `-` (and `merge -` would): a record goes to a file, and
+    standard output holds the summary or the game, so `-` is a one-line usage error, exit 2,
+    before any game, and no file `-` is made."""
+    monkeypatch.chdir(tmp_path)
+    r = run(*args)
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    assert r.stderr == (f"error: {flag} -: a record is written to a file, not to standard "
+                        "output: give a file name\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_simulate_json_summary():
     r = run("simulate", "texas42", "--games", "5", "--seed", "1", "--format", "json")
     assert r.exit_code == 0, r.stderr
@@ -233,6 +251,50 @@ def test_missing_ruleset_file():
     r = run("simulate", "no/such/rules.yaml")
     assert r.exit_code == 1 and "Traceback" not in r.stderr
     assert "rules.yaml" in r.stderr and "error:" in r.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (("simulate", "texas42", "--nosuch"), "no such option: --nosuch. "),
+    (("simulate", "texas42", "--game", "3"), "no such option: --game "),
+    (("simulate", "texas42", "-n", "abc"), "invalid value for '--games' / '-n': "),
+    (("simulate", "texas42", "-n"), "option '-n' requires an argument. "),
+    (("simulate",), "missing argument 'ruleset'. "),
+    (("replay",), "missing argument 'file'. "),
+    (("compare", "texas42", "--vs", "--seed", "x"), "invalid value for '--seed' / '-s': "),
+    (("play", "texas42", "--nosuch"), "no such option: --nosuch. "),
+    (("list", "--bogus"), "no such option: --bogus. "),
+    (("simulat", "texas42"), "no such command 'simulat'. "),
+])
+def test_clicks_usage_errors_are_one_line_and_exit_2(args, message):
+    """click's own usage errors were a usage line, a `Try` line and a box drawn round the
+    message: they are one line as every other usage error, click's message (with its
+    did-you-mean) and how to get help, and exit status 2."""
+    r = run(*args)
+    command = "" if args[0] == "simulat" else f" {args[0]}"
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    assert r.stderr.startswith("error: " + message), r.stderr
+    assert r.stderr.endswith(f" Try 'root{command} -h' for help.\n"), r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    if args[-1] == "3":
+        assert "--games" in r.stderr  # click's hint at the option meant
+    if args[0] == "simulat":
+        assert "Did you mean 'simulate'?" in r.stderr
+
+
+def test_a_usage_error_exits_2_from_the_installed_command():
+    """The status the shell sees (a pipe's status is its last command's: this is the command's
+    own), and the program's name as the user ran it."""
+    import os
+    import subprocess
+    import sys
+
+    from support import pythonpath
+    r = subprocess.run([sys.executable, "-m", "tablerules", "simulate", "texas42", "--nosuch"],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, PYTHONPATH=pythonpath()))
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == ("error: no such option: --nosuch. Try 'python -m tablerules simulate -h' "
+                        "for help.\n")
 
 
 # -- validate --------------------------------------------------------------------------------

@@ -68,6 +68,64 @@ def test_end_of_input_quits_with_the_record_kept(tmp_path):
     assert f"game saved to {rec}; continue with: tablerules play --resume {rec}" in res.output
 
 
+def test_a_match_that_never_ends_says_the_record_was_kept(tmp_path):
+    """A match stopped by the bound on hands (its target cannot be reached) ended play with the
+    error alone, exit 1: the error is said as simulate says it, at the ruleset's line, then where
+    the game so far is kept and how to watch it; the record verifies."""
+    from support import cli
+
+    rules = tmp_path / "never.yaml"
+    rules.write_text('name: never\nextends: texas42\nscoring:\n  match_over: "false"\n'
+                     "bounds:\n  max_hands: 2\n", encoding="utf-8")
+    rec = tmp_path / "n.jsonl"
+    res = run(str(rules), "--seed", "1", "--record", str(rec), input="1\n" * 200)
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output
+    lines = res.stderr.splitlines()
+    assert lines[0] == (f"{rules}:4:15: error: the match did not end within 2 deals "
+                        "(bounds.max_hands)"), res.stderr
+    assert lines[-1] == (f"the game so far is kept in {rec}; replay it with: tablerules replay "
+                         f"{rec}"), res.stderr
+    q = cli("replay", "-q", str(rec))
+    assert q.exit_code == 0 and "interrupted" in q.stdout, q.output
+
+
+def test_a_declaration_asked_of_each_seat_is_shown_by_its_own_name(tmp_path):
+    """Taroky asks each seat in turn for Pagat and contra, each seat's its own declaration
+    (pagat_2, contra_3): play's choices, the moves it echoes and replay's account said those
+    per-seat names; they say the name the ruleset gives people (display.declarations: pagat,
+    contra), which the person may also answer with, and the record keeps the declarations'."""
+    import json
+    import re
+
+    from support import cli
+
+    rec = tmp_path / "t.jsonl"
+    # seed 2: the person's 22nd and 23rd answers are hand 2's pagat_4 and contra_3, answered by
+    # the names shown
+    res = run("taroky", "--seed", "2", "--record", str(rec),
+              input="1\n" * 21 + "pagat back\ncontra contra\n" + "1\n" * 30 + "quit\n")
+    assert res.exit_code == 0, res.output
+    assert "choices: 1) pagat silent  2) pagat back" in res.output
+    assert "choices: 1) contra no  2) contra contra" in res.output
+    assert "not allowed" not in res.output and "not a choice" not in res.output, res.output
+    assert ">   North (you)  pagat back" in res.output
+    assert ">   North (you)  contra contra" in res.output
+    assert "pagat back, contra contra" in res.output  # the bar's declarations
+    shown = cli("replay", str(rec)).stdout
+    for text in (res.output, shown):
+        assert not re.search(r"\b(pagat|contra)_\d", text), text
+    assert re.search(r"^  West   pagat silent$", shown, re.M)
+    assert '"pagat_4 back"' in rec.read_text(encoding="utf-8")  # the record's action
+    page = tmp_path / "t.html"  # the HTML replay: its calls, words and bar alike
+    assert cli("replay", str(rec), "--html", str(page)).exit_code == 0
+    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>',
+                                page.read_text(encoding="utf-8"), re.S).group(1))
+    assert data["meta"]["decl_names"]["pagat_4"] == "pagat"  # the bar's names for them
+    hands = data["games"][0]["hands"]
+    calls = [c[1] for h in hands for c in h["calls"]]
+    assert "pagat back" in calls and not any(re.search(r"_\d", c) for c in calls), calls
+
+
 def test_pieces_are_read_in_sensible_spellings():
     import random
 
@@ -398,6 +456,29 @@ def test_the_contract_line_is_said_as_replay_says_it(tmp_path):
         said = re.findall(r"^(?:> )*(  contract: .*)$", res.output, re.M)
         printed = re.findall(r"^(  contract: .*)$", cli("replay", str(rec)).stdout, re.M)
         assert said and said == printed[:len(said)], (ruleset, said, printed)
+
+
+def test_the_suit_led_is_said_as_replay_says_it(tmp_path):
+    """play said `trick 2, deuces led` (the ruleset's display.suits) where replay said `trick 2,
+    2 led`: both say it by the suit's name (one function), so each trick the person saw led is
+    said so in the record's replay, in the same order. Taroky's suits have no names but
+    taroks': said by their value in both."""
+    import re
+
+    from support import cli
+
+    for ruleset in ("texas42", "taroky"):
+        rec = tmp_path / f"{ruleset}.jsonl"
+        res = run(ruleset, "--seed", "3", "--record", str(rec), input="1\n" * 60 + "quit\n")
+        assert res.exit_code == 0, res.output
+        screens = re.findall(r"(trick \d+, .+? led)", res.output)  # a trick on each turn in it
+        seen = [m for i, m in enumerate(screens) if i == 0 or m != screens[i - 1]]
+        printed = re.findall(r"^  (trick \d+, .+? led)", cli("replay", str(rec)).stdout, re.M)
+        assert len(seen) >= 5, (ruleset, seen)
+        rest = iter(printed)
+        assert all(m in rest for m in seen), (ruleset, seen, printed)  # in order
+        if ruleset == "texas42":
+            assert not any(re.search(r", \d led", m) for m in printed), printed
 
 
 def test_help_says_seats_are_numbered_from_0(tmp_path):

@@ -104,6 +104,24 @@ def test_a_report_that_cannot_be_written_is_one_line_before_any_game(tmp_path, a
         assert r.stderr == f"error: --report {where}: cannot write it: {why}\n", r.stderr
 
 
+@pytest.mark.parametrize("args", [("simulate", "allfives", "-n", "1"),
+                                  ("compare", "allfives", "--vs", "-o", "target=150", "-n", "1"),
+                                  ("compare", "allfives", "--each-rule-off", "-n", "1")])
+def test_a_report_not_named_as_a_page_is_refused_before_any_game(tmp_path, args):
+    """`--report x.jsonl` wrote an HTML page into a file named as a record: a name that does
+    not end in .html or .htm is a usage error, exit 2, before the run; either ending is taken."""
+    for name in ("x.jsonl", "report", "x.html.gz"):
+        where = tmp_path / name
+        r = cli(*args, "--report", str(where))
+        assert r.exit_code == 2 and r.stdout == "", r.output
+        assert r.stderr == (f"error: --report {where} writes an HTML page: give a name ending in "
+                            ".html or .htm\n"), r.stderr
+        assert not where.exists()
+    for name in ("R.HTML", "r.htm"):
+        r = cli(*args, "--report", str(tmp_path / name))
+        assert r.exit_code == 0 and (tmp_path / name).exists(), r.output
+
+
 def test_each_rule_off_table(snapshot):
     r = cli(*OFF)
     assert r.exit_code == 0, r.stderr

@@ -237,3 +237,28 @@ def test_a_game_without_an_auction_has_no_auction_section(browser, tmp_path):
     browser.find_element(By.ID, "next").click()
     (first,) = browser.find_elements(By.CSS_SELECTOR, "#auction li")  # the first call
     assert first.get_attribute("data-phase") == "auction" and first.text != "none yet"
+
+
+def test_the_standing_high_bidder_is_not_called_the_bidder_during_the_auction(browser, tmp_path):
+    """East bids 36 and the others pass: while the auction was on, the page tagged East
+    `bidder` and the bar said `bid 36 by East`, though East was not yet the bidder; during the
+    auction East is tagged `high bid so far` (the bar says so too), and `bidder` once it is over."""
+    from typer.testing import CliRunner
+    from tablerules.cli.main import app
+    rec = tmp_path / "mine.play.jsonl"
+    r = CliRunner().invoke(app, ["play", "texas42", "--seed", "5", "--seat", "South",
+                                 "--record", str(rec)], input="pass\nquit\n")
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "mine.html"
+    assert cli("replay", str(rec), "--html", str(out)).exit_code == 0
+    open_page(browser, out)
+    seen = []
+    for _ in range(5):  # the deal, East's bid, the three passes: then East names trump
+        browser.find_element(By.ID, "next").click()
+        seen.append(browser.execute_script(
+            "return [document.querySelector('#seats .seat[data-seat=\"1\"] .tags').textContent,"
+            " document.querySelector('#bar .bid').textContent];"))
+    words = [w for w, _ in seen]
+    assert all(w.endswith("high bid so far") for w in words[:3]), words
+    assert seen[0][1] == "high bid so far 36 by East", seen
+    assert words[3].endswith("bidder, to declare") and seen[3][1] == "bid 36 by East", seen

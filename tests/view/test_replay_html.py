@@ -115,7 +115,6 @@ def test_bad_input_is_a_one_line_error(tmp_path, snapshot):
     cases = {
         "not a record": ("replay", str(tmp_path / "notes.txt"), "--html", str(out)),
         "no such file": ("replay", str(tmp_path / "missing.jsonl"), "--html", str(out)),
-        "no such game": ("replay", str(rec), "--html", str(out), "--game", "3"),
         "cannot write": ("replay", str(rec), "--html", str(tmp_path / "no" / "dir" / "x.html")),
     }
     seen = {}
@@ -130,6 +129,23 @@ def test_bad_input_is_a_one_line_error(tmp_path, snapshot):
     assert seen == snapshot
     r = cli("replay", str(rec), "--html", str(out), "--game", "0")
     assert r.exit_code == 2 and "Traceback" not in r.output
+    r = cli("replay", str(rec), "--html", str(out), "--game", "3")  # was exit 1, as a record's
+    assert r.exit_code == 2 and r.stdout == "" and not out.exists(), r.output
+    assert r.stderr == f"error: --game 3: {rec} holds game 1\n"
+
+
+def test_a_page_not_named_as_one_is_refused(tmp_path):
+    """`--html game.jsonl` wrote the page into a file named as a record: a name that does not
+    end in .html or .htm is a usage error (exit 2), as --report's, before the record is read."""
+    rec = record(tmp_path, "allfives")
+    out = tmp_path / "page.jsonl"
+    r = cli("replay", str(rec), "--html", str(out))
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    assert r.stderr == (f"error: --html {out} writes an HTML page: give a name ending in .html "
+                        "or .htm\n")
+    assert not out.exists()
+    r = cli("replay", str(rec), "--html", str(tmp_path / "game.HTM"))
+    assert r.exit_code == 0 and (tmp_path / "game.HTM").exists(), r.output
 
 
 @pytest.mark.parametrize("name", ["allfives", "moon", "texas42"])

@@ -64,6 +64,15 @@ class _Sink:
             raise WriteError(self.path, e) from None
 
 
+def _click_class(name: str):
+    """click's exception class `name`, from the click typer uses (its own copy in newer typers)."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+
+
+_ClickException = _click_class("ClickException")
+_UsageError = _click_class("UsageError")
+
+
 def _plain_metavars(command, ctx) -> list:
     """Parameters as `--help` should show them: a flag with no placeholder, a value by its
     name (`--games GAMES`) unless the option names its own."""
@@ -86,6 +95,20 @@ class _Command(TyperCommand):
         _plain_metavars(self, ctx)
         self.help = _reflow(self.help)
         return super().format_help(ctx, formatter)
+
+    def parse_args(self, ctx, args):
+        return _parsed(super().parse_args, ctx, args)
+
+
+def _parsed(parse, ctx, args):
+    """`parse(ctx, args)`, a usage error that click's parser raised without its command (an
+    option given no value) told it, so that the error says which command's help to ask for."""
+    try:
+        return parse(ctx, args)
+    except _UsageError as e:
+        if e.ctx is None:
+            e.ctx = ctx
+        raise
 
 
 class _SidesCommand(_Command):
@@ -111,13 +134,33 @@ def _reflow(text: str | None) -> str | None:
                          " ".join(ln.strip() for ln in p.splitlines()) for p in paras)
 
 
+def _click_failed(e) -> None:
+    """click's own error (an unknown option, a missing argument, a bad value for an int option,
+    an unknown command) as one line like every other usage error: `error: ` and click's message,
+    its did-you-mean hint kept, then how to get help; exit 2 (a usage error) or click's status."""
+    msg = " ".join(e.format_message().split())
+    if msg[:2].istitle():  # click's "No such option: ..." reads as ours: "no such option: ..."
+        msg = msg[0].lower() + msg[1:]
+    line = f"error: {msg}"
+    if isinstance(e, _UsageError) and e.ctx is not None and \
+            e.ctx.command.get_help_option(e.ctx) is not None:
+        line = (f"{line.rstrip('.')}{'' if line.endswith(('?', '!')) else '.'} "
+                f"Try '{e.ctx.command_path} {e.ctx.help_option_names[0]}' for help.")
+    _err(line)
+    raise typer.Exit(e.exit_code)
+
+
 class _Group(TyperGroup):
-    """The one place a failed write (stdout, stderr, a record) becomes one line and exit 1, and a
-    Ctrl-C no command took the line `interrupted` and exit 130."""
+    """The one place a failed write (stdout, stderr, a record) becomes one line and exit 1, a
+    Ctrl-C no command took the line `interrupted` and exit 130, and click's own usage errors
+    (every command's) one line and exit 2."""
 
     def format_help(self, ctx, formatter):
         _plain_metavars(self, ctx)
         return super().format_help(ctx, formatter)
+
+    def parse_args(self, ctx, args):
+        return _parsed(super().parse_args, ctx, args)
 
     def make_context(self, info_name, args, parent=None, **extra):
         try:
@@ -125,10 +168,18 @@ class _Group(TyperGroup):
         except KeyboardInterrupt:  # while the arguments are read (typer: a silent 130)
             sys.stderr.write("interrupted\n")
             raise typer.Exit(130) from None
+        except _ClickException as e:
+            if type(e).__name__ == "NoArgsIsHelpError":  # `tablerules` alone: the help
+                raise
+            _click_failed(e)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except _ClickException as e:  # a command's arguments: an unknown option, a bad value
+            if type(e).__name__ == "NoArgsIsHelpError":
+                raise
+            _click_failed(e)
         except KeyboardInterrupt:  # one no command took (a ruleset loading, say): one line
             sys.stderr.write("interrupted\n")
             raise typer.Exit(130) from None
@@ -214,7 +265,8 @@ WorkersArg = typer.Option("1", "--workers", "-w", metavar="N|auto",
 
 ReportArg = typer.Option(None, "--report", metavar="FILE.html",
                          help="Also write a report: one self-contained HTML file (tables, and "
-                              "charts as inline SVG; nothing fetched), the report extra.")
+                              "charts as inline SVG; nothing fetched), the report extra. Its "
+                              "name ends in .html or .htm.")
 
 
 def _need_report(path: Path | None) -> None:
@@ -231,6 +283,22 @@ def _need_report(path: Path | None) -> None:
     why = _unwritable(path)
     if why:
         _usage(f"--report {path}: cannot write it: {why}")
+    _html_named(path, "--report")
+
+
+def _not_stdout(path: Path | None, flag: str) -> None:
+    """A record goes to a file: `-` (read elsewhere as standard output) wrote a file named `-`,
+    and a record on stdout would be mixed with the summary or the game: a usage error, exit 2."""
+    if path is not None and str(path) == "-":
+        _usage(f"{flag} -: a record is written to a file, not to standard output: give a file "
+               "name")
+
+
+def _html_named(path: Path, flag: str) -> None:
+    """A page is written to a file named as one (.html or .htm): `--report games.jsonl` wrote
+    HTML into a file named as a record; a usage error (exit 2), before anything is played."""
+    if path.suffix.lower() not in (".html", ".htm"):
+        _usage(f"{flag} {path} writes an HTML page: give a name ending in .html or .htm")
 
 
 def _unwritable(path: Path) -> str | None:
@@ -295,24 +363,27 @@ OPTION_FILE = "--option"  # the "file" of the diagnostics about --option NAME=VA
 
 
 def _fail(e: TablerulesError, sources: dict[str, str] | None = None,
-          options: list[str] | None = None, about: str | None = None) -> None:
+          options: list[str] | None = None, about: str | None = None,
+          then: str | None = None) -> None:
     """Print every diagnostic of `e` to stderr; exit 2 if one is in the command line, else 1.
     `about`: the ruleset a command-line diagnostic names first, as validate names the file of
-    several that refused an --option."""
+    several that refused an --option; `then`: a line said after them (what was kept)."""
     from ..game import add_sources
     srcs = add_sources(e.diagnostics, dict(sources or {}))
     for d in e.diagnostics:
         text = _render(d, srcs, options)
         _err(f"{about}: {text}" if about and _in_command_line(d) else text)
+    if then:
+        _err(then)
     raise typer.Exit(2 if any(_in_command_line(d) for d in e.diagnostics) else 1)
 
 
-def _game_failed(game, e: TablerulesError) -> None:
+def _game_failed(game, e: TablerulesError, then: str | None = None) -> None:
     """An error found while `game` played, said as validate says it: at the line of the user's
     file that caused it, with a note at a base file's rule it broke (Game.located), each place
-    with its line quoted (from the files the game was read from)."""
+    with its line quoted (from the files the game was read from); `then`: as _fail's."""
     _fail(game.located(e) if isinstance(e, GameError) else e,
-          game.tree.sources if game.tree is not None else None)
+          game.tree.sources if game.tree is not None else None, then=then)
 
 
 def _part_summary(tree) -> str:
@@ -579,7 +650,9 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
              seed: int = typer.Option(0, "--seed", "-s", help="Master seed; same seed, same games."),
              option: Optional[List[str]] = OptionArg,
              record: Optional[Path] = typer.Option(None, "--record", "-r",
-                                                   help="Write a JSON Lines game record here (gzip if it ends in .gz)."),
+                                                   help="Write a JSON Lines game record to this "
+                                                        "file (gzip if it ends in .gz); a file, "
+                                                        "not - (stdout has the summary)."),
              detail: str = typer.Option("compact", "--record-detail", metavar="DETAIL",
                                         help="compact (a line per deal: the deal, the actions, "
                                              "the result) or full (every decision with its legal "
@@ -634,6 +707,7 @@ def simulate(ruleset: str = typer.Argument(..., help="Built-in name or .yaml pat
     from ..records.runner import simulate as run
     _check_format(fmt)
     _need_report(report)
+    _not_stdout(record, "--record")
     if engine not in ("step", "batch"):
         _usage(f"--engine is step or batch, got '{engine}'")
     if engine == "batch":
@@ -1264,7 +1338,7 @@ def _per_seat(names: list[str], game) -> list[str]:
 
 def _render_compare(r: dict) -> str:
     from ..records.runner import interval, percent
-    from ..report import tie_note
+    from ..report import NOT_CHOSEN, tie_note
     a, b = r["a"], r["b"]
     lines = [f"A         {a['ruleset']}   agents {_agents_line(a['agents'], a.get('seat_names'))}",
              f"B         {b['ruleset']}   agents {_agents_line(b['agents'], b.get('seat_names'))}",
@@ -1318,7 +1392,7 @@ def _render_compare(r: dict) -> str:
                   if n else ",")
         lines.append(f"{k}: {st['hands']} hands played{thrown} scored {scored}{chips}")
         if st.get("never_bid", {}).get("contracts"):
-            lines.append(f"   {_never_bid_note(st['never_bid'], f'on the seats of {k}')}")
+            lines.append(f"   {_never_bid_note(st['never_bid'], f'the seats of {k}')}")
         if not m["hands"]:
             lines.append("   no hands" if not st["hands"] else "   no hand won in an auction"
                          if st["make_rate_by_contract"] else
@@ -1334,7 +1408,7 @@ def _render_compare(r: dict) -> str:
             lines.append(f"   {label:<{w}} {v['hands']:>6} {v['made']:>6}   "
                          f"{percent(v['made'], v['hands']):>6}   {_ci(v):<16} "
                          f"{percent(v['hands'] - v['made'], v['hands']):>6}"
-                         + ("   never bid by the agents"
+                         + (f"   {NOT_CHOSEN}"
                             if label.startswith("contract ") and label[9:] in never else ""))
     lines.append("")
     lines.append(r["verdict"])
@@ -1368,8 +1442,9 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
          seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deals (default: a "
                                                                  "new one, printed)."),
          record_file: Optional[Path] = typer.Option(None, "--record", metavar="FILE",
-                                                    help="The record to write as you play "
-                                                         "(default RULESET-SEED.play.jsonl)."),
+                                                    help="The record to write as you play: a file, "
+                                                         "not - (default "
+                                                         "RULESET-SEED.play.jsonl)."),
          resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE",
                                                help="Continue the game this record holds."),
          ) -> None:
@@ -1384,6 +1459,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     """
     import random as _random
     from ..play import PERSON, Session, read_record, written_by_play
+    _not_stdout(record_file, "--record")
     steps = None
     if resume is not None:
         if not resume.is_file():  # the command line names no record: a usage error
@@ -1500,6 +1576,11 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
     except KeyboardInterrupt:
         typer.echo(f"\n{saved}")
         raise typer.Exit(130)
+    except TablerulesError as e:  # the game cannot go on (a match past bounds.max_hands, a
+        # rule's error): said as simulate says it, and where the game so far is (on disk to its
+        # last move); a resume would play into the same bound, so replay is what is offered
+        _game_failed(game, e, then=f"the game so far is kept in {path}; replay it with: "
+                                   f"tablerules replay {shlex.quote(path)}")
     except OSError as e:  # a record that could be written when the game began and now cannot
         if _echo_stream(e) is not None:
             raise
@@ -1612,7 +1693,8 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
            html: Optional[Path] = typer.Option(None, "--html", metavar="OUT",
                                                help="Write the games as one self-contained HTML "
                                                     "page to step through (the first 20 games, "
-                                                    "or the --game)."),
+                                                    "or the --game); OUT ends in .html or "
+                                                    ".htm."),
            ) -> None:
     """Re-execute a game record through the engine, verifying every line, and print the games.
 
@@ -1638,7 +1720,7 @@ def replay(file: Path = typer.Argument(..., help="A JSON Lines record from `simu
 
 def _replay_text(file: Path, game: Optional[int], ruleset: Optional[str], quiet: bool) -> None:
     """replay without --html: the games printed as they are verified (or -q's one line)."""
-    from ..records.replay import last_line, replay as run
+    from ..records.replay import NoSuchGame, last_line, replay as run
     # the games stream out as they are verified; whether the run was stopped is said before
     # them, so it is read first from the record's end line (checked when the replay gets there)
     end = {} if quiet else last_line(str(file)) or {}  # -q says it after the games
@@ -1665,6 +1747,8 @@ def _replay_text(file: Path, game: Optional[int], ruleset: Optional[str], quiet:
     try:
         result = run(str(file), only_game=game, ruleset=ruleset, on_game=None if quiet else show,
                      keep=0, text=not quiet)
+    except NoSuchGame as e:
+        _no_such_game(file, e)
     except TablerulesError as e:
         for d in e.diagnostics:
             _err(_render_record_error(d))
@@ -1676,6 +1760,12 @@ def _replay_text(file: Path, game: Optional[int], ruleset: Optional[str], quiet:
         start(result)
 
 
+def _no_such_game(file: Path, e) -> None:
+    """--game N past the games a record holds: the command line is at fault, not the record
+    (it verified): a usage error, exit 2, that says what the record holds."""
+    _usage(f"--game {e.number}: {file} {e.holds.removeprefix('it ')}")
+
+
 def _stopped(stopped: str | None, verified: int, promised: int) -> str:
     """After "N games verified": that the run was stopped before all its games, if it was."""
     return (f"; the run was {stopped} after {verified} of its {promised} games" if stopped
@@ -1684,14 +1774,18 @@ def _stopped(stopped: str | None, verified: int, promised: int) -> str:
 
 def _replay_html(file: Path, out: Path, game: Optional[int], ruleset: Optional[str]) -> None:
     """replay --html: verify the record, then write its page."""
+    from ..records.replay import NoSuchGame
     from ..view import build_frames, write_html
     _not_read_and_written(out, [file], "--html")
     why = _unwritable(out)  # said now, not after every game of a big record was verified
     if why is not None:
         _err(f"error: cannot write {out}: {why}")
         raise typer.Exit(1)
+    _html_named(out, "--html")
     try:
         data = build_frames(str(file), only_game=game, ruleset=ruleset)
+    except NoSuchGame as e:
+        _no_such_game(file, e)
     except TablerulesError as e:
         for d in e.diagnostics:
             _err(_render_record_error(d))
@@ -1884,6 +1978,7 @@ def _batch_agents(game, names: list[str] | None) -> list | None:
 
 def _render_batch(r: dict) -> str:
     from ..records.runner import percent
+    from ..report import NOT_CHOSEN
     never = r["never_bid"]["contracts"]
     lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}  agents {_agents_line(r['agents'], r['seat_names'])}",
              f"hands: {r['hands']}  thrown in: {r['thrown_in']}  "
@@ -1894,7 +1989,7 @@ def _render_batch(r: dict) -> str:
         for name, c in r["contracts"].items():
             lines.append(f"  {name:<{w}}  {percent(c['hands'], r['hands'] - r['thrown_in']):>6}  "
                          f"made {percent(c['made'], c['hands']):>6}  ({c['made']} of {c['hands']})"
-                         + ("   never bid by the agents" if name in never else ""))
+                         + (f"   {NOT_CHOSEN}" if name in never else ""))
     lines.append("points per hand, by side: " + ", ".join(str(x) for x in r["points_per_hand"]))
     lines.append("scored per hand, by side: " + ", ".join(str(x) for x in r["scored_per_hand"]))
     ch = r["checked"]
@@ -1906,7 +2001,8 @@ def _render_batch(r: dict) -> str:
 
 
 @app.command(cls=_Command)
-def merge(out: Path = typer.Argument(..., help="The merged record to write (.jsonl, or .jsonl.gz)."),
+def merge(out: Path = typer.Argument(..., help="The merged record to write (.jsonl, or "
+                                               ".jsonl.gz; a file, not -)."),
           shards: List[str] = typer.Argument(..., help="The shard records of one run, any order."),
           ruleset: Optional[str] = typer.Option(None, "--ruleset",
                                                 help="The run's ruleset, if not the built-in "
@@ -1929,6 +2025,7 @@ def merge(out: Path = typer.Argument(..., help="The merged record to write (.jso
     from ..records.merge import MergeError, merge as run
     from ..records.replay import RecordError, shard_game
     _check_format(fmt)
+    _not_stdout(out, "OUT")
     _not_read_and_written(out, shards, "OUT", "one of the shards")
     try:
         game = shard_game(shards[0], ruleset)
@@ -2119,18 +2216,15 @@ def _every_contract(result: dict, gd) -> dict:
     return out
 
 
-def _never_bid_note(never: dict, whose: str) -> str:
-    """The line saying which contracts `whose` never chooses to bid, and why."""
-    cs, ss = never["contracts"], never["strategies"]
-    them = cs[0] if len(cs) == 1 else ", ".join(cs[:-1]) + " or " + cs[-1]
-    by = (f"the strategy {ss[0]}" if len(ss) == 1 else "the strategies " + ", ".join(ss))
-    return (f"(never bid: no bid rule of {by}, played {whose}, can choose a bid of {them}; "
-            "a hand is played in one only when a seat is forced to bid it)")
-
+def _never_bid_note(never: dict, seats: str) -> str:
+    """The line under a contract table saying which contracts the agents of `seats` did not
+    choose to bid in this run, and why (report.never_bid_note)."""
+    from ..report import NOT_CHOSEN, never_bid_note
+    return f"({NOT_CHOSEN}: {never_bid_note(never, seats)})"
 
 def _render_summary(r: dict) -> str:
     from ..records.runner import percent
-    from ..report import dealer_line, tie_note
+    from ..report import NOT_CHOSEN, dealer_line, tie_note
     thrown = (f"; {r['thrown_in']} more deal{'s' if r['thrown_in'] != 1 else ''} thrown in "
               "(everybody passed)") if r["thrown_in"] else ""
     fd = r.get("first_dealer", 0)
@@ -2149,9 +2243,9 @@ def _render_summary(r: dict) -> str:
     lines.append(f"{'contract':<{w + 2}}hands   share")
     for k, v in r["contracts"].items():
         lines.append(f"{k:<{w}} {v:>6}  {v / r['hands'] if r['hands'] else 0:>6.1%}"
-                     + ("   never bid by the agents" if k in never["contracts"] else ""))
+                     + (f"   {NOT_CHOSEN}" if k in never["contracts"] else ""))
     if never["contracts"]:
-        lines.append(_never_bid_note(never, "on every seat"))
+        lines.append(_never_bid_note(never, "every seat"))
     lines.append("")
     if r["make_rate_by_bid"]:
         m = r["make_rate"]

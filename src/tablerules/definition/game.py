@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .actions import ActionSpace
+from .actions import ActionSpace, value_str
 
 Fn = Callable[[Any], Any]
 CHUNK = 14  # bits per lookup table of mask_pieces: 2 lookups cover a 28-piece set
@@ -290,6 +290,8 @@ class GameDef:
     end_count: Fn | None = field(default=None, compare=False)
     # `display.suits`: a suit value as written (value_str) -> its name for people ("fives")
     suit_names: dict = field(default_factory=dict, compare=False)
+    # `display.declarations`: a declaration's name -> its name for people (action_label)
+    declaration_names: dict = field(default_factory=dict, compare=False)
     # `display.reasons`: (contract name, "play" or "exchange") -> why that part's `legal` rule
     # refuses a piece, in the ruleset's words (State.why_not says it); the rules never read them
     reasons: dict = field(default_factory=dict, compare=False)
@@ -360,6 +362,17 @@ class GameDef:
     def action_to_string(self, action: int) -> str:
         """A short human name for an action id."""
         return self.actions.to_string(action)
+
+    def action_label(self, action: int) -> str:
+        """An action as people are shown it: action_to_string's name (the record's), a
+        declaration said by its `display.declarations` name (one asked of each seat in turn,
+        each seat's its own declaration, by one name)."""
+        acts = self.actions
+        if acts.decl_base <= action < acts.lead_base and self.declaration_names:
+            d, v = acts.decl_actions[action - acts.decl_base]
+            name = self.declarations[d].name
+            return f"{self.declaration_names.get(name, name)} {value_str(v)}"
+        return acts.to_string(action)
 
     def string_to_action(self, text: str) -> int | None:
         """The action id of a name from `action_to_string`, or None."""

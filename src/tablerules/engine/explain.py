@@ -38,9 +38,9 @@ def why_not(st, action: int) -> str | None:
     if ph == LEAD:
         return f"name the suit you lead: {_names(st, legal)}"
     if ph == DECLARE and kind == "declare":
-        return f"the rules do not allow {g.action_to_string(action)} now; you may choose " \
+        return f"the rules do not allow {g.action_label(action)} now; you may choose " \
                f"{_names(st, legal)}"
-    return f"{g.action_to_string(action)} is not one of your choices now; you may choose " \
+    return f"{g.action_label(action)} is not one of your choices now; you may choose " \
            f"{_names(st, legal)}"
 
 
@@ -50,8 +50,18 @@ def suit_name(game, value) -> str:
     return game.suit_names.get(text, text)
 
 
+def led_words(game, tables, value) -> str:
+    """What a trick's line says of the suit led (`value`, under the contract's `tables`): ", NAME
+    led", NAME its suit_name; nothing when every piece leads the one suit (nothing worth
+    saying; `tables` None: not known, the suit said). play's screen and replay's account both
+    say it so."""
+    if tables is not None and len(set(map(str, tables.lead))) <= 1:
+        return ""
+    return f", {suit_name(game, value)} led"
+
+
 def _names(st, actions) -> str:
-    return ", ".join(st.game.action_to_string(a) for a in actions)
+    return ", ".join(st.game.action_label(a) for a in actions)
 
 
 def _pieces(game, mask: int) -> str:

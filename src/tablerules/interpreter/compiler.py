@@ -102,6 +102,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None, *,
     strategy = settings.default_strategy(comp)
     marks = display.marks(comp, s.scope)
     reasons = display.reasons(comp)
+    declaration_names = display.declaration_names(comp)
     end_count = display.end_count(comp, s.scope)
     comp.raise_if_errors()
     actions, bid_defs, contract_defs, trick_tables = finish(comp, s, drafts, bids)
@@ -120,7 +121,7 @@ def compile_tree(tree: Tree, cli_options: dict[str, Any] | None = None, *,
         trick_tables=trick_tables, agents=settings.default_agents(comp),
         strategy=strategy, lineage=tuple(tree.lineage) or (name,), seat_step=s.seat_step, source=d,
         turn=turn, keeps=vocab.keeps(comp.uses), marks=marks, suit_names=display.suit_names(comp),
-        end_count=end_count,
+        declaration_names=declaration_names, end_count=end_count,
         reasons=reasons, profile=comp.profile, exprs=comp.exprs)
 
 

@@ -1,11 +1,13 @@
 """The `display:` pass: the marks people see on pieces (play at the terminal, the HTML replay),
-the names of the suits and the reasons a `legal` rule gives (why a move is refused)."""
+the names of the suits and of the declarations, and the reasons a `legal` rule gives (why a
+move is refused)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..definition import MarkDef
+from ..errors import did_you_mean
 from ..expr.types import BOOL, INT
 from .vocab import Scope
 
@@ -40,6 +42,23 @@ def end_count(comp: Compiler, scope: Scope):
 def suit_names(comp: Compiler) -> dict[str, str]:
     """`display.suits`: a suit value as the ruleset writes it -> its name for people."""
     return {str(k): str(v) for k, v in (comp.get("display", "suits", default={}) or {}).items()}
+
+
+def declaration_names(comp: Compiler) -> dict[str, str]:
+    """`display.declarations`: a declaration's name -> its name for people (one asked of several
+    seats in turn, each seat's its own declaration, said by one name); a declaration the ruleset
+    does not have is an error at its key."""
+    written = comp.get("declarations", default={}) or {}
+    out = {}
+    for name, said in (comp.get("display", "declarations", default={}) or {}).items():
+        if name not in written:
+            comp.error(("display", "declarations", name), f"display.declarations names "
+                       f"declaration {name!r}, which this ruleset does not have (declarations: "
+                       f"{', '.join(map(str, written)) or 'none'})", key=True,
+                       suggestion=did_you_mean(str(name), [str(w) for w in written]))
+            continue
+        out[str(name)] = str(said)
+    return out
 
 
 def reasons(comp: Compiler) -> dict[tuple[str, str], str]:

@@ -1,5 +1,6 @@
-"""A person's answer -> an action: a choice number, an action's name as `State.action_to_string`
-gives it, or a piece (`6-4`, `4-6`, any case and spacing; a card also as face and suit name)."""
+"""A person's answer -> an action: a choice number, a legal action's name as play shows it
+(GameDef.action_label), any action's name as `State.action_to_string` gives it, or a piece
+(`6-4`, `4-6`, any case and spacing; a card also as face and suit name)."""
 
 from __future__ import annotations
 
@@ -39,9 +40,12 @@ def resolve(st, text: str, legal) -> tuple[int | None, str | None]:
         if 1 <= n <= len(legal):
             return legal[n - 1], None
         return None, f"there is no choice {n}: choose 1 to {len(legal)}"
+    said = {}  # a legal action as the person is shown it (a declaration by its display name)
+    for x in legal:
+        said.setdefault(norm(gd.action_label(x)), x)
     by_name = {norm(n): a for a, n in enumerate(acts.names)}
     pieces = _piece_names(gd)
-    a = by_name.get(t)
+    a = said.get(t, by_name.get(t))
     if a is None:  # a piece spelled another way, alone or before an arm or after "bury"
         words = t.rsplit(" ", 1)
         if t in pieces:

@@ -8,7 +8,7 @@ hidden piece; no game's words are written here.
 from __future__ import annotations
 
 from ..definition import value_str
-from ..engine.explain import suit_name
+from ..engine.explain import led_words
 from ..records.replay import by_side
 
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -64,7 +64,8 @@ def status(st, seat: int, obs: dict) -> str:
     decl = {k: v for k, v in (obs.get("declarations") or {}).items()
             if v != next(d.default for d in gd.declarations if d.name == k)}
     if decl:
-        parts.append(", ".join(f"{k} {value_str(v)}" for k, v in decl.items()))
+        said = gd.declaration_names
+        parts.append(", ".join(f"{said.get(k, k)} {value_str(v)}" for k, v in decl.items()))
     return " | ".join(parts)
 
 
@@ -94,8 +95,7 @@ def table(st, obs: dict) -> list[str]:
     if not trick:
         return [f"trick {n}: you lead" if st.actor == obs["seat"] else f"trick {n}"]
     tables = st.tables
-    led = f", {suit_name(gd, tables.suits[st.led])} led" if st.led >= 0 and \
-        len(set(map(str, tables.lead))) > 1 else ""
+    led = led_words(gd, tables, tables.suits[st.led]) if st.led >= 0 else ""
     plays = "   ".join(f"{gd.seat_names[s]} {p}" for s, p in trick)
     return [f"trick {n}{led}: {plays}"]
 
@@ -122,7 +122,7 @@ def hand_line(st, seat: int, legal, colour: bool) -> str:
 
 def choices(st, legal) -> str:
     gd = st.game
-    return "  ".join(f"{i + 1}) {gd.action_to_string(a)}" for i, a in enumerate(legal))
+    return "  ".join(f"{i + 1}) {gd.action_label(a)}" for i, a in enumerate(legal))
 
 
 def screen(st, seat: int, legal, colour: bool) -> str:

@@ -67,8 +67,8 @@ class Session:
 
     def apply(self, seat: int, action: int) -> None:
         st = self.st
-        name = st.action_to_string(action)
-        self.lines.append({"type": "decision", "action": name})
+        self.lines.append({"type": "decision", "action": st.action_to_string(action)})
+        name = self.gd.action_label(action)  # the record keeps the action's own name
         who = f"{self.gd.seat_names[seat]}{' (you)' if seat == self.seat else ''}"
         at = len(st.history)
         st.apply_action(action)
@@ -99,7 +99,8 @@ class Session:
             self.say(f"\nHand {ev['hand']}: {name[ev['dealer']]} deals"
                      f"{turn_text(ev, name.__getitem__)}")
         elif t == "contract":  # as replay says it
-            self.say(contract_text(ev, ev["playing"], name.__getitem__, gd.seat_count))
+            self.say(contract_text(ev, ev["playing"], name.__getitem__, gd.seat_count,
+                                   gd.declaration_names))
         elif t == "trick":
             self.say(f"  trick {ev['n']}: {'  '.join(f'{name[s]} {p}' for s, p in ev['plays'])}"
                      f"  -> {name[ev['winner']]} takes {ev['points']}")

@@ -21,6 +21,7 @@ from jsonschema.exceptions import best_match
 from ..agents import AgentTextError, parse as parse_agent
 from ..check.schema import load_schema
 from ..definition import value_str
+from ..engine.explain import led_words, suit_name
 from ..engine.phases import PHASE_NAMES
 from ..engine.state import DEAL, LAYOUT, PLAY, State
 from ..errors import GameError, RecordError, Span, TablerulesError
@@ -276,8 +277,18 @@ def replay(path: str, *, only_game: int | None = None, ruleset: str | None = Non
         if stopped_in is not None:
             holds = (f"it holds game {stopped_in}, stopped in a hand" if not n else
                      f"{holds}, and game {stopped_in} stopped in a hand")
-        raise RecordError(f"the record has no game {only_game}: {holds}", Span(path, 1, 1))
+        raise NoSuchGame(only_game, holds, Span(path, 1, 1))
     return out
+
+
+class NoSuchGame(RecordError):
+    """The game asked for (`only_game`) is not in a record that verified: the asking is at
+    fault, not the record (`holds`: "it holds games 1 to 3", what the record has instead)."""
+
+    def __init__(self, number: int, holds: str, span: Span):
+        super().__init__(f"the record has no game {number}: {holds}", span)
+        self.number = number
+        self.holds = holds
 
 
 def header_line(path: str, lines: Iterator[tuple[int, dict]]) -> tuple[int, dict, int]:
@@ -474,10 +485,12 @@ def turn_text(deal: dict, seat_name) -> str:
     return f"; {seat_name(deal['turn'])}'s turn to take the hand" if "turn" in deal else ""
 
 
-def contract_text(ev: dict, playing, seat_name, seats: int) -> str:
+def contract_text(ev: dict, playing, seat_name, seats: int, said: dict | None = None) -> str:
     """A contract event as replay (and play) says it: `  contract: points (36) by East, trump 2`,
-    `(no auction)` when nobody bid, and who sits out; `seat_name(s)`: a seat's name."""
-    decl = ", ".join(f"{k} {value_str(v)}" for k, v in ev["declarations"].items())
+    `(no auction)` when nobody bid, and who sits out; `seat_name(s)`: a seat's name; `said`: the
+    declarations' names for people (GameDef.declaration_names)."""
+    said = said or {}
+    decl = ", ".join(f"{said.get(k, k)} {value_str(v)}" for k, v in ev["declarations"].items())
     out = [seat_name(s) for s in range(seats) if s not in playing]
     rest = (f", {decl}" if decl else "") + (f"; {', '.join(out)} sits out" if out else "")
     if ev["bidder"] < 0:
@@ -507,7 +520,7 @@ class _Verifier:
         self.expected = self._play(head) if PERSON not in self.agents else None
         self.partial = False  # a `partial` line was seen: the hand a person stopped in
         self.k = 0
-        self.one_suit = False
+        self.lead_tables = None  # the contract's tables, which the suit led is said under
         self.deals_of_hand: dict[int, int] = {}  # hand number -> deals so far (a throw-in redeals)
 
     def _play(self, head: dict) -> list[dict]:
@@ -750,7 +763,7 @@ class _Verifier:
                                   f"in {PHASE_NAMES[phase]}", span)
         st.apply_action(action)
         if phase not in (PLAY, LAYOUT):
-            self.held = f"  {self._seat(seat):<6} {gd.action_to_string(action)}"
+            self.held = f"  {self._seat(seat):<6} {gd.action_label(action)}"
         self._take_events(None, span)
 
     def _take_events(self, deal_line: dict | None, span: Span) -> None:
@@ -759,8 +772,7 @@ class _Verifier:
             if self.version == 1:
                 ev = v1.to_v1(ev)
             if ev["type"] == "contract":  # a contract of one suit: no suit led worth saying
-                tables = self.state.tables
-                self.one_suit = tables is not None and len(set(tables.lead)) == 1
+                self.lead_tables = self.state.tables
             if ev["type"] == "deal":
                 if deal_line is not None and not _same(ev, deal_line):
                     raise RecordError(self._not_this_deal(ev, deal_line), span)
@@ -805,10 +817,10 @@ class _Verifier:
         v2 = self.version >= 2
         if t == "contract":
             self._say(contract_text(ev, ev["playing" if v2 else "seats"], self._seat,
-                                    gd.seat_count))
+                                    gd.seat_count, gd.declaration_names))
         elif t == "trick":
             plays = "  ".join(f"{self._seat(s)} {p}" for s, p in ev["plays"])
-            led = "" if self.one_suit else f", {value_str(ev['led'])} led"
+            led = led_words(gd, self.lead_tables, ev["led"])
             self._say(f"  trick {ev['n']}{led}: {plays}  -> "
                       f"{self._seat(ev['winner'])} takes {ev['points']}")
         elif t == "hand":
@@ -922,14 +934,14 @@ def explain_illegal(st: State, action: int) -> str:
         t = st.tables
         if st.led >= 0 and t.must_follow and t.tiers \
                 and not st.hands[st.current_player()] & t.follow_mask[st.led]:
-            return (f"{seat} cannot play {name}: {value_str(t.suits[st.led])} was led, {seat} "
-                    f"holds none of it, and the next rule to follow allows only {offered}")
+            return (f"{seat} cannot play {name}: {suit_name(gd, t.suits[st.led])} was led, "
+                    f"{seat} holds none of it, and the next rule to follow allows only {offered}")
         if st.led >= 0 and t.must_follow and not t.follow_mask[st.led] >> action & 1:
             own = t.lead[action]
             own_suits = own if isinstance(own, tuple) else (own,)
-            belongs = " or ".join(value_str(t.suits[i]) for i in own_suits)
+            belongs = " or ".join(suit_name(gd, t.suits[i]) for i in own_suits)
             return (f"{seat} cannot play {name}: it belongs to suit {belongs}, "
-                    f"{value_str(t.suits[st.led])} was led, and {seat} holds {offered}, "
+                    f"{suit_name(gd, t.suits[st.led])} was led, and {seat} holds {offered}, "
                     "which follow")
         return f"{seat} cannot play {name} here; the legal plays are {offered}"
     return f"{name} is not legal for {seat} now; the legal actions are {offered}"

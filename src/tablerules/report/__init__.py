@@ -139,6 +139,22 @@ def dealer_line(first_dealer, seats: list[str] | None = None, by: str | None = N
     return f"{named(seats, first_dealer, 'seat')} deals first ({by or 'deal.first_dealer'})"
 
 
+
+NOT_CHOSEN = "not chosen by the agents"  # a contract the agents did not choose to bid
+
+
+def never_bid_note(never: dict, seats: str) -> str:
+    """Why the agents of `seats` ("every seat", "the seats of A") did not choose to bid the
+    contracts of `never` (a summary's never_bid) in this run, as the text summary and the
+    reports say it: information about the agents, not a fault of the ruleset (a contract every
+    hand is forced into is played all the same)."""
+    cs, ss = never["contracts"], never["strategies"]
+    them = cs[0] if len(cs) == 1 else ", ".join(cs[:-1]) + " or " + cs[-1]
+    by = (f"the strategy {ss[0]}, which has" if len(ss) == 1 else
+          f"the strategies {', '.join(ss)}, which have")
+    return (f"in this run {seats} played {by} no bid rule that chooses {them}; a hand is played "
+            f"in {'it' if len(cs) == 1 else 'one'} only when a seat is forced to bid it")
+
 def simulate_report(r: dict, dist: dict) -> str:
     """The report of a `simulate` run: `r` its JSON summary, `dist` Summary.distributions()."""
     from . import charts
@@ -169,10 +185,9 @@ def simulate_report(r: dict, dist: dict) -> str:
              [(k, [k, v, pct(v / hands if hands else None)]) for k, v in r["contracts"].items()])]
     never = r.get("never_bid") or {}
     if never.get("contracts"):  # as the text summary says it
-        body.append(f'<p id="never-bid"><small>never bid by the agents: '
-                    f'{escape(", ".join(never["contracts"]))} (no bid rule of '
-                    f'{escape(", ".join(never["strategies"]))}, played on every seat, can choose '
-                    "one; a hand is played in one only when a seat is forced to bid it)</small></p>")
+        body.append(f'<p id="never-bid"><small>{escape(NOT_CHOSEN)}: '
+                    f'{escape(", ".join(never["contracts"]))} '
+                    f'({escape(never_bid_note(never, "every seat"))})</small></p>')
     if r["make_rate_by_bid"]:
         body += ["<h2>Make rate by bid</h2>",
                  "<p><small>Hands won in the auction; 95% Wilson intervals. A forced bid (a seat "
@@ -292,11 +307,9 @@ def compare_report(r: dict, diffs: dict) -> str:
     for k, st in (("A", sa), ("B", sb)):  # as the text says it under each one's bids
         never = st.get("never_bid") or {}
         if never.get("contracts"):
-            body.append(f'<p id="never-bid-{k.lower()}"><small>never bid by the agents of {k}: '
-                        f'{escape(", ".join(never["contracts"]))} (no bid rule of '
-                        f'{escape(", ".join(never["strategies"]))}, played on the seats of {k}, '
-                        "can choose one; a hand is played in one only when a seat is forced to "
-                        "bid it)</small></p>")
+            body.append(f'<p id="never-bid-{k.lower()}"><small>{escape(NOT_CHOSEN)} of {k}: '
+                        f'{escape(", ".join(never["contracts"]))} '
+                        f'({escape(never_bid_note(never, f"the seats of {k}"))})</small></p>')
     per = ("per side" if r["mode"] != "match" else "by its side" if r["sides"] == 2 else
            "per side it held")  # as the text says it
     gained = "gained_per_hand" in sa  # a side scored below 0: what was gained and lost, as the

@@ -62,6 +62,7 @@ def _meta(game: Game, head: dict, verified: int, shown: int) -> dict:
             "agents": list(head["agents"]), "seats": list(gd.seat_names),
             "sides": [side_name(gd, s) for s in range(len(gd.sides))],
             "side_of": list(gd.side_of), "kind": gd.pieces.kind,
+            "decl_names": dict(gd.declaration_names),
             "chips": gd.match.stake is not None, "auction": gd.auction.fixed_contract < 0,
             "games_in_record": verified, "shown": shown}
 
@@ -140,6 +141,7 @@ class _GameFrames:
         st = self.st
         gd = self.gd
         action = gd.string_to_action(name)
+        name = gd.action_label(action)  # as people are shown it (a declaration by its name)
         seat = st.current_player()
         phase = st.phase
         before = list(st.hands)  # the hand's pieces, should this action end the hand

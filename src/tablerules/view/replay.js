@@ -126,9 +126,11 @@
       const bidder = f.by !== undefined && f.by >= 0 && M.side_of[f.by] === i ? " bidder" : "";
       return `<span class="side${bidder}" data-side="${i}">${esc(name)} <span class="score">${f.sc[i]}</span>${pts}${tk}${sd}</span>`;
     });
-    const bid = !M.auction ? "" : f.bd !== undefined ? `<span class="bid"><span class="what">bid</span> <b>${esc(f.bd)}</b>${f.by !== undefined && f.by >= 0 ? " by " + esc(seat(f.by)) : ""}</span>` : `<span class="bid what">no bid yet</span>`;
+    // while the auction is on, the standing bid is the high bid so far, not yet the contract's
+    const bidWord = f.ph === "auction" ? "high bid so far" : "bid";
+    const bid = !M.auction ? "" : f.bd !== undefined ? `<span class="bid"><span class="what">${bidWord}</span> <b>${esc(f.bd)}</b>${f.by !== undefined && f.by >= 0 ? " by " + esc(seat(f.by)) : ""}</span>` : `<span class="bid what">no bid yet</span>`;
     const ct = f.ct ? `<span class="contract">${esc(f.ct)}</span>` : "";
-    const dc = Object.keys(f.dc || {}).sort().map((k) => `<span class="decl" data-decl="${esc(k)}"><span class="what">${esc(k.replace(/_/g, " "))}</span> <b>${esc(f.dc[k])}</b></span>`).join(" ");
+    const dc = Object.keys(f.dc || {}).sort().map((k) => `<span class="decl" data-decl="${esc(k)}"><span class="what">${esc((M.decl_names || {})[k] || k.replace(/_/g, " "))}</span> <b>${esc(f.dc[k])}</b></span>`).join(" ");
     const cp = f.cp ? `<span class="chips"><span class="what">chips</span> ${f.cp.map((c, i) => esc(seat(i)) + " " + c).join(", ")}</span>` : "";
     const sk = f.sk !== undefined ? `<span class="stock"><span class="what">stock</span> ${f.sk}</span>` : "";
     $("bar").innerHTML = `<span class="hand">Hand ${hand.n}</span>` + parts.join("") + bid + ct + dc + cp + sk;
@@ -139,7 +141,7 @@
     $("seats").innerHTML = f.hs.map((pieces, i) => {
       const tags = [];
       if (game().hands[f.hi].dealer === i) tags.push("dealer");
-      if (f.by === i) tags.push("bidder");
+      if (f.by === i) tags.push(f.ph === "auction" ? "high bid so far" : "bidder");
       if (f.tu === i) tags.push("to " + (f.ph || "play"));
       const body = pieces.length ? pieces.map((pid) => pieceSvg(pid, f.mk, s)).join("") : `<span class="none">no pieces</span>`;
       return `<div class="seat${f.tu === i ? " turn" : ""}" data-seat="${i}"><span class="name">${esc(seat(i))}</span><span class="tags">${esc(M.sides[M.side_of[i]])}${tags.length ? " \u00b7 " + esc(tags.join(", ")) : ""}</span><div class="pieces">${body}</div></div>`;
