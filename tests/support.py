@@ -34,6 +34,17 @@ SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 
 RULESETS = os.path.join(os.path.dirname(SRC), "rulesets")
 
 
+def played_page(folder, *play: str, answers: str):
+    """A game `play`ed with `answers` typed (a record in `folder`), then made a replay page by
+    `replay --html`: the page's path."""
+    rec = folder / "mine.play.jsonl"
+    r = CliRunner().invoke(app, ["play", *play, "--record", str(rec)], input=answers)
+    assert r.exit_code == 0, r.output
+    out = folder / "mine.html"
+    assert cli("replay", str(rec), "--html", str(out)).exit_code == 0
+    return out
+
+
 def pythonpath(*first) -> str:
     """A PYTHONPATH for a child Python: this checkout's source, then `first`, then this
     process's own PYTHONPATH."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from support import cli
 from tablerules.game import load_game
 
@@ -22,31 +24,24 @@ def error_lines(r) -> list[str]:
     return [ln for ln in r.stderr.splitlines() if ": error: " in ln]
 
 
-def test_a_misspelt_holding_kind_in_a_house_file_is_an_error_at_its_place(tmp_path):
-    path = write(tmp_path, "taroky", """\
+@pytest.mark.parametrize("pays, error", [
+    ("kings: \"holding('kigns', 4, 'texas')\"",
+     "7:23: error: 'kigns' is not one of: big, few, honours, kings, little, none, one_or_two, "
+     "trul (did you mean 'kings'?)"),
+    ("trul: \"holding('trul', 4, 'texsa')\"",
+     "7:33: error: 'texsa' is not one of: czech, texas (did you mean 'texas'?)")],
+    ids=["kind", "count"])
+def test_a_misspelt_holding_kind_or_count_in_a_house_file_is_an_error_at_its_place(tmp_path,
+                                                                                  pays, error):
+    path = write(tmp_path, "taroky", f"""\
         scoring:
           chips:
             pays:
-              kings: "holding('kigns', 4, 'texas')"
+              {pays}
         """)
     r = cli("validate", path, "--hands", "0")
     assert r.exit_code == 1, r.output
-    assert error_lines(r) == [
-        f"{path}:7:23: error: 'kigns' is not one of: big, few, honours, kings, little, none, "
-        "one_or_two, trul (did you mean 'kings'?)"]
-
-
-def test_a_misspelt_count_is_an_error_too(tmp_path):
-    path = write(tmp_path, "taroky", """\
-        scoring:
-          chips:
-            pays:
-              trul: "holding('trul', 4, 'texsa')"
-        """)
-    r = cli("validate", path, "--hands", "0")
-    assert r.exit_code == 1, r.output
-    assert error_lines(r) == [
-        f"{path}:7:33: error: 'texsa' is not one of: czech, texas (did you mean 'texas'?)"]
+    assert error_lines(r) == [f"{path}:{error}"]
 
 
 def test_a_misspelt_nello_mode_in_a_replaced_body_is_an_error(tmp_path):

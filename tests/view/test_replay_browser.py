@@ -17,7 +17,7 @@ from selenium.webdriver.common.keys import Keys
 
 from tablerules.game import load_game
 
-from support import allfives_with_arms, cli
+from support import allfives_with_arms, cli, played_page
 
 # what the page shows now, read from its DOM in one call
 READ = """
@@ -243,14 +243,8 @@ def test_the_standing_high_bidder_is_not_called_the_bidder_during_the_auction(br
     """East bids 36 and the others pass: while the auction was on, the page tagged East
     `bidder` and the bar said `bid 36 by East`, though East was not yet the bidder; during the
     auction East is tagged `high bid so far` (the bar says so too), and `bidder` once it is over."""
-    from typer.testing import CliRunner
-    from tablerules.cli.main import app
-    rec = tmp_path / "mine.play.jsonl"
-    r = CliRunner().invoke(app, ["play", "texas42", "--seed", "5", "--seat", "South",
-                                 "--record", str(rec)], input="pass\nquit\n")
-    assert r.exit_code == 0, r.output
-    out = tmp_path / "mine.html"
-    assert cli("replay", str(rec), "--html", str(out)).exit_code == 0
+    out = played_page(tmp_path, "texas42", "--seed", "5", "--seat", "South",
+                      answers="pass\nquit\n")
     open_page(browser, out)
     seen = []
     for _ in range(5):  # the deal, East's bid, the three passes: then East names trump

@@ -12,7 +12,7 @@ import pytest
 
 from tablerules.load.ruleset import builtin_names
 
-from support import cli
+from support import cli, played_page
 
 NAMES = builtin_names()
 AGENTS = {"moon": "cautious"}  # uniformly random Moon bidders may never finish a match
@@ -276,14 +276,8 @@ def test_the_bar_shows_the_standing_bid_while_the_auction_is_on(tmp_path):
     """East bids 36 and the others pass: the page's bar said `no bid yet` until the auction was
     over (README: the bar shows the bid and bidder); each step of the auction shows the highest
     bid so far and who made it."""
-    from typer.testing import CliRunner
-    from tablerules.cli.main import app
-    rec = tmp_path / "mine.play.jsonl"
-    r = CliRunner().invoke(app, ["play", "texas42", "--seed", "5", "--seat", "South",
-                                 "--record", str(rec)], input="pass\nquit\n")
-    assert r.exit_code == 0, r.output
-    out = tmp_path / "mine.html"
-    assert cli("replay", str(rec), "--html", str(out)).exit_code == 0
+    out = played_page(tmp_path, "texas42", "--seed", "5", "--seat", "South",
+                      answers="pass\nquit\n")
     frames = page_data(out.read_text(encoding="utf-8"))["games"][0]["frames"]
     assert frames[1]["t"] == "East bid 36"
     assert [(f.get("bd"), f.get("by")) for f in frames[:5]] == \
