@@ -34,6 +34,11 @@ def plural(k: int, word: str, words: str | None = None) -> str:
     return f"{k} {word}" if k == 1 else f"{k} {words or word + 's'}"
 
 
+def listed(words: list[str], last: str = "and") -> str:
+    """Words as a sentence lists them: "North", "North and West", "a, b or c" (`last` "or")."""
+    return ", ".join(words[:-1]) + f" {last} " + words[-1] if len(words) > 1 else "".join(words)
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """The closest candidate to a misspelled name, if one is close enough."""
     found = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)

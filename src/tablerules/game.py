@@ -177,7 +177,11 @@ def _compiled_key(tree: Tree, options: dict[str, Any] | None, typed: bool) -> tu
 
 def _shipped(name: str) -> bool:
     """Whether a file of a tree, by the name messages show, is one shipped with the package."""
-    return name.startswith("rulesets/") and file_of(name).is_relative_to(data_dir("rulesets").resolve())
+    return name.startswith("rulesets/") and file_of(name).is_relative_to(_shipped_dir())
+
+
+def _shipped_dir() -> Path:
+    return data_dir("rulesets").resolve()
 
 
 def _names_a_file(strategy: str | None) -> bool:
@@ -185,7 +189,7 @@ def _names_a_file(strategy: str | None) -> bool:
     if strategy is None or ("/" not in strategy and os.sep not in strategy):
         return False
     try:
-        return not Path(strategy).resolve().is_relative_to(data_dir("rulesets").resolve())
+        return not Path(strategy).resolve().is_relative_to(_shipped_dir())
     except (OSError, ValueError):
         return True
 

@@ -18,7 +18,8 @@ from ..definition.actions import FIXED_NAMES
 from ..definition.game import LINE_ARMS
 from ..engine.observe import record
 from ..engine.phases import AUCTION
-from ..errors import CheckError, Diagnostic, ExprError, GameError, Span, TablerulesError, did_you_mean
+from ..errors import (CheckError, Diagnostic, ExprError, GameError, Span, TablerulesError,
+                      did_you_mean)
 from ..expr import RESERVED, Env, Func, Var, compile_expression, define_function
 from ..expr.types import BOOL, INT, SCALAR, SYM, Attr, ListType, ObjType, enum
 from ..interpreter import vocab

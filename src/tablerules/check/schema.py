@@ -21,7 +21,7 @@ from typing import Any, Iterable, Iterator
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from ..errors import Diagnostic, SchemaError, Span, did_you_mean
+from ..errors import Diagnostic, SchemaError, Span, did_you_mean, listed
 from ..load.ruleset import attribute
 
 __all__ = ["load_schema", "validate_tree", "ensure_valid", "schema_paths"]
@@ -225,10 +225,7 @@ def _expected(schema: dict) -> str:
         extra = ", or a true/false or integer literal" if lits else ""
         tail = ", or null" if "null" in types else ""
         return f"an expression (a string{extra}){tail}"
-    nouns = [_NOUNS.get(t, t) for t in types]
-    if len(nouns) <= 1:
-        return nouns[0] if nouns else "something else"
-    return ", ".join(nouns[:-1]) + " or " + nouns[-1]
+    return listed([_NOUNS.get(t, t) for t in types], "or") or "something else"
 
 
 def _show(v: Any) -> str:

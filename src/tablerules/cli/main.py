@@ -1264,7 +1264,7 @@ def _each_rule_off(ruleset: str, agent: str | None, opts: list[str], *, games: i
 
 
 def _render_rule_effects(r: dict) -> str:
-    from ..records.runner import interval, percent
+    from ..records.runner import games_won, interval, percent
     rows = r["rules"]
     deals = rows[0]["deals"] if rows else 0
     w = max([len("rule")] + [len(x["rule"]) for x in rows])
@@ -1279,7 +1279,7 @@ def _render_rule_effects(r: dict) -> str:
              f"{'rule':<{w}}  {'games':>6}  {'full':>5}  {'off':>5}  {'draws':>5}  "
              f"{'full wins':>9}   95% CI"]
     for x in rows:
-        full = x["full_wins"] + x["draws"] / 2
+        full = games_won(x["full_wins"], x["draws"])
         lines.append(f"{x['rule']:<{w}}  {x['games']:>6}  {x['full_wins']:>5}  {x['off_wins']:>5}"
                      f"  {x['draws']:>5}  {percent(full, x['games']):>9}   "
                      f"{interval(full, x['games'])}"
@@ -1337,13 +1337,13 @@ def _per_seat(names: list[str], game) -> list[str]:
 
 
 def _render_compare(r: dict) -> str:
-    from ..records.runner import interval, percent
-    from ..report import NOT_CHOSEN, tie_note
+    from ..records.runner import games_won, interval, percent
+    from ..report import NOT_CHOSEN, games_played, tie_note
     a, b = r["a"], r["b"]
     lines = [f"A         {a['ruleset']}   agents {_agents_line(a['agents'], a.get('seat_names'))}",
              f"B         {b['ruleset']}   agents {_agents_line(b['agents'], b.get('seat_names'))}",
              f"differ    {'; '.join(r['differences']) or 'nothing: A and B are the same'}",
-             f"seed      {r['seed']}   deals {r['deals']}   {_games_played(r)}",
+             f"seed      {r['seed']}   deals {r['deals']}   {games_played(r)}",
              "dealing   every deal from the same seed for A and B; the first dealer rotates over "
              "the seats", ""]
     if r["mode"] == "match":
@@ -1357,7 +1357,7 @@ def _render_compare(r: dict) -> str:
                      f"B's on the other{'s' if k > 2 else ''}, then again with the agents moved "
                      "round the sides, as they differ by side (so each side's agents of A hold "
                      "every side's hands)")
-        score = res["a_wins"] + res["draws"] / 2
+        score = games_won(res["a_wins"], res["draws"])
         lines.append(f"A wins {res['a_wins']}, B wins {res['b_wins']}, draws {res['draws']}; "
                      f"A's win rate {percent(score, r['games'])} (95% CI "
                      f"{interval(score, r['games'])}; even is {res['even']:.1%})" if res["ci"] else
@@ -1415,13 +1415,6 @@ def _render_compare(r: dict) -> str:
     return "\n".join(lines)
 
 
-def _games_played(r: dict) -> str:
-    """The games a comparison's figures rest on: at one table, A's and B's together; apart,
-    each one's (report.games_played)."""
-    from ..report import games_played
-    return games_played(r)
-
-
 def _ci(v: dict) -> str:
     """A rate's 95% interval from its counts (records/runner.percent: rounded once)."""
     from ..records.runner import interval
@@ -1434,8 +1427,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="Built-in name or .y
          option: Optional[List[str]] = typer.Option(None, "--option", "-o", metavar="NAME=VALUE",
                                                     help="Set a ruleset option (repeatable)."),
          seat: Optional[str] = typer.Option(None, "--seat", metavar="NAME|NUMBER",
-                                            help="Your seat, by name or by number from 0 (default 0, "
-                                                 "the first)."),
+                                            help="Your seat, by name or by number from 0 "
+                                                 "(default 0, the first)."),
          agents: Optional[str] = typer.Option(None, "--agents", metavar="AGENTS",
                                               help="The bots, as simulate takes them (your seat's "
                                                    "entry is ignored); default the ruleset's."),
@@ -1980,7 +1973,8 @@ def _render_batch(r: dict) -> str:
     from ..records.runner import percent
     from ..report import NOT_CHOSEN
     never = r["never_bid"]["contracts"]
-    lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}  agents {_agents_line(r['agents'], r['seat_names'])}",
+    lines = [f"ruleset: {r['ruleset']}  seed {r['seed']}  "
+             f"agents {_agents_line(r['agents'], r['seat_names'])}",
              f"hands: {r['hands']}  thrown in: {r['thrown_in']}  "
              f"decisions per hand: {r['decisions_per_hand']}"]
     if r["contracts"]:
@@ -2221,6 +2215,7 @@ def _never_bid_note(never: dict, seats: str) -> str:
     choose to bid in this run, and why (report.never_bid_note)."""
     from ..report import NOT_CHOSEN, never_bid_note
     return f"({NOT_CHOSEN}: {never_bid_note(never, seats)})"
+
 
 def _render_summary(r: dict) -> str:
     from ..records.runner import percent

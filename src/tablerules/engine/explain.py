@@ -9,6 +9,7 @@ a name is said by its value; a `legal` rule without a reason is said by the piec
 from __future__ import annotations
 
 from ..definition import value_str
+from ..errors import listed
 from .phases import AUCTION, DEAL, DECLARE, DONE, EXCHANGE, LAYOUT, LEAD, PLAY
 
 
@@ -66,8 +67,7 @@ def _names(st, actions) -> str:
 
 def _pieces(game, mask: int) -> str:
     """The pieces of a mask: the 5-3, the 5-1 and the 5-0."""
-    names = [f"the {game.pieces.names[p]}" for p in game.mask_pieces(mask)]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return listed([f"the {game.pieces.names[p]}" for p in game.mask_pieces(mask)])
 
 
 def _reason(st, part: str) -> str | None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..definition import Declaration, Pieces, TrickTables
 from ..errors import CheckError
+from ..load.yamltree import function_name
 from .contracts import ContractDraft
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def declarations_read(comp: Compiler, drafts: list[ContractDraft],
     """Per tricks contract, the declarations its trick rules may read (by name, directly or
     through the functions they call): the tables differ only by those, so combinations that
     differ in the others share one table (a hand's calls and announcements, say)."""
-    bodies = {str(k).split("(", 1)[0].strip(): str(v)
+    bodies = {function_name(k): str(v)
               for k, v in (comp.get("functions", default={}) or {}).items()}
     out = {}
     for c in drafts:

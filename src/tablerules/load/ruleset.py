@@ -9,7 +9,7 @@ import shlex
 from pathlib import Path
 
 from ..errors import Diagnostic, LoadError, Span, did_you_mean
-from .yamltree import Loc, Tree, merge, parse_yaml, strip_nulls
+from .yamltree import Loc, Tree, function_name, merge, parse_yaml, strip_nulls
 
 MAX_EXTENDS_DEPTH = 16
 MAX_LIKE_DEPTH = 16  # contracts `like` one another a few levels deep; the resolution recurses
@@ -244,10 +244,6 @@ def _load_extends(path: Path, chain: list[Path]) -> Tree:
     return merged
 
 
-def _fn_name(sig) -> str:
-    return str(sig).split("(", 1)[0].strip()
-
-
 def _same_functions(base: Tree, over: Tree) -> None:
     """A function the overlay writes under a signature spelt otherwise than the base's
     (`f(t:tile)` for `"f(t: tile)"`) is the base's function: spelt as the base spells it when
@@ -256,10 +252,10 @@ def _same_functions(base: Tree, over: Tree) -> None:
     fb, fo = base.data.get("functions"), over.data.get("functions")
     if not isinstance(fb, dict) or not isinstance(fo, dict):
         return
-    by_name = {_fn_name(k): k for k in fb}
+    by_name = {function_name(k): k for k in fb}
     renamed = {}
     for k in list(fo):
-        b = by_name.get(_fn_name(k))
+        b = by_name.get(function_name(k))
         if b is None or b == k or b in fo:
             continue
         if "".join(str(k).split()) == "".join(str(b).split()) or fo[k] is None:
@@ -414,7 +410,7 @@ def _called_function(tree: Tree, path: tuple, origin: str) -> Span | None:
             and loc.span.file == origin} if isinstance(sets, dict) else set()
     if not path or not (functions or mine):
         return None
-    bodies = {_fn_name(sig): (sig, body) for sig, body in functions.items()}
+    bodies = {function_name(sig): (sig, body) for sig, body in functions.items()}
 
     def texts(node, depth=0):
         if isinstance(node, str):

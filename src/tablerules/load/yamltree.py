@@ -318,6 +318,11 @@ def merge(base: Tree, over: Tree, at: Path = ()) -> Tree:
     return Tree(data, locs, sources, deleted=deleted)
 
 
+def function_name(signature: Any) -> str:
+    """The name of a function key (`"f(t: tile)"` -> `f`; a key without brackets is its name)."""
+    return str(signature).split("(", 1)[0].strip()
+
+
 def names_in(node: Any) -> frozenset:
     """Every mapping key in `node`, and the name of each function signature among them."""
     out: set = set()
@@ -327,7 +332,7 @@ def names_in(node: Any) -> frozenset:
             return
         if isinstance(n, dict):
             for k, v in n.items():
-                out.add(str(k).split("(", 1)[0].strip())
+                out.add(function_name(k))
                 walk(v, depth + 1)
         elif isinstance(n, list):
             for v in n:

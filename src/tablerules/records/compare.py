@@ -21,8 +21,8 @@ from typing import Any, Callable
 from ..definition import value_str
 from ..errors import GameError
 from ..game import Game
-from .runner import (NO_BID, Fault, _bid_key, bid_row, game_seed, interval, made_n, percent,
-                     play_game, rate, reproduce, seats_text, wilson)
+from .runner import (NO_BID, Fault, _bid_key, bid_row, game_seed, games_won, interval, made_n,
+                     percent, play_game, rate, reproduce, seats_text, wilson)
 
 INTERVAL = "Wilson score, 95%"
 
@@ -143,7 +143,7 @@ class Comparison:
 
     def a_score(self) -> float:
         """A's games won, a draw counting half."""
-        return self.a_wins + self.draws / 2
+        return games_won(self.a_wins, self.draws)
 
     def differences(self) -> list[str]:
         a, b = self.a, self.b
@@ -211,7 +211,8 @@ class Comparison:
         if ma["hands"] and mb["hands"]:
             parts.append(f"A makes {percent(ma['made'], ma['hands'])} of its bids (95% CI "
                          f"{interval(ma['made'], ma['hands'])}), B "
-                         f"{percent(mb['made'], mb['hands'])} ({interval(mb['made'], mb['hands'])})")
+                         f"{percent(mb['made'], mb['hands'])} "
+                         f"({interval(mb['made'], mb['hands'])})")
         ga, gb = self.played["A"], self.played["B"]
         each = (f"{ga:,} game{'s' if ga != 1 else ''} each" if ga == gb else
                 f"{ga:,} and {gb:,} games")

@@ -24,7 +24,7 @@ from ..definition import value_str
 from ..engine.explain import led_words, suit_name
 from ..engine.phases import PHASE_NAMES
 from ..engine.state import DEAL, LAYOUT, PLAY, State
-from ..errors import GameError, RecordError, Span, TablerulesError
+from ..errors import GameError, RecordError, Span, TablerulesError, listed
 from ..game import Game, load_game
 from ..load.ruleset import is_path_ref
 from . import v1, v3
@@ -841,8 +841,8 @@ class _Verifier:
             if "with_bidder" in ev:
                 side = ev["with_bidder"]
                 others = [x for x in range(gd.seat_count) if x not in side]
-                self._say(f"  sides: {_listed([self._seat(x) for x in side])} against "
-                          f"{_listed([self._seat(x) for x in others])}")
+                self._say(f"  sides: {listed([self._seat(x) for x in side])} against "
+                          f"{listed([self._seat(x) for x in others])}")
             if ev.get("report"):
                 self._say("  " + ", ".join(f"{k.replace('_', ' ')} {v}"
                                            for k, v in ev["report"].items()))
@@ -945,8 +945,3 @@ def explain_illegal(st: State, action: int) -> str:
                     "which follow")
         return f"{seat} cannot play {name} here; the legal plays are {offered}"
     return f"{name} is not legal for {seat} now; the legal actions are {offered}"
-
-
-def _listed(names: list[str]) -> str:
-    """"North", "North and West", "North, West and South"."""
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)

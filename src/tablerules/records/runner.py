@@ -78,6 +78,11 @@ def interval(k: float, n: int) -> str:
     return f"{ci[0]:.1%} to {ci[1]:.1%}" if ci else "-"
 
 
+def games_won(wins: int, draws: int) -> float:
+    """Games won, a draw counting half (a comparison's win rate and its interval are of it)."""
+    return wins + draws / 2
+
+
 def made_n() -> list:
     """A new [made, n] row of a summary's table (a function of the module: a summary a worker
     folded is pickled back to the parent)."""

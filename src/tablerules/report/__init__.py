@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from html import escape
 
-from ..records.runner import interval, percent, wilson
+from ..errors import listed
+from ..records.runner import games_won, interval, percent, wilson
 
 EXTRA = "--report needs matplotlib: pip install 'tablerules[report]'"
 
@@ -74,6 +75,12 @@ def _chart_row(label: str, k: float, n: int) -> tuple:
     return (label, k / n if n else None, *(ci or (None, None)), n)
 
 
+def _won_cells(x: dict) -> list:
+    """A rule's row's win rate and interval (a draw counting half), from its counts."""
+    won = games_won(x["full_wins"], x["draws"])
+    return [percent(won, x["games"]), interval(won, x["games"])]
+
+
 def _rate_rows(by: dict) -> list:
     return [_chart_row(k, v["made"], v["hands"]) for k, v in by.items()]
 
@@ -139,7 +146,6 @@ def dealer_line(first_dealer, seats: list[str] | None = None, by: str | None = N
     return f"{named(seats, first_dealer, 'seat')} deals first ({by or 'deal.first_dealer'})"
 
 
-
 NOT_CHOSEN = "not chosen by the agents"  # a contract the agents did not choose to bid
 
 
@@ -149,11 +155,12 @@ def never_bid_note(never: dict, seats: str) -> str:
     reports say it: information about the agents, not a fault of the ruleset (a contract every
     hand is forced into is played all the same)."""
     cs, ss = never["contracts"], never["strategies"]
-    them = cs[0] if len(cs) == 1 else ", ".join(cs[:-1]) + " or " + cs[-1]
+    them = listed(cs, "or")
     by = (f"the strategy {ss[0]}, which has" if len(ss) == 1 else
           f"the strategies {', '.join(ss)}, which have")
     return (f"in this run {seats} played {by} no bid rule that chooses {them}; a hand is played "
             f"in {'it' if len(cs) == 1 else 'one'} only when a seat is forced to bid it")
+
 
 def simulate_report(r: dict, dist: dict) -> str:
     """The report of a `simulate` run: `r` its JSON summary, `dist` Summary.distributions()."""
@@ -261,7 +268,7 @@ def compare_report(r: dict, diffs: dict) -> str:
     sa, sb = r["a_stats"], r["b_stats"]
     if r["mode"] == "match":
         res = r["result"]
-        score = res["a_wins"] + res["draws"] / 2
+        score = games_won(res["a_wins"], res["draws"])
         body += ["<h2>A plays B</h2>"]
         if res["ci"]:
             body.append(charts.intervals("a-win-rate", [_chart_row("A's win rate", score,
@@ -355,7 +362,8 @@ def rule_effects_report(d: dict, ruleset: str) -> str:
             "effect.</small></p>"]
     if rows:
         body.append(charts.intervals("rule-effects",
-                                     [_chart_row(x["rule"], x["full_wins"] + x["draws"] / 2,
+                                     [_chart_row(x["rule"],
+                                                 games_won(x["full_wins"], x["draws"]),
                                                  x["games"]) for x in rows],
                                      title="The full agent's win rate against each rule off",
                                      xlabel="games won by the full agent", ref=rows[0]["even"],
@@ -363,9 +371,7 @@ def rule_effects_report(d: dict, ruleset: str) -> str:
     body.append(table("rules", ["name|rule", "games|games", "full|full wins", "off|off wins",
                                 "draws|draws", "rate|full agent's win rate", "ci|95% CI"],
                       [(x["rule"], [x["rule"], x["games"], x["full_wins"], x["off_wins"],
-                                    x["draws"], percent(x["full_wins"] + x["draws"] / 2, x["games"]),
-                                    interval(x["full_wins"] + x["draws"] / 2, x["games"])])
-                       for x in rows]))
+                                    x["draws"], *_won_cells(x)]) for x in rows]))
     if not rows:  # as the text says it
         body.append("<p>The agent plays no rule that can be switched off.</p>")
     if d["off_already"]:
