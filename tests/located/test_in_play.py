@@ -174,17 +174,32 @@ def test_show_describes_a_file_whose_sample_deal_stops(folder, fmt):
     assert "South has no legal action" in v.stderr
 
 
+PAIRS = "seats:\n  sides: [[0, 2], [1, 3]]\n"  # Taroky's seats made two partnerships
+
+
+def club(tmp_path, name: str, body: str):
+    """A Taroky club's house file NAME.yaml: its header (name, title, extends: taroky, lines 1
+    to 3), then `body` from line 4."""
+    p = tmp_path / f"{name}.yaml"
+    p.write_text(f"name: {name}\ntitle: t\nextends: taroky\n{body}", encoding="utf-8")
+    return p
+
+
+def failed(*args: str):
+    """The command's result, which must have failed on the ruleset (exit status 1)."""
+    r = cli(*args)
+    assert r.exit_code == 1, r.output
+    return r
+
+
 def test_a_fault_in_a_base_rule_calling_a_function_the_user_changed_is_said_at_the_function(
         tmp_path):
     # a Taroky club that lays nothing away but pips: the talon's exchange, written in the base,
     # calls may_lay_away(), which calls the barred() this file replaces; nobody can lay away,
     # and the fault was said at 'extends: taroky', not at the function that caused it
-    p = tmp_path / "pips.yaml"
-    p.write_text("name: pips\ntitle: t\nextends: taroky\nfunctions:\n"
-                 "  \"barred(t: tile)\": \"t.face == 'K' or t.trump or t.count > 1\"\n",
-                 encoding="utf-8")
-    for r in (cli("validate", str(p), "--hands", "20"), cli("simulate", str(p), "-n", "1")):
-        assert r.exit_code == 1, r.output
+    p = club(tmp_path, "pips", "functions:\n"
+             "  \"barred(t: tile)\": \"t.face == 'K' or t.trump or t.count > 1\"\n")
+    for r in (failed("validate", str(p), "--hands", "20"), failed("simulate", str(p), "-n", "1")):
         assert where(r.stderr) == [(str(p), 5, 3, "error"),
                                    ("rulesets/taroky.yaml", 308, 7, "note")], r.stderr
         assert "has no legal action in the exchange" in r.stderr.splitlines()[0]
@@ -193,11 +208,8 @@ def test_a_fault_in_a_base_rule_calling_a_function_the_user_changed_is_said_at_t
 def test_a_fault_in_a_base_rule_reading_an_option_the_user_set_is_said_at_the_setting(tmp_path):
     # a club playing 60 hands a match with the deals bounded at 50: the base's match_over reads
     # `hands`, which this file sets; the fault was said at 'extends: taroky'
-    p = tmp_path / "long.yaml"
-    p.write_text("name: long\ntitle: t\nextends: taroky\nset:\n  hands: 60\nbounds:\n"
-                 "  max_hands: 50\n", encoding="utf-8")
-    r = cli("validate", str(p), "--hands", "60")
-    assert r.exit_code == 1, r.output
+    p = club(tmp_path, "long", "set:\n  hands: 60\nbounds:\n  max_hands: 50\n")
+    r = failed("validate", str(p), "--hands", "60")
     assert where(r.stderr) == [(str(p), 5, 10, "error"),
                                ("rulesets/taroky.yaml", 350, 15, "note")], r.stderr
     assert "the match did not end within 50 deals" in r.stderr.splitlines()[0]
@@ -206,11 +218,8 @@ def test_a_fault_in_a_base_rule_reading_an_option_the_user_set_is_said_at_the_se
 def test_the_note_names_the_base_rule_it_broke_when_the_fault_is_in_a_function(tmp_path):
     # Taroky's seats made two partnerships: its count, in points(s) for each seat s, then reads
     # a side that is not there; the note said "the base rule it broke: a rule"
-    p = tmp_path / "pairs.yaml"
-    p.write_text("name: pairs\ntitle: t\nextends: taroky\nseats:\n  sides: [[0, 2], [1, 3]]\n",
-                 encoding="utf-8")
-    r = cli("validate", str(p), "--hands", "10")
-    assert r.exit_code == 1, r.output
+    p = club(tmp_path, "pairs", PAIRS)
+    r = failed("validate", str(p), "--hands", "10")
     notes = [ln for ln in r.stderr.splitlines() if ": note: " in ln]
     assert notes == ["rulesets/taroky.yaml:177:23: note: the base rule it broke: "
                      "functions.counted(s: int)"], r.stderr
@@ -219,11 +228,8 @@ def test_the_note_names_the_base_rule_it_broke_when_the_fault_is_in_a_function(t
 def test_a_fault_the_house_files_sides_caused_is_said_at_its_sides(tmp_path):
     # the same two partnerships: the fault was said at 'extends: taroky' (line 3), not at the
     # `seats.sides` that caused it, while a replaced function or a `set:` option is blamed
-    p = tmp_path / "pairs.yaml"
-    p.write_text("name: pairs\ntitle: t\nextends: taroky\nseats:\n  sides: [[0, 2], [1, 3]]\n",
-                 encoding="utf-8")
-    for r in (cli("validate", str(p), "--hands", "10"), cli("simulate", str(p), "-n", "1")):
-        assert r.exit_code == 1, r.output
+    p = club(tmp_path, "pairs", PAIRS)
+    for r in (failed("validate", str(p), "--hands", "10"), failed("simulate", str(p), "-n", "1")):
         assert where(r.stderr)[0] == (str(p), 5, 3, "error"), r.stderr
         assert "there is no side 2 (sides are 0..1)" in r.stderr.splitlines()[0]
         assert r.stderr.splitlines()[1] == "      sides: [[0, 2], [1, 3]]"
@@ -232,12 +238,10 @@ def test_a_fault_the_house_files_sides_caused_is_said_at_its_sides(tmp_path):
 def test_a_take_past_the_talon_is_said_at_the_part_that_placed_it(tmp_path):
     # a prever taking the second three from place 4 of a talon of six: said at the `from` that
     # placed the take, not at the exchange's first key
-    p = tmp_path / "half.yaml"
-    p.write_text("name: half\ntitle: t\nextends: taroky\ncontracts:\n  prever:\n    exchange:\n"
-                 "      by: bidder\n      take: 3\n      from: \"4 if half == 'second' else 0\"\n"
-                 "      bury: 3\n      order: 1\n", encoding="utf-8")
-    r = cli("simulate", str(p), "-n", "3", "--agents", "cautious")
-    assert r.exit_code == 1, r.output
+    p = club(tmp_path, "half", "contracts:\n  prever:\n    exchange:\n      by: bidder\n"
+             "      take: 3\n      from: \"4 if half == 'second' else 0\"\n      bury: 3\n"
+             "      order: 1\n")
+    r = failed("simulate", str(p), "-n", "3", "--agents", "cautious")
     assert where(r.stderr) == [(str(p), 9, 13, "error")], r.stderr
     assert "an exchange takes 3 pieces from place 4 of a stock of 6" in r.stderr
 
@@ -245,14 +249,11 @@ def test_a_take_past_the_talon_is_said_at_the_part_that_placed_it(tmp_path):
 def test_a_seat_out_of_pieces_while_others_hold_some_is_said_so(tmp_path):
     # a club's povinnost who takes four and lays three away plays on with a card more than the
     # others: "East has no legal action in the play" said nothing of why
-    p = tmp_path / "bury3.yaml"
-    p.write_text("name: bury3\ntitle: t\nextends: taroky\ncontracts:\n  game:\n    exchange:\n"
-                 "      - {by: bidder, take: 4, bury: 3, legal: \"may_lay_away(tile, hand)\", "
-                 "order: 1}\n      - {by: \"taker_after(bidder)\", take: 1, bury: 1}\n"
-                 "      - {by: \"taker_after(taker_after(bidder))\", take: 1, bury: 1}\n",
-                 encoding="utf-8")
-    r = cli("validate", str(p), "--hands", "10")
-    assert r.exit_code == 1, r.output
+    p = club(tmp_path, "bury3", "contracts:\n  game:\n    exchange:\n"
+             "      - {by: bidder, take: 4, bury: 3, legal: \"may_lay_away(tile, hand)\", "
+             "order: 1}\n      - {by: \"taker_after(bidder)\", take: 1, bury: 1}\n"
+             "      - {by: \"taker_after(taker_after(bidder))\", take: 1, bury: 1}\n")
+    r = failed("validate", str(p), "--hands", "10")
     first = r.stderr.splitlines()[0]
     assert re.search(r"error: seeded play: (North|East|South|West) has no legal action in the "
                      r"play \(hand \d+\): it has no piece left while (North|East|South|West) "
